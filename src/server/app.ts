@@ -1,0 +1,75 @@
+import { randomUUID } from 'node:crypto';
+import type { MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { Deps } from './deps.ts';
+import { AppError, respondError, toAppError } from './http/errors.ts';
+import { createRouter } from './http/openapi.ts';
+import { securityHeaders } from './http/security.ts';
+import type { AppEnv } from './http/types.ts';
+import { apiModules } from './modules/index.ts';
+import { monitoringRoutes } from './modules/monitoring/routes.ts';
+import { spaRoutes } from './modules/pages/spa.ts';
+
+export const API_BODY_LIMIT = 1024 * 1024;
+
+export interface AppOptions {
+  /** Sets c.var.actor from the session. Until auth is wired every request is anonymous. */
+  actorMiddleware?: MiddlewareHandler<AppEnv>;
+  /** Where the built SPA lives (tests point this at a fixture). */
+  webDistDir?: string;
+}
+
+/** Builds the whole HTTP app. No ports, no globals: tests call app.request() on it directly. */
+export function createApp(deps: Deps, options: AppOptions = {}) {
+  const app = createRouter();
+
+  app.use('*', async (c, next) => {
+    const requestId = c.req.header('x-request-id')?.slice(0, 64) || randomUUID();
+    const log = deps.log.child({ reqId: requestId });
+    c.set('requestId', requestId);
+    c.set('log', log);
+    c.set('actor', null);
+    const started = performance.now();
+    await next();
+    c.res.headers.set('X-Request-Id', requestId);
+    const status = c.res.status;
+    if (c.req.path !== '/api/health') {
+      log[status >= 500 ? 'error' : 'info']('request', {
+        method: c.req.method,
+        path: c.req.path,
+        status,
+        ms: Math.round((performance.now() - started) * 10) / 10,
+      });
+    }
+  });
+  app.use('*', securityHeaders({ trustProxy: deps.config.trustProxy }));
+  app.use(
+    '/api/*',
+    bodyLimit({
+      maxSize: API_BODY_LIMIT,
+      onError: (c) => respondError(c, new AppError(413, 'payload_too_large', 'The request body is larger than 1 MB.')),
+    }),
+  );
+  if (options.actorMiddleware) app.use('*', options.actorMiddleware);
+
+  for (const mod of apiModules) app.route('/api', mod(deps));
+
+  app.doc31('/api/openapi.json', {
+    openapi: '3.1.0',
+    info: { title: `${deps.config.siteName} API`, version: '1.0.0' },
+  });
+
+  app.all('/api/*', (c) => respondError(c, new AppError(404, 'not_found', `No API endpoint at ${c.req.method} ${c.req.path}.`)));
+  app.route('/', monitoringRoutes(deps));
+  app.route('/', spaRoutes(deps, options.webDistDir));
+
+  app.onError((err, c) => {
+    const appErr = toAppError(err);
+    if (appErr.status >= 500) c.get('log')?.error('unhandled error', { err });
+    return respondError(c, appErr);
+  });
+  app.notFound((c) => respondError(c, new AppError(404, 'not_found', 'Not found.')));
+  return app;
+}
+
+export type App = ReturnType<typeof createApp>;

@@ -1,0 +1,29 @@
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import type { Config } from './config.ts';
+import { openPglite, openPostgres, type DbHandle } from './db/client.ts';
+import { lockDataDir } from './db/lock.ts';
+import { migratePgliteClient, migratePostgresUrl } from './db/migrate.ts';
+
+export interface OpenedDatabase {
+  dbh: DbHandle;
+  /** Releases the PGlite directory lock (no-op on PostgreSQL). */
+  release: () => void;
+}
+
+/** Opens the configured database and brings its schema up to date. */
+export async function openDatabase(config: Config): Promise<OpenedDatabase> {
+  if (config.databaseUrl) {
+    await migratePostgresUrl(config.databaseUrl);
+    return { dbh: await openPostgres(config.databaseUrl, config.dbPoolSize), release: () => {} };
+  }
+  const release = lockDataDir(config.dataDir);
+  try {
+    const client = await PGlite.create(path.join(config.dataDir, 'pglite'));
+    await migratePgliteClient(client);
+    return { dbh: await openPglite(client), release };
+  } catch (err) {
+    release();
+    throw err;
+  }
+}

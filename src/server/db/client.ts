@@ -1,0 +1,80 @@
+import { PGlite } from '@electric-sql/pglite';
+import { sql, type SQL } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
+import postgres from 'postgres';
+import * as schema from './schema/index.ts';
+
+export type Schema = typeof schema;
+/** The one database type every service takes: PGlite and PostgreSQL share it. */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+/** A transaction handle has the same query API as Db. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+export type DbOrTx = Db | Tx;
+
+export type Listener = (payload: string) => void;
+
+export interface DbHandle {
+  kind: 'pglite' | 'postgres';
+  db: Db;
+  /** Subscribe to a NOTIFY channel. Resolves once the LISTEN is active. */
+  listen(channel: string, listener: Listener): Promise<() => Promise<void>>;
+  close(): Promise<void>;
+  /** Raw SQL returning rows, for the few places that need it (health, test helpers). */
+  query<T = Record<string, unknown>>(query: SQL): Promise<T[]>;
+}
+
+export async function openPglite(dataDirOrClient?: string | PGlite): Promise<DbHandle> {
+  const client =
+    dataDirOrClient instanceof PGlite ? dataDirOrClient : await PGlite.create(dataDirOrClient);
+  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  return {
+    kind: 'pglite',
+    db,
+    async listen(channel, listener) {
+      const unsub = await client.listen(channel, listener);
+      return async () => unsub();
+    },
+    async query<T>(query: SQL) {
+      const res = (await db.execute(query)) as unknown as { rows: T[] };
+      return res.rows;
+    },
+    async close() {
+      if (!client.closed) await client.close();
+    },
+  };
+}
+
+export async function openPostgres(url: string, poolSize = 10): Promise<DbHandle> {
+  const client = postgres(url, {
+    max: poolSize,
+    onnotice: () => {},
+    connect_timeout: 10,
+    idle_timeout: 60,
+  });
+  const db = drizzlePostgres(client, { schema }) as unknown as Db;
+  return {
+    kind: 'postgres',
+    db,
+    async listen(channel, listener) {
+      const sub = await client.listen(channel, listener);
+      return async () => sub.unlisten();
+    },
+    async query<T>(query: SQL) {
+      return (await db.execute(query)) as unknown as T[];
+    },
+    async close() {
+      await client.end({ timeout: 5 });
+    },
+  };
+}
+
+export async function pingDb(handle: DbHandle): Promise<boolean> {
+  try {
+    await handle.query(sql`select 1 as ok`);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,93 @@
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { createApp } from './app.ts';
+import { openDatabase } from './bootstrap.ts';
+import { ConfigError, loadConfig, type Config } from './config.ts';
+import { DataDirLockedError } from './db/lock.ts';
+import type { Deps } from './deps.ts';
+import { createLogger } from './lib/logger.ts';
+import { createBus } from './modules/realtime/bus.ts';
+import { runSeed } from './seed/index.ts';
+
+const SHUTDOWN_GRACE_MS = 4_000;
+
+function fail(message: string): never {
+  process.stderr.write(`packvault: ${message}\n`);
+  process.exit(1);
+}
+
+async function main() {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) fail(`invalid configuration — ${err.message}`);
+    throw err;
+  }
+  const log = createLogger(config.logLevel, { pid: process.pid });
+
+  let opened;
+  try {
+    opened = await openDatabase(config);
+  } catch (err) {
+    if (err instanceof DataDirLockedError) fail(err.message);
+    const where = config.databaseUrl ? 'DATABASE_URL' : `DATA_DIR (${config.dataDir})`;
+    fail(`cannot open the database from ${where}: ${(err as Error).message}`);
+  }
+  const { dbh, release } = opened;
+  const shutdown = new AbortController();
+  const bus = await createBus(dbh, log);
+  const deps: Deps = { config, dbh, db: dbh.db, bus, log, shutdown: shutdown.signal };
+
+  if (config.seedDemo) await runSeed(deps);
+
+  const app = createApp(deps);
+  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info: AddressInfo) => {
+    log.info('listening', {
+      url: `http://${info.address === '0.0.0.0' || info.address === '::' ? 'localhost' : info.address}:${info.port}`,
+      database: dbh.kind,
+    });
+  });
+  server.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EADDRINUSE') {
+      release();
+      fail(`port ${config.port} is already in use; set PORT to a free port.`);
+    }
+    throw err;
+  });
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info('shutting down', { signal });
+    // Hard stop if anything hangs: the whole shutdown must fit in 5 s.
+    setTimeout(() => {
+      log.error('shutdown timed out; exiting');
+      release();
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS + 900).unref();
+    shutdown.abort();
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      const s = server as unknown as { closeIdleConnections?: () => void; closeAllConnections?: () => void };
+      s.closeIdleConnections?.();
+      setTimeout(() => {
+        s.closeAllConnections?.();
+        resolve();
+      }, SHUTDOWN_GRACE_MS).unref();
+    });
+    await bus.close();
+    await dbh.close().catch((err: unknown) => log.error('closing the database failed', { err }));
+    release();
+    log.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`packvault: failed to start — ${(err as Error).stack ?? String(err)}\n`);
+  process.exit(1);
+});

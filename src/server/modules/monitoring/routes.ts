@@ -1,0 +1,82 @@
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { Deps } from '../../deps.ts';
+import { monitoringReports } from '../../db/schema/index.ts';
+import { AppError, respondError, toAppError } from '../../http/errors.ts';
+import { clientIp } from '../../http/security.ts';
+import type { AppEnv } from '../../http/types.ts';
+import { hitRateLimit } from '../../lib/rate-limit.ts';
+import { EnvelopeError, ingestUrlFromDsn, parseEnvelope } from './envelope.ts';
+
+export const MONITORING_MAX_BYTES = 1024 * 1024;
+const PER_IP_PER_MINUTE = 30;
+
+/** The DSN the browser must put in its envelopes: the configured one, else a local marker. */
+export function expectedDsn(deps: Deps): string {
+  return deps.config.sentryDsn ?? `${deps.config.publicUrl}/monitoring`;
+}
+
+/**
+ * POST /monitoring — a same-origin tunnel for browser error reports (Sentry envelopes).
+ * The upstream URL comes only from SENTRY_DSN, never from the envelope, and nothing from the
+ * browser's request but the body is forwarded.
+ */
+export function monitoringRoutes(deps: Deps) {
+  const app = new Hono<AppEnv>();
+  app.post(
+    '/monitoring',
+    bodyLimit({
+      maxSize: MONITORING_MAX_BYTES,
+      onError: (c) => respondError(c, new AppError(413, 'payload_too_large', 'Reports are limited to 1 MB.')),
+    }),
+    async (c) => {
+      try {
+        const ip = clientIp(c, deps.config.trustProxy);
+        const rl = await hitRateLimit(deps.dbh, `monitoring:${ip}`, PER_IP_PER_MINUTE, 60);
+        if (!rl.allowed) {
+          throw new AppError(429, 'rate_limited', 'Too many reports.', undefined, rl.retryAfterSeconds);
+        }
+        const body = await c.req.text();
+        let env;
+        try {
+          env = parseEnvelope(body);
+        } catch (err) {
+          if (err instanceof EnvelopeError) throw new AppError(400, 'bad_envelope', err.message);
+          throw err;
+        }
+        if (!env.dsn || env.dsn !== expectedDsn(deps)) {
+          throw new AppError(403, 'forbidden', 'This envelope is not for this site.');
+        }
+        if (deps.config.sentryDsn) {
+          const res = await fetch(ingestUrlFromDsn(deps.config.sentryDsn), {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/x-sentry-envelope' },
+            body,
+            signal: AbortSignal.timeout(5000),
+          }).catch((err: unknown) => {
+            c.get('log').warn('monitoring forward failed', { err });
+            return null;
+          });
+          return c.json({ forwarded: Boolean(res?.ok) }, 200);
+        }
+        await deps.db.insert(monitoringReports).values({
+          eventId: env.eventId,
+          level: env.level,
+          message: env.message,
+          envelope: body,
+          ip,
+          userAgent: c.req.header('user-agent')?.slice(0, 300),
+        });
+        c.get('log').warn('browser error report', { eventId: env.eventId, message: env.message });
+        return c.json({ stored: true }, 200);
+      } catch (err) {
+        return respondError(c, toAppError(err));
+      }
+    },
+  );
+  app.all('/monitoring', (c) => {
+    c.header('Allow', 'POST');
+    return respondError(c, new AppError(405, 'method_not_allowed', 'Use POST.'));
+  });
+  return app;
+}

@@ -1,0 +1,17 @@
+import type { Deps } from '../deps.ts';
+
+/**
+ * Demo data for local use. Every step is idempotent (safe to run at every start) and never
+ * runs in production. Domains add their steps to SEED_STEPS in dependency order.
+ */
+export type SeedStep = { name: string; run: (deps: Deps) => Promise<void> };
+
+export const SEED_STEPS: SeedStep[] = [];
+
+export async function runSeed(deps: Deps): Promise<void> {
+  if (deps.config.isProduction) return;
+  for (const step of SEED_STEPS) {
+    await step.run(deps);
+    deps.log.debug('seeded', { step: step.name });
+  }
+}

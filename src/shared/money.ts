@@ -1,0 +1,28 @@
+/** Money is always an integer number of cents. These helpers are the only place it is formatted. */
+
+export type Cents = number;
+
+export function assertCents(value: number): Cents {
+  if (!Number.isSafeInteger(value)) throw new RangeError(`Money must be whole cents, got ${value}`);
+  return value;
+}
+
+export function formatMoney(cents: Cents, currency = 'USD', locale = 'en-US'): string {
+  assertCents(cents);
+  return new Intl.NumberFormat(locale, { style: 'currency', currency }).format(cents / 100);
+}
+
+/** Parses a user-typed amount ("12", "12.5", "12.50", "$1,000") into cents, or null. */
+export function parseMoney(input: string): Cents | null {
+  const s = input.replace(/[\s,$]/g, '');
+  const m = /^(\d{1,9})(?:\.(\d{1,2}))?$/.exec(s);
+  if (!m) return null;
+  const whole = Number(m[1]);
+  const frac = m[2] ? Number(m[2].padEnd(2, '0')) : 0;
+  return whole * 100 + frac;
+}
+
+/** rate in basis points (8500 = 85%) applied to cents, rounded down so we never over-credit. */
+export function applyBasisPoints(cents: Cents, basisPoints: number): Cents {
+  return Math.floor((assertCents(cents) * basisPoints) / 10_000);
+}

@@ -1,0 +1,16 @@
+/** Event types carried on /api/events. Payloads are small: ids and numbers, never documents. */
+export type RealtimeEventType =
+  | 'hello'
+  | 'reset'
+  | 'balance.changed'
+  | 'notification.created'
+  | 'pull.created'
+  | 'drop.entries'
+  | 'maintenance.changed'
+  | (string & {});
+
+export interface RealtimeMessage<T = unknown> {
+  id: string;
+  type: RealtimeEventType;
+  data: T;
+}

@@ -1,0 +1,47 @@
+/**
+ * Reports browser errors as Sentry envelopes to the same-origin /monitoring tunnel.
+ * Hand-written (a few hundred bytes) instead of the Sentry SDK, to keep public pages light.
+ */
+let dsn: string | null = null;
+let sent = 0;
+const MAX_PER_PAGE = 20;
+
+export function configureMonitoring(configuredDsn: string) {
+  dsn = configuredDsn;
+}
+
+function uuid32() {
+  return crypto.randomUUID().replace(/-/g, '');
+}
+
+export function reportError(error: unknown, extra?: Record<string, unknown>) {
+  if (!dsn || sent >= MAX_PER_PAGE) return;
+  sent++;
+  const err = error instanceof Error ? error : new Error(String(error));
+  const eventId = uuid32();
+  const event = {
+    event_id: eventId,
+    timestamp: Date.now() / 1000,
+    platform: 'javascript',
+    level: 'error',
+    request: { url: location.href, headers: { 'User-Agent': navigator.userAgent } },
+    exception: { values: [{ type: err.name, value: err.message, stacktrace: { frames: [] }, raw_stack: err.stack }] },
+    extra,
+  };
+  const body = [
+    JSON.stringify({ event_id: eventId, sent_at: new Date().toISOString(), dsn }),
+    JSON.stringify({ type: 'event' }),
+    JSON.stringify(event),
+  ].join('\n');
+  void fetch('/monitoring', {
+    method: 'POST',
+    body,
+    keepalive: true,
+    headers: { 'Content-Type': 'application/x-sentry-envelope' },
+  }).catch(() => {});
+}
+
+export function installGlobalErrorHandlers() {
+  window.addEventListener('error', (e) => reportError(e.error ?? e.message));
+  window.addEventListener('unhandledrejection', (e) => reportError(e.reason));
+}

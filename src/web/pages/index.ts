@@ -1,0 +1,82 @@
+import type { RouteId } from '@shared/routes';
+import NotFoundPage from './not-found';
+
+type PageModule = Promise<{ default: React.ComponentType }>;
+
+/**
+ * The page component of every route in the route table, loaded on demand (one chunk each).
+ * A feature replaces its `comingSoon` entries with its own pages.
+ */
+const comingSoon = () => import('./coming-soon') as PageModule;
+
+export const PAGES: Record<RouteId, () => PageModule> = {
+  root: comingSoon,
+  about: () => import('./static/about'),
+  privacyPolicy: () => import('./static/privacy-policy'),
+  raffleTerms: () => import('./static/raffle-terms'),
+  termsOfService: () => import('./static/terms-of-service'),
+  cards: comingSoon,
+  collect: comingSoon,
+  dailyDropWinners: comingSoon,
+  home: comingSoon,
+  maintenance: () => import('./static/maintenance'),
+  openPack: comingSoon,
+  shop: comingSoon,
+  shopProduct: comingSoon,
+  topPulls: comingSoon,
+  invite: comingSoon,
+  fairness: comingSoon,
+
+  profileAccount: comingSoon,
+  profileBilling: comingSoon,
+  profileHistory: comingSoon,
+  profileNotifications: comingSoon,
+  profilePrivacy: comingSoon,
+  profileReferral: comingSoon,
+  profileShipping: comingSoon,
+
+  signIn: comingSoon,
+  signUp: comingSoon,
+  authError: comingSoon,
+  confirmRequest: comingSoon,
+  loginMfa: comingSoon,
+  registerMfa: comingSoon,
+  resetPassword: comingSoon,
+  updatePassword: comingSoon,
+
+  admin: () => import('./admin-dashboard'),
+  adminAdmins: comingSoon,
+  adminArchitects: comingSoon,
+  adminArchitect: comingSoon,
+  adminBuyback: comingSoon,
+  adminCards: comingSoon,
+  adminCard: comingSoon,
+  adminClass: comingSoon,
+  adminClassDetail: comingSoon,
+  adminDaily: comingSoon,
+  adminDailyDetail: comingSoon,
+  adminHistory: comingSoon,
+  adminOwned: comingSoon,
+  adminPack: comingSoon,
+  adminProducts: comingSoon,
+  adminProduct: comingSoon,
+  adminPromo: comingSoon,
+  adminPromoDetail: comingSoon,
+  adminResetPassword: comingSoon,
+  adminShipping: comingSoon,
+  adminShippingCards: comingSoon,
+  adminShippingFrom: comingSoon,
+  adminShippingFromDetail: comingSoon,
+  adminShipment: comingSoon,
+  adminTextures: comingSoon,
+  adminTexture: comingSoon,
+  adminUsers: comingSoon,
+  adminUser: comingSoon,
+  adminUserBalance: comingSoon,
+  adminUserHistory: comingSoon,
+  adminUserShipping: comingSoon,
+
+  adminNotFound: () => import('./admin-not-found'),
+  // Also the router's notFoundComponent, so it is in the main chunk already.
+  notFound: () => Promise.resolve({ default: NotFoundPage }),
+};

@@ -1,0 +1,179 @@
+import type { QueryClient } from '@tanstack/react-query';
+import {
+  createRootRouteWithContext,
+  createRoute,
+  createRouter,
+  lazyRouteComponent,
+  redirect,
+  type AnyRoute,
+} from '@tanstack/react-router';
+import { ROUTES, type RouteDef } from '@shared/routes';
+import { sessionQueryOptions } from '@web/features/auth/session';
+import { RootLayout } from '@web/layouts/root-layout';
+import { SiteLayout } from '@web/layouts/site-layout';
+import { AuthLayout } from '@web/layouts/auth-layout';
+import { ProfileLayout } from '@web/layouts/profile-layout';
+import { AdminLayout } from '@web/layouts/admin-layout';
+import { NotFoundPage } from '@web/pages/not-found';
+import { RouteErrorPage } from '@web/pages/route-error';
+import { PAGES } from '@web/pages';
+
+export interface RouterContext {
+  queryClient: QueryClient;
+}
+
+declare module '@tanstack/react-router' {
+  interface StaticDataRouteOption {
+    route?: RouteDef;
+  }
+  interface Register {
+    router: ReturnType<typeof buildRouter>;
+  }
+}
+
+const rootRoute = createRootRouteWithContext<RouterContext>()({
+  component: RootLayout,
+  notFoundComponent: NotFoundPage,
+  errorComponent: RouteErrorPage,
+});
+
+const siteLayout = createRoute({ getParentRoute: () => rootRoute, id: 'site', component: SiteLayout });
+const authLayout = createRoute({ getParentRoute: () => rootRoute, id: 'auth', component: AuthLayout });
+
+async function signedIn(context: RouterContext, href: string) {
+  const me = await context.queryClient.ensureQueryData(sessionQueryOptions);
+  if (!me) throw redirect({ to: '/sign-in', search: { redirect: href } });
+  return me;
+}
+
+/** Signed-in-only site pages (vault, home, open pack) sit under this pathless guard. */
+const userSite = createRoute({
+  getParentRoute: () => siteLayout,
+  id: 'user-site',
+  beforeLoad: async ({ context, location }) => ({ me: await signedIn(context, location.href) }),
+});
+
+const profileLayout = createRoute({
+  getParentRoute: () => rootRoute,
+  id: 'profile',
+  component: ProfileLayout,
+  beforeLoad: async ({ context, location }) => ({ me: await signedIn(context, location.href) }),
+});
+
+const adminLayout = createRoute({
+  getParentRoute: () => rootRoute,
+  id: 'admin',
+  component: AdminLayout,
+  beforeLoad: async ({ context, location }) => {
+    const me = await signedIn(context, location.href);
+    if (me.user.role === 'user') throw redirect({ to: '/home' });
+    // The API refuses admin calls without a second factor; send the admin to finish it.
+    if (!me.user.twoFactorEnabled) throw redirect({ to: '/register-mfa', search: { redirect: location.href } });
+    if (!me.session.mfaPassed) throw redirect({ to: '/login-mfa', search: { redirect: location.href } });
+    return { me };
+  },
+});
+
+type PageKey = keyof typeof PAGES;
+
+/** One route per entry of the route table; the page component comes from pages/index.ts. */
+function page<TParent extends AnyRoute, const TPath extends string>(
+  parent: TParent,
+  def: RouteDef & { path: TPath },
+  key: PageKey,
+) {
+  return createRoute({
+    getParentRoute: () => parent,
+    path: def.path,
+    component: lazyRouteComponent(PAGES[key]),
+    staticData: { route: def },
+  });
+}
+
+const R = ROUTES;
+const routeTree = rootRoute.addChildren([
+  siteLayout.addChildren([
+    page(siteLayout, R.root, 'root'),
+    page(siteLayout, R.about, 'about'),
+    page(siteLayout, R.privacyPolicy, 'privacyPolicy'),
+    page(siteLayout, R.raffleTerms, 'raffleTerms'),
+    page(siteLayout, R.termsOfService, 'termsOfService'),
+    page(siteLayout, R.cards, 'cards'),
+    page(siteLayout, R.dailyDropWinners, 'dailyDropWinners'),
+    page(siteLayout, R.maintenance, 'maintenance'),
+    page(siteLayout, R.shop, 'shop'),
+    page(siteLayout, R.shopProduct, 'shopProduct'),
+    page(siteLayout, R.topPulls, 'topPulls'),
+    page(siteLayout, R.invite, 'invite'),
+    page(siteLayout, R.fairness, 'fairness'),
+    userSite.addChildren([
+      page(userSite, R.home, 'home'),
+      page(userSite, R.collect, 'collect'),
+      page(userSite, R.openPack, 'openPack'),
+    ]),
+    page(siteLayout, R.notFound, 'notFound'),
+  ]),
+  authLayout.addChildren([
+    page(authLayout, R.signIn, 'signIn'),
+    page(authLayout, R.signUp, 'signUp'),
+    page(authLayout, R.authError, 'authError'),
+    page(authLayout, R.confirmRequest, 'confirmRequest'),
+    page(authLayout, R.loginMfa, 'loginMfa'),
+    page(authLayout, R.registerMfa, 'registerMfa'),
+    page(authLayout, R.resetPassword, 'resetPassword'),
+    page(authLayout, R.updatePassword, 'updatePassword'),
+  ]),
+  profileLayout.addChildren([
+    page(profileLayout, R.profileAccount, 'profileAccount'),
+    page(profileLayout, R.profileBilling, 'profileBilling'),
+    page(profileLayout, R.profileHistory, 'profileHistory'),
+    page(profileLayout, R.profileNotifications, 'profileNotifications'),
+    page(profileLayout, R.profilePrivacy, 'profilePrivacy'),
+    page(profileLayout, R.profileReferral, 'profileReferral'),
+    page(profileLayout, R.profileShipping, 'profileShipping'),
+  ]),
+  adminLayout.addChildren([
+    page(adminLayout, R.admin, 'admin'),
+    page(adminLayout, R.adminAdmins, 'adminAdmins'),
+    page(adminLayout, R.adminArchitects, 'adminArchitects'),
+    page(adminLayout, R.adminArchitect, 'adminArchitect'),
+    page(adminLayout, R.adminBuyback, 'adminBuyback'),
+    page(adminLayout, R.adminCards, 'adminCards'),
+    page(adminLayout, R.adminCard, 'adminCard'),
+    page(adminLayout, R.adminClass, 'adminClass'),
+    page(adminLayout, R.adminClassDetail, 'adminClassDetail'),
+    page(adminLayout, R.adminDaily, 'adminDaily'),
+    page(adminLayout, R.adminDailyDetail, 'adminDailyDetail'),
+    page(adminLayout, R.adminHistory, 'adminHistory'),
+    page(adminLayout, R.adminOwned, 'adminOwned'),
+    page(adminLayout, R.adminPack, 'adminPack'),
+    page(adminLayout, R.adminProducts, 'adminProducts'),
+    page(adminLayout, R.adminProduct, 'adminProduct'),
+    page(adminLayout, R.adminPromo, 'adminPromo'),
+    page(adminLayout, R.adminPromoDetail, 'adminPromoDetail'),
+    page(adminLayout, R.adminResetPassword, 'adminResetPassword'),
+    page(adminLayout, R.adminShipping, 'adminShipping'),
+    page(adminLayout, R.adminShippingCards, 'adminShippingCards'),
+    page(adminLayout, R.adminShippingFrom, 'adminShippingFrom'),
+    page(adminLayout, R.adminShippingFromDetail, 'adminShippingFromDetail'),
+    page(adminLayout, R.adminShipment, 'adminShipment'),
+    page(adminLayout, R.adminTextures, 'adminTextures'),
+    page(adminLayout, R.adminTexture, 'adminTexture'),
+    page(adminLayout, R.adminUsers, 'adminUsers'),
+    page(adminLayout, R.adminUser, 'adminUser'),
+    page(adminLayout, R.adminUserBalance, 'adminUserBalance'),
+    page(adminLayout, R.adminUserHistory, 'adminUserHistory'),
+    page(adminLayout, R.adminUserShipping, 'adminUserShipping'),
+    page(adminLayout, R.adminNotFound, 'adminNotFound'),
+  ]),
+]);
+
+export function buildRouter(queryClient: QueryClient) {
+  return createRouter({
+    routeTree,
+    context: { queryClient },
+    defaultPreload: 'intent',
+    defaultPreloadStaleTime: 0,
+    scrollRestoration: true,
+  });
+}
