@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 const serverInclude = ['src/server/**/*.test.ts', 'src/shared/**/*.test.ts', 'scripts/**/*.test.ts'];
@@ -8,6 +9,13 @@ const globalSetup = ['src/server/test/global-setup.ts'];
  * TEST_DATABASE_URL is set (CI sets it). Web component tests run in jsdom.
  */
 export default defineConfig({
+  // Same aliases as vite.config.ts, so web component tests resolve @web/* and @shared/*.
+  resolve: {
+    alias: {
+      '@web': path.resolve(import.meta.dirname, 'src/web'),
+      '@shared': path.resolve(import.meta.dirname, 'src/shared'),
+    },
+  },
   test: {
     projects: [
       {

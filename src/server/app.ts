@@ -9,8 +9,10 @@ import type { AppEnv } from './http/types.ts';
 import { apiModules } from './modules/index.ts';
 import { monitoringRoutes } from './modules/monitoring/routes.ts';
 import { spaRoutes } from './modules/pages/spa.ts';
+import { UPLOAD_PATH } from './modules/uploads/routes.ts';
 
 export const API_BODY_LIMIT = 1024 * 1024;
+export const UPLOAD_BODY_LIMIT = 5 * 1024 * 1024 + 64 * 1024;
 
 export interface AppOptions {
   /** Sets c.var.actor from the session. Until auth is wired every request is anonymous. */
@@ -43,13 +45,16 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
     }
   });
   app.use('*', securityHeaders({ trustProxy: deps.config.trustProxy }));
-  app.use(
-    '/api/*',
-    bodyLimit({
-      maxSize: API_BODY_LIMIT,
-      onError: (c) => respondError(c, new AppError(413, 'payload_too_large', 'The request body is larger than 1 MB.')),
-    }),
-  );
+  const defaultBodyLimit = bodyLimit({
+    maxSize: API_BODY_LIMIT,
+    onError: (c) => respondError(c, new AppError(413, 'payload_too_large', 'The request body is larger than 1 MB.')),
+  });
+  // Image uploads get 5 MB (+ multipart framing); every other API body stays at 1 MB.
+  const uploadBodyLimit = bodyLimit({
+    maxSize: UPLOAD_BODY_LIMIT,
+    onError: (c) => respondError(c, new AppError(413, 'payload_too_large', 'The image is larger than 5 MB. Resize it and try again.')),
+  });
+  app.use('/api/*', (c, next) => (c.req.path === UPLOAD_PATH ? uploadBodyLimit(c, next) : defaultBodyLimit(c, next)));
   if (options.actorMiddleware) app.use('*', options.actorMiddleware);
 
   for (const mod of apiModules) app.route('/api', mod(deps));

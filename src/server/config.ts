@@ -64,6 +64,14 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   TRUST_PROXY: boolish.default(false),
   SEED_DEMO: boolish.optional(),
+  STRIPE_SECRET_KEY: z
+    .string()
+    .regex(/^(sk|rk)_(test|live)_\w+$/, 'must be a Stripe secret key (sk_test_… or sk_live_…)')
+    .optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_\w+$/, 'must be a Stripe webhook signing secret (whsec_…)').optional(),
+  ALLOW_SANDBOX_PAYMENTS: boolish.default(false),
+  DEPOSIT_MIN_CENTS: z.coerce.number().int('must be whole cents').min(50, 'must be at least 50').default(500),
+  DEPOSIT_MAX_CENTS: z.coerce.number().int('must be whole cents').max(100_000_000, 'is too large').default(100_000),
 });
 
 export type Config = {
@@ -84,6 +92,13 @@ export type Config = {
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   trustProxy: boolean;
   seedDemo: boolean;
+  /** Payments (see modules/payments). Optional so older test configs stay valid; defaults apply. */
+  stripeSecretKey?: string | undefined;
+  stripeWebhookSecret?: string | undefined;
+  /** Lets the test-mode sandbox provider run with NODE_ENV=production. */
+  allowSandboxPayments?: boolean;
+  depositMinCents?: number;
+  depositMaxCents?: number;
 };
 
 function emptyToUndefined(env: NodeJS.ProcessEnv): Record<string, string | undefined> {
@@ -129,6 +144,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }
     secret = developmentSecret(dataDir);
   }
+  if (Boolean(e.STRIPE_SECRET_KEY) !== Boolean(e.STRIPE_WEBHOOK_SECRET)) {
+    const missing = e.STRIPE_SECRET_KEY ? 'STRIPE_WEBHOOK_SECRET' : 'STRIPE_SECRET_KEY';
+    throw new ConfigError(missing, 'must be set together with the other Stripe variable (or unset both for the sandbox)');
+  }
+  if (isProduction && !e.STRIPE_SECRET_KEY && !e.ALLOW_SANDBOX_PAYMENTS) {
+    throw new ConfigError(
+      'ALLOW_SANDBOX_PAYMENTS',
+      'production without STRIPE_SECRET_KEY would take test-mode (sandbox) deposits; set the Stripe keys, or ALLOW_SANDBOX_PAYMENTS=true to run a demo on purpose',
+    );
+  }
+  if (e.DEPOSIT_MAX_CENTS < e.DEPOSIT_MIN_CENTS) {
+    throw new ConfigError('DEPOSIT_MAX_CENTS', `must be at least DEPOSIT_MIN_CENTS (${e.DEPOSIT_MIN_CENTS})`);
+  }
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT || 3000}`).replace(/\/$/, '');
   return {
     env: e.NODE_ENV,
@@ -148,5 +176,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     seedDemo: e.SEED_DEMO ?? !isProduction,
+    stripeSecretKey: e.STRIPE_SECRET_KEY,
+    stripeWebhookSecret: e.STRIPE_WEBHOOK_SECRET,
+    allowSandboxPayments: e.ALLOW_SANDBOX_PAYMENTS,
+    depositMinCents: e.DEPOSIT_MIN_CENTS,
+    depositMaxCents: e.DEPOSIT_MAX_CENTS,
   };
 }

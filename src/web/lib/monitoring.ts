@@ -14,8 +14,15 @@ function uuid32() {
   return crypto.randomUUID().replace(/-/g, '');
 }
 
+/** The same error object can reach us twice (an error boundary and React's root callbacks). */
+const reported = new WeakSet<object>();
+
 export function reportError(error: unknown, extra?: Record<string, unknown>) {
   if (!dsn || sent >= MAX_PER_PAGE) return;
+  if (typeof error === 'object' && error !== null) {
+    if (reported.has(error)) return;
+    reported.add(error);
+  }
   sent++;
   const err = error instanceof Error ? error : new Error(String(error));
   const eventId = uuid32();

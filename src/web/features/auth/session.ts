@@ -1,6 +1,7 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Me } from '@shared/contracts/me';
 import { api, ApiClientError } from '@web/lib/api';
+import { authPost } from './auth-api';
 
 /** The signed-in user, or null. Shared by route guards, the header and every feature. */
 export const sessionQueryOptions = queryOptions({
@@ -18,4 +19,30 @@ export const sessionQueryOptions = queryOptions({
 
 export function useSession() {
   return useQuery(sessionQueryOptions);
+}
+
+export function isAdminRole(me: Me | null | undefined): boolean {
+  return me?.user.role === 'admin' || me?.user.role === 'owner';
+}
+
+/**
+ * Signs out and forgets everything cached for the old identity (balances, vault, …): the next
+ * screen refetches as a visitor.
+ */
+export function useSignOut() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => authPost('/sign-out', {}),
+    onSettled: async () => {
+      queryClient.setQueryData(sessionQueryOptions.queryKey, null);
+      queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== 'session' && q.queryKey[0] !== 'config' });
+      await queryClient.invalidateQueries({ queryKey: sessionQueryOptions.queryKey });
+    },
+  });
+}
+
+/** After any sign-in step: reload who we are, and drop caches that belonged to a visitor. */
+export async function refreshSession(queryClient: ReturnType<typeof useQueryClient>) {
+  queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== 'session' && q.queryKey[0] !== 'config' });
+  return queryClient.fetchQuery({ ...sessionQueryOptions, staleTime: 0 });
 }

@@ -1,0 +1,155 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+  type AnyPgColumn,
+} from 'drizzle-orm/pg-core';
+import type { ArchitectLayout, BlendMode } from '../../../shared/contracts/catalog.ts';
+
+const timestamps = {
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+};
+
+export type UploadVariantRow = { file: string; width: number; height: number; bytes: number };
+
+/**
+ * One uploaded image. `key` is the SHA-256 of the original bytes, so uploading the same file
+ * twice yields the same row; the stored files are WebP variants named `<key>-<variant>.webp`.
+ */
+export const uploads = pgTable('uploads', {
+  key: text('key').primaryKey(),
+  mime: text('mime').notNull(),
+  width: integer('width').notNull(),
+  height: integer('height').notNull(),
+  bytes: integer('bytes').notNull(),
+  variants: jsonb('variants').$type<{ thumb: UploadVariantRow; full: UploadVariantRow }>().notNull(),
+  createdBy: text('created_by'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** A foil/holo overlay image with the blend settings that make a card shine. */
+export const textures = pgTable(
+  'textures',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    name: text('name').notNull(),
+    imageKey: text('image_key')
+      .notNull()
+      .references(() => uploads.key),
+    blendMode: text('blend_mode').$type<BlendMode>().notNull(),
+    opacity: integer('opacity').notNull(),
+    archivedAt: timestamp('archived_at', { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [
+    check('textures_opacity_range', sql`${t.opacity} between 0 and 100`),
+    index('textures_name_idx').on(sql`lower(${t.name})`),
+  ],
+);
+
+/** A rarity tier. Drives pack odds, the card glow and (optionally) its own buyback rate. */
+export const cardClasses = pgTable(
+  'card_classes',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    name: text('name').notNull(),
+    colour: text('colour').notNull(),
+    sortOrder: integer('sort_order').notNull().default(0),
+    defaultTextureId: uuid('default_texture_id').references((): AnyPgColumn => textures.id),
+    buybackRateBp: integer('buyback_rate_bp'),
+    archivedAt: timestamp('archived_at', { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('card_classes_name_unique').on(sql`lower(${t.name})`),
+    index('card_classes_sort_idx').on(t.sortOrder),
+    check('card_classes_buyback_range', sql`${t.buybackRateBp} is null or ${t.buybackRateBp} between 0 and 10000`),
+  ],
+);
+
+/** A card frame template: frame art, the art window and where the texts sit (percentages). */
+export const architects = pgTable(
+  'architects',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    name: text('name').notNull(),
+    frameImageKey: text('frame_image_key')
+      .notNull()
+      .references(() => uploads.key),
+    layout: jsonb('layout').$type<ArchitectLayout>().notNull(),
+    archivedAt: timestamp('archived_at', { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [index('architects_name_idx').on(sql`lower(${t.name})`)],
+);
+
+export const cards = pgTable(
+  'cards',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    name: text('name').notNull(),
+    setName: text('set_name').notNull(),
+    number: integer('number').notNull(),
+    classId: uuid('class_id')
+      .notNull()
+      .references(() => cardClasses.id),
+    architectId: uuid('architect_id')
+      .notNull()
+      .references(() => architects.id),
+    textureId: uuid('texture_id').references(() => textures.id),
+    imageKey: text('image_key')
+      .notNull()
+      .references(() => uploads.key),
+    valueCents: integer('value_cents').notNull(),
+    description: text('description').notNull().default(''),
+    active: boolean('active').notNull().default(true),
+    /** Physical copies in the vault ready to be pulled. */
+    stock: integer('stock').notNull().default(0),
+    archivedAt: timestamp('archived_at', { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [
+    check('cards_stock_nonnegative', sql`${t.stock} >= 0`),
+    check('cards_value_nonnegative', sql`${t.valueCents} >= 0`),
+    uniqueIndex('cards_set_number_unique').on(t.setName, t.number),
+    // The public list (active cards only) in each of its sort orders, with and without filters.
+    index('cards_public_value_idx').on(t.valueCents.desc(), t.id).where(sql`${t.active}`),
+    index('cards_public_name_idx').on(sql`lower(${t.name})`, t.id).where(sql`${t.active}`),
+    index('cards_public_newest_idx').on(t.createdAt.desc(), t.id).where(sql`${t.active}`),
+    index('cards_public_class_value_idx').on(t.classId, t.valueCents.desc()).where(sql`${t.active}`),
+    index('cards_public_set_value_idx').on(t.setName, t.valueCents.desc()).where(sql`${t.active}`),
+    // Admin filters and reference checks.
+    index('cards_class_idx').on(t.classId),
+    index('cards_architect_idx').on(t.architectId),
+    index('cards_texture_idx').on(t.textureId),
+    index('cards_image_idx').on(t.imageKey),
+    index('cards_created_idx').on(t.createdAt),
+    index('cards_stock_idx').on(t.stock),
+  ],
+);
+
+/** Every change of a card's stock outside a pack opening, with who and why. */
+export const stockAdjustments = pgTable(
+  'stock_adjustments',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    cardId: uuid('card_id')
+      .notNull()
+      .references(() => cards.id, { onDelete: 'cascade' }),
+    delta: integer('delta').notNull(),
+    stockAfter: integer('stock_after').notNull(),
+    reason: text('reason').notNull(),
+    actorId: text('actor_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('stock_adjustments_card_idx').on(t.cardId, t.createdAt)],
+);

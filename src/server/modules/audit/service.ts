@@ -1,0 +1,75 @@
+import { and, count, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.ts';
+import { user } from '../../db/schema/auth.ts';
+import { auditLog } from '../../db/schema/audit.ts';
+import type { AuditList, AuditListQuery } from '../../../shared/contracts/audit.ts';
+
+export interface AuditInput {
+  /** The admin who acted (null for the system). */
+  actorId: string | null;
+  /** Dotted verb, e.g. 'user.ban', 'admin.promote', 'card.update'. */
+  action: string;
+  targetType: string;
+  targetId?: string | null;
+  before?: unknown;
+  after?: unknown;
+  ip?: string | null;
+}
+
+/**
+ * Writes one audit entry. Pass the transaction handle when the change itself runs in one, so the
+ * entry and the change commit or roll back together.
+ */
+export async function audit(db: DbOrTx, input: AuditInput): Promise<void> {
+  await db.insert(auditLog).values({
+    actorId: input.actorId,
+    action: input.action,
+    targetType: input.targetType,
+    targetId: input.targetId ?? null,
+    before: input.before === undefined ? null : (input.before as object),
+    after: input.after === undefined ? null : (input.after as object),
+    ip: input.ip ?? null,
+  });
+}
+
+export async function listAudit(db: DbOrTx, q: AuditListQuery): Promise<AuditList> {
+  const where: SQL[] = [];
+  if (q.actorId) where.push(eq(auditLog.actorId, q.actorId));
+  if (q.action) where.push(eq(auditLog.action, q.action));
+  if (q.targetType) where.push(eq(auditLog.targetType, q.targetType));
+  if (q.targetId) where.push(eq(auditLog.targetId, q.targetId));
+  if (q.from) where.push(gte(auditLog.createdAt, new Date(q.from)));
+  if (q.to) where.push(lt(auditLog.createdAt, new Date(q.to)));
+  const cond = where.length ? and(...where) : undefined;
+  const [rows, totalRows, actionRows] = await Promise.all([
+    db
+      .select({ a: auditLog, username: user.username, email: user.email })
+      .from(auditLog)
+      .leftJoin(user, eq(user.id, auditLog.actorId))
+      .where(cond)
+      .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
+      .limit(q.pageSize)
+      .offset((q.page - 1) * q.pageSize),
+    db.select({ n: count() }).from(auditLog).where(cond),
+    db.selectDistinct({ action: auditLog.action }).from(auditLog).orderBy(auditLog.action).limit(500),
+  ]);
+  return {
+    items: rows.map(({ a, username, email }) => ({
+      id: a.id,
+      actorId: a.actorId,
+      actorUsername: username ?? null,
+      actorEmail: email ?? null,
+      action: a.action,
+      targetType: a.targetType,
+      targetId: a.targetId,
+      before: a.before ?? null,
+      after: a.after ?? null,
+      ip: a.ip,
+      createdAt: a.createdAt.toISOString(),
+    })),
+    total: Number(totalRows[0]?.n ?? 0),
+    page: q.page,
+    pageSize: q.pageSize,
+    actions: actionRows.map((r) => r.action),
+  };
+}

@@ -1,0 +1,415 @@
+import { createRoute } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import {
+  adminCardListQuerySchema,
+  architectInputSchema,
+  architectListQuerySchema,
+  architectPatchSchema,
+  architectSchema,
+  cardClassSchema,
+  cardInputSchema,
+  cardPatchSchema,
+  cardSchema,
+  classInputSchema,
+  classListQuerySchema,
+  classPatchSchema,
+  csvImportInputSchema,
+  csvImportResultSchema,
+  idSchema,
+  lookClassSchema,
+  lookRefsSchema,
+  publicCardDetailSchema,
+  publicCardListQuerySchema,
+  publicCardPageSchema,
+  publicSetSchema,
+  stockAdjustmentInputSchema,
+  stockAdjustmentSchema,
+  textureInputSchema,
+  textureListQuerySchema,
+  texturePatchSchema,
+  textureSchema,
+} from '../../../shared/contracts/catalog.ts';
+import type { Deps } from '../../deps.ts';
+import { actorOf, requireAdmin } from '../../http/guards.ts';
+import { createRouter, errorResponses, jsonContent, z } from '../../http/openapi.ts';
+import { clientIp } from '../../http/security.ts';
+import type { AppEnv } from '../../http/types.ts';
+import { exportCardsCsv, importCardsCsv } from './csv-import.ts';
+import * as svc from './service.ts';
+
+const paged = <T extends z.ZodType>(item: T) =>
+  z.object({ items: z.array(item), total: z.number().int(), page: z.number().int(), pageSize: z.number().int() });
+
+const idParam = z.object({ id: idSchema });
+const admin = [requireAdmin] as const;
+const ok = z.object({ ok: z.literal(true) });
+
+const adminCardItemSchema = cardSchema.extend({ effectiveTextureId: z.string().nullable() });
+
+/**
+ * The catalog API. Admin routes (/api/admin/catalog/…) need requireAdmin; the public ones
+ * (/api/cards, /api/catalog/…) show only what is on sale.
+ */
+export function catalogRoutes(deps: Deps) {
+  const app = createRouter();
+  const db = deps.db;
+  const ctxOf = (c: Context<AppEnv>): svc.ActorCtx => ({
+    actorId: actorOf(c).userId,
+    ip: clientIp(c, deps.config.trustProxy),
+  });
+
+  // ───────────── classes ─────────────
+  app.openapi(
+    createRoute({
+      method: 'get', path: '/admin/catalog/classes', tags: ['catalog-admin'], summary: 'List classes', middleware: admin,
+      request: { query: classListQuerySchema },
+      responses: { 200: jsonContent(paged(cardClassSchema), 'Classes'), ...errorResponses },
+    }),
+    async (c) => c.json(await svc.listClasses(db, c.req.valid('query')), 200),
+  );
+  app.openapi(
+    createRoute({
+      method: 'post', path: '/admin/catalog/classes', tags: ['catalog-admin'], summary: 'Create a class', middleware: admin,
+      request: { body: { required: true, content: { 'application/json': { schema: classInputSchema } } } },
+      responses: { 201: jsonContent(z.object({ class: cardClassSchema }), 'Created'), ...errorResponses },
+    }),
+    async (c) => c.json({ class: await svc.createClass(db, ctxOf(c), c.req.valid('json')) }, 201),
+  );
+  app.openapi(
+    createRoute({
+      method: 'get', path: '/admin/catalog/classes/{id}', tags: ['catalog-admin'], summary: 'One class', middleware: admin,
+      request: { params: idParam },
+      responses: { 200: jsonContent(z.object({ class: cardClassSchema }), 'The class'), ...errorResponses },
+    }),
+    async (c) => c.json({ class: await svc.getClass(db, c.req.valid('param').id) }, 200),
+  );
+  app.openapi(
+    createRoute({
+      method: 'patch', path: '/admin/catalog/classes/{id}', tags: ['catalog-admin'], summary: 'Edit a class', middleware: admin,
+      request: { params: idParam, body: { required: true, content: { 'application/json': { schema: classPatchSchema } } } },
+      responses: { 200: jsonContent(z.object({ class: cardClassSchema }), 'Updated'), ...errorResponses },
+    }),
+    async (c) => c.json({ class: await svc.updateClass(db, ctxOf(c), c.req.valid('param').id, c.req.valid('json')) }, 200),
+  );
+  for (const archived of [true, false]) {
+    app.openapi(
+      createRoute({
+        method: 'post', path: `/admin/catalog/classes/{id}/${archived ? 'archive' : 'restore'}`, tags: ['catalog-admin'],
+        summary: archived ? 'Archive a class' : 'Restore an archived class', middleware: admin,
+        request: { params: idParam },
+        responses: { 200: jsonContent(z.object({ class: cardClassSchema }), 'Updated'), ...errorResponses },
+      }),
+      async (c) => c.json({ class: await svc.setClassArchived(db, ctxOf(c), c.req.valid('param').id, archived) }, 200),
+    );
+  }
+  app.openapi(
+    createRoute({
+      method: 'delete', path: '/admin/catalog/classes/{id}', tags: ['catalog-admin'],
+      summary: 'Delete a class no card uses (409 otherwise: archive it)', middleware: admin,
+      request: { params: idParam },
+      responses: { 200: jsonContent(ok, 'Deleted'), ...errorResponses },
+    }),
+    async (c) => {
+      await svc.deleteClass(db, ctxOf(c), c.req.valid('param').id);
+      return c.json({ ok: true as const }, 200);
+    },
+  );
+
+  // ───────────── textures ─────────────
+  app.openapi(
+    createRoute({
+      method: 'get', path: '/admin/catalog/textures', tags: ['catalog-admin'], summary: 'List textures', middleware: admin,
+      request: { query: textureListQuerySchema },
+      responses: { 200: jsonContent(paged(textureSchema), 'Textures'), ...errorResponses },
+    }),
+    async (c) => c.json(await svc.listTextures(db, c.req.valid('query')), 200),
+  );
+  app.openapi(
+    createRoute({
+      method: 'post', path: '/admin/catalog/textures', tags: ['catalog-admin'], summary: 'Create a texture', middleware: admin,
+      request: { body: { required: true, content: { 'application/json': { schema: textureInputSchema } } } },
+      responses: { 201: jsonContent(z.object({ texture: textureSchema }), 'Created'), ...errorResponses },
+    }),
+    async (c) => c.json({ texture: await svc.createTexture(db, ctxOf(c), c.req.valid('json')) }, 201),
+  );
+  app.openapi(
+    createRoute({
+      method: 'get', path: '/admin/catalog/textures/{id}', tags: ['catalog-admin'], summary: 'One texture', middleware: admin,
+      request: { params: idParam },
+      responses: { 200: jsonContent(z.object({ texture: textureSchema }), 'The texture'), ...errorResponses },
+    }),
+    async (c) => c.json({ texture: await svc.getTexture(db, c.req.valid('param').id) }, 200),
+  );
+  app.openapi(
+    createRoute({
+      method: 'patch', path: '/admin/catalog/textures/{id}', tags: ['catalog-admin'], summary: 'Edit a texture', middleware: admin,
+      request: { params: idParam, body: { required: true, content: { 'application/json': { schema: texturePatchSchema } } } },
+      responses: { 200: jsonContent(z.object({ texture: textureSchema }), 'Updated'), ...errorResponses },
+    }),
+    async (c) => c.json({ texture: await svc.updateTexture(db, ctxOf(c), c.req.valid('param').id, c.req.valid('json')) }, 200),
+  );
+  for (const archived of [true, false]) {
+    app.openapi(
+      createRoute({
+        method: 'post', path: `/admin/catalog/textures/{id}/${archived ? 'archive' : 'restore'}`, tags: ['catalog-admin'],
+        summary: archived ? 'Archive a texture' : 'Restore an archived texture', middleware: admin,
+        request: { params: idParam },
+        responses: { 200: jsonContent(z.object({ texture: textureSchema }), 'Updated'), ...errorResponses },
+      }),
+      async (c) => c.json({ texture: await svc.setTextureArchived(db, ctxOf(c), c.req.valid('param').id, archived) }, 200),
+    );
+  }
+  app.openapi(
+    createRoute({
+      method: 'delete', path: '/admin/catalog/textures/{id}', tags: ['catalog-admin'],
+      summary: 'Delete an unused texture (409 otherwise: archive it)', middleware: admin,
+      request: { params: idParam },
+      responses: { 200: jsonContent(ok, 'Deleted'), ...errorResponses },
+    }),
+    async (c) => {
+      await svc.deleteTexture(db, ctxOf(c), c.req.valid('param').id);
+      return c.json({ ok: true as const }, 200);
+    },
+  );
+
+  // ───────────── architects ─────────────
+  app.openapi(
+    createRoute({
+      method: 'get', path: '/admin/catalog/architects', tags: ['catalog-admin'], summary: 'List architects', middleware: admin,
+      request: { query: architectListQuerySchema },
+      responses: { 200: jsonContent(paged(architectSchema), 'Architects'), ...errorResponses },
+    }),
+    async (c) => c.json(await svc.listArchitects(db, c.req.valid('query')), 200),
+  );
+  app.openapi(
+    createRoute({
+      method: 'post', path: '/admin/catalog/architects', tags: ['catalog-admin'], summary: 'Create an architect', middleware: admin,
+      request: { body: { required: true, content: { 'application/json': { schema: architectInputSchema } } } },
+      responses: { 201: jsonContent(z.object({ architect: architectSchema }), 'Created'), ...errorResponses },
+    }),
+    async (c) => c.json({ architect: await svc.createArchitect(db, ctxOf(c), c.req.valid('json')) }, 201),
+  );
+  app.openapi(
+    createRoute({
+      method: 'get', path: '/admin/catalog/architects/{id}', tags: ['catalog-admin'], summary: 'One architect', middleware: admin,
+      request: { params: idParam },
+      responses: { 200: jsonContent(z.object({ architect: architectSchema }), 'The architect'), ...errorResponses },
+    }),
+    async (c) => c.json({ architect: await svc.getArchitect(db, c.req.valid('param').id) }, 200),
+  );
+  app.openapi(
+    createRoute({
+      method: 'patch', path: '/admin/catalog/architects/{id}', tags: ['catalog-admin'], summary: 'Edit an architect', middleware: admin,
+      request: { params: idParam, body: { required: true, content: { 'application/json': { schema: architectPatchSchema } } } },
+      responses: { 200: jsonContent(z.object({ architect: architectSchema }), 'Updated'), ...errorResponses },
+    }),
+    async (c) => c.json({ architect: await svc.updateArchitect(db, ctxOf(c), c.req.valid('param').id, c.req.valid('json')) }, 200),
+  );
+  for (const archived of [true, false]) {
+    app.openapi(
+      createRoute({
+        method: 'post', path: `/admin/catalog/architects/{id}/${archived ? 'archive' : 'restore'}`, tags: ['catalog-admin'],
+        summary: archived ? 'Archive an architect' : 'Restore an archived architect', middleware: admin,
+        request: { params: idParam },
+        responses: { 200: jsonContent(z.object({ architect: architectSchema }), 'Updated'), ...errorResponses },
+      }),
+      async (c) => c.json({ architect: await svc.setArchitectArchived(db, ctxOf(c), c.req.valid('param').id, archived) }, 200),
+    );
+  }
+  app.openapi(
+    createRoute({
+      method: 'delete', path: '/admin/catalog/architects/{id}', tags: ['catalog-admin'],
+      summary: 'Delete an unused architect (409 otherwise: archive it)', middleware: admin,
+      request: { params: idParam },
+      responses: { 200: jsonContent(ok, 'Deleted'), ...errorResponses },
+    }),
+    async (c) => {
+      await svc.deleteArchitect(db, ctxOf(c), c.req.valid('param').id);
+      return c.json({ ok: true as const }, 200);
+    },
+  );
+
+  // ───────────── cards ─────────────
+  app.openapi(
+    createRoute({
+      method: 'get', path: '/admin/catalog/options', tags: ['catalog-admin'], middleware: admin,
+      summary: 'Every non-archived class, architect and texture (for pickers and previews)',
+      responses: {
+        200: jsonContent(
+          z.object({ classes: z.array(cardClassSchema), architects: z.array(architectSchema), textures: z.array(textureSchema), sets: z.array(publicSetSchema) }),
+          'Options',
+        ),
+        ...errorResponses,
+      },
+    }),
+    async (c) => {
+      const [classes, architects, textures, sets] = await Promise.all([
+        svc.listClasses(db, classListQuerySchema.parse({ pageSize: 100 })),
+        svc.listArchitects(db, architectListQuerySchema.parse({ pageSize: 100 })),
+        svc.listTextures(db, textureListQuerySchema.parse({ pageSize: 100 })),
+        svc.listAllSets(db),
+      ]);
+      return c.json({ classes: classes.items, architects: architects.items, textures: textures.items, sets }, 200);
+    },
+  );
+  app.openapi(
+    createRoute({
+      method: 'get', path: '/admin/catalog/cards', tags: ['catalog-admin'], summary: 'List cards', middleware: admin,
+      request: { query: adminCardListQuerySchema },
+      responses: { 200: jsonContent(paged(adminCardItemSchema).extend({ refs: lookRefsSchema }), 'Cards'), ...errorResponses },
+    }),
+    async (c) => c.json(await svc.listAdminCards(db, c.req.valid('query')), 200),
+  );
+  app.openapi(
+    createRoute({
+      method: 'get', path: '/admin/catalog/cards/export', tags: ['catalog-admin'],
+      summary: 'Cards matching the list filters as CSV (the import format)', middleware: admin,
+      request: { query: adminCardListQuerySchema },
+      responses: { 200: { description: 'CSV', content: { 'text/csv': { schema: z.string() } } }, ...errorResponses },
+    }),
+    async (c) => {
+      const csv = await exportCardsCsv(db, c.req.valid('query'));
+      const date = new Date().toISOString().slice(0, 10);
+      return c.body(csv, 200, {
+        'Content-Type': 'text/csv; charset=utf-8',
+        'Content-Disposition': `attachment; filename="cards-${date}.csv"`,
+        'Cache-Control': 'no-store',
+      }) as never;
+    },
+  );
+  app.openapi(
+    createRoute({
+      method: 'post', path: '/admin/catalog/cards/import', tags: ['catalog-admin'],
+      summary: 'Create/update cards from CSV; nothing is written if any row fails', middleware: admin,
+      request: { body: { required: true, content: { 'application/json': { schema: csvImportInputSchema } } } },
+      responses: {
+        200: jsonContent(csvImportResultSchema, 'Imported (or checked, with dryRun)'),
+        422: jsonContent(csvImportResultSchema, 'Rows with problems; nothing imported'),
+        ...errorResponses,
+      },
+    }),
+    async (c) => {
+      const { csv, dryRun } = c.req.valid('json');
+      const result = await importCardsCsv(db, ctxOf(c), csv, dryRun);
+      return result.ok ? c.json(result, 200) : c.json(result, 422);
+    },
+  );
+  app.openapi(
+    createRoute({
+      method: 'post', path: '/admin/catalog/cards', tags: ['catalog-admin'], summary: 'Create a card', middleware: admin,
+      request: { body: { required: true, content: { 'application/json': { schema: cardInputSchema } } } },
+      responses: { 201: jsonContent(z.object({ card: cardSchema }), 'Created'), ...errorResponses },
+    }),
+    async (c) => c.json({ card: await svc.createCard(db, ctxOf(c), c.req.valid('json')) }, 201),
+  );
+  app.openapi(
+    createRoute({
+      method: 'get', path: '/admin/catalog/cards/{id}', tags: ['catalog-admin'], summary: 'One card, with its look and recent stock changes',
+      middleware: admin,
+      request: { params: idParam },
+      responses: {
+        200: jsonContent(
+          z.object({ card: adminCardItemSchema, refs: lookRefsSchema, adjustments: paged(stockAdjustmentSchema) }),
+          'The card',
+        ),
+        ...errorResponses,
+      },
+    }),
+    async (c) => c.json(await svc.getAdminCard(db, c.req.valid('param').id), 200),
+  );
+  app.openapi(
+    createRoute({
+      method: 'patch', path: '/admin/catalog/cards/{id}', tags: ['catalog-admin'], summary: 'Edit a card (stock changes go through /stock)',
+      middleware: admin,
+      request: { params: idParam, body: { required: true, content: { 'application/json': { schema: cardPatchSchema } } } },
+      responses: { 200: jsonContent(z.object({ card: cardSchema }), 'Updated'), ...errorResponses },
+    }),
+    async (c) => c.json({ card: await svc.updateCard(db, ctxOf(c), c.req.valid('param').id, c.req.valid('json')) }, 200),
+  );
+  for (const archived of [true, false]) {
+    app.openapi(
+      createRoute({
+        method: 'post', path: `/admin/catalog/cards/{id}/${archived ? 'archive' : 'restore'}`, tags: ['catalog-admin'],
+        summary: archived ? 'Archive a card (takes it off sale)' : 'Restore an archived card (stays inactive)', middleware: admin,
+        request: { params: idParam },
+        responses: { 200: jsonContent(z.object({ card: cardSchema }), 'Updated'), ...errorResponses },
+      }),
+      async (c) => c.json({ card: await svc.setCardArchived(db, ctxOf(c), c.req.valid('param').id, archived) }, 200),
+    );
+  }
+  app.openapi(
+    createRoute({
+      method: 'delete', path: '/admin/catalog/cards/{id}', tags: ['catalog-admin'],
+      summary: 'Delete a card with no stock and no references (409 otherwise: archive it)', middleware: admin,
+      request: { params: idParam },
+      responses: { 200: jsonContent(ok, 'Deleted'), ...errorResponses },
+    }),
+    async (c) => {
+      await svc.deleteCard(db, ctxOf(c), c.req.valid('param').id);
+      return c.json({ ok: true as const }, 200);
+    },
+  );
+  app.openapi(
+    createRoute({
+      method: 'post', path: '/admin/catalog/cards/{id}/stock', tags: ['catalog-admin'], summary: 'Adjust stock with a reason',
+      middleware: admin,
+      request: { params: idParam, body: { required: true, content: { 'application/json': { schema: stockAdjustmentInputSchema } } } },
+      responses: { 200: jsonContent(z.object({ card: cardSchema, adjustment: stockAdjustmentSchema }), 'Adjusted'), ...errorResponses },
+    }),
+    async (c) => c.json(await svc.adjustStock(db, ctxOf(c), c.req.valid('param').id, c.req.valid('json')), 200),
+  );
+  app.openapi(
+    createRoute({
+      method: 'get', path: '/admin/catalog/cards/{id}/stock', tags: ['catalog-admin'], summary: 'Stock change history',
+      middleware: admin,
+      request: {
+        params: idParam,
+        query: z.object({ page: z.coerce.number().int().min(1).default(1), pageSize: z.coerce.number().int().min(1).max(100).default(25) }),
+      },
+      responses: { 200: jsonContent(paged(stockAdjustmentSchema), 'Adjustments'), ...errorResponses },
+    }),
+    async (c) => {
+      const { id } = c.req.valid('param');
+      const { page, pageSize } = c.req.valid('query');
+      await svc.getCard(db, id);
+      return c.json(await svc.listStockAdjustments(db, id, page, pageSize), 200);
+    },
+  );
+
+  // ───────────── public ─────────────
+  app.openapi(
+    createRoute({
+      method: 'get', path: '/cards', tags: ['catalog'], summary: 'Active cards: search, filter, sort, paginate',
+      request: { query: publicCardListQuerySchema },
+      responses: { 200: jsonContent(publicCardPageSchema, 'A page of cards'), 400: errorResponses[400] },
+    }),
+    async (c) => {
+      c.header('Cache-Control', 'public, max-age=15');
+      return c.json(await svc.listPublicCards(db, c.req.valid('query')), 200);
+    },
+  );
+  app.openapi(
+    createRoute({
+      method: 'get', path: '/cards/{id}', tags: ['catalog'], summary: 'One active card',
+      request: { params: idParam },
+      responses: { 200: jsonContent(publicCardDetailSchema, 'The card'), 400: errorResponses[400], 404: errorResponses[404] },
+    }),
+    async (c) => c.json(await svc.getPublicCard(db, c.req.valid('param').id), 200),
+  );
+  app.openapi(
+    createRoute({
+      method: 'get', path: '/catalog/classes', tags: ['catalog'], summary: 'Classes (rarity tiers) in display order',
+      responses: { 200: jsonContent(z.object({ classes: z.array(lookClassSchema) }), 'Classes') },
+    }),
+    async (c) => c.json({ classes: await svc.listPublicClasses(db) }, 200),
+  );
+  app.openapi(
+    createRoute({
+      method: 'get', path: '/catalog/sets', tags: ['catalog'], summary: 'Sets with active cards',
+      responses: { 200: jsonContent(z.object({ sets: z.array(publicSetSchema) }), 'Sets') },
+    }),
+    async (c) => c.json({ sets: await svc.listPublicSets(db) }, 200),
+  );
+
+  return app;
+}

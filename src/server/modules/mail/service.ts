@@ -1,0 +1,132 @@
+import { and, desc, eq, lte, sql } from 'drizzle-orm';
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { Deps } from '../../deps.ts';
+import { mailMessages } from '../../db/schema/mail.ts';
+import { renderMail, type MailKind } from './templates.ts';
+
+/** Retry schedule after a failed SMTP send; after the last one the message is marked 'failed'. */
+const RETRY_DELAYS_SECONDS = [30, 120, 600, 1800, 3600, 3 * 3600, 6 * 3600, 12 * 3600];
+
+const transporters = new WeakMap<Deps, Transporter>();
+
+function transporter(deps: Deps): Transporter | null {
+  if (!deps.config.smtpUrl) return null;
+  let t = transporters.get(deps);
+  if (!t) {
+    // smtp://user:pass@host:port (STARTTLS when offered), smtps://… (implicit TLS); query options pass through.
+    t = nodemailer.createTransport(deps.config.smtpUrl);
+    transporters.set(deps, t);
+  }
+  return t;
+}
+
+export interface SendMailInput {
+  to: string;
+  kind: MailKind;
+  data?: Parameters<typeof renderMail>[2];
+}
+
+/**
+ * Writes the mail to the outbox, then delivers it: over SMTP when SMTP_URL is set, otherwise it
+ * stays in the database as the development mailbox and is printed to the log with its links.
+ * A failed SMTP send is kept 'pending' for the retry loop (runMailOutbox), never dropped.
+ */
+export async function sendMail(deps: Deps, input: SendMailInput): Promise<string> {
+  const rendered = renderMail(deps.config.siteName, input.kind, input.data ?? {});
+  const smtp = transporter(deps);
+  const [row] = await deps.db
+    .insert(mailMessages)
+    .values({
+      to: input.to,
+      kind: input.kind,
+      subject: rendered.subject,
+      text: rendered.text,
+      html: rendered.html,
+      links: rendered.links,
+      status: smtp ? 'pending' : 'stored',
+      sentAt: smtp ? null : new Date(),
+    })
+    .returning({ id: mailMessages.id });
+  const id = row!.id;
+  if (!smtp) {
+    deps.log.info('mail (dev mailbox)', { to: input.to, subject: rendered.subject, links: rendered.links });
+    return id;
+  }
+  await deliver(deps, id);
+  return id;
+}
+
+/** One delivery attempt of a pending message. Safe across processes: the row is claimed by a conditional update. */
+async function deliver(deps: Deps, id: string): Promise<void> {
+  const smtp = transporter(deps);
+  if (!smtp) return;
+  const claimed = await deps.db
+    .update(mailMessages)
+    .set({ attempts: sql`${mailMessages.attempts} + 1`, nextAttemptAt: sql`now() + interval '5 minutes'` })
+    .where(and(eq(mailMessages.id, id), eq(mailMessages.status, 'pending'), lte(mailMessages.nextAttemptAt, sql`now()`)))
+    .returning();
+  const msg = claimed[0];
+  if (!msg) return;
+  try {
+    await smtp.sendMail({ from: deps.config.mailFrom, to: msg.to, subject: msg.subject, text: msg.text, html: msg.html });
+    await deps.db.update(mailMessages).set({ status: 'sent', sentAt: new Date(), lastError: null }).where(eq(mailMessages.id, id));
+    deps.log.info('mail sent', { to: msg.to, subject: msg.subject, kind: msg.kind });
+  } catch (err) {
+    const delay = RETRY_DELAYS_SECONDS[msg.attempts - 1];
+    const message = (err as Error).message?.slice(0, 500) ?? String(err);
+    if (delay === undefined) {
+      await deps.db.update(mailMessages).set({ status: 'failed', lastError: message }).where(eq(mailMessages.id, id));
+      deps.log.error('mail failed for good', { to: msg.to, kind: msg.kind, attempts: msg.attempts, err });
+    } else {
+      await deps.db
+        .update(mailMessages)
+        .set({ lastError: message, nextAttemptAt: sql`now() + make_interval(secs => ${delay})` })
+        .where(eq(mailMessages.id, id));
+      deps.log.warn('mail send failed; will retry', { to: msg.to, kind: msg.kind, attempts: msg.attempts, retryInSeconds: delay, err });
+    }
+  }
+}
+
+/** Retries every due pending message once. Returns how many were attempted. */
+export async function retryPendingMail(deps: Deps, limit = 20): Promise<number> {
+  if (!deps.config.smtpUrl) return 0;
+  const due = await deps.db
+    .select({ id: mailMessages.id })
+    .from(mailMessages)
+    .where(and(eq(mailMessages.status, 'pending'), lte(mailMessages.nextAttemptAt, sql`now()`)))
+    .orderBy(mailMessages.nextAttemptAt)
+    .limit(limit);
+  for (const { id } of due) await deliver(deps, id);
+  return due.length;
+}
+
+/** Background retry loop for the server process; stops at shutdown. */
+export function startMailOutbox(deps: Deps, everyMs = 15_000): void {
+  if (!deps.config.smtpUrl) return;
+  const timer = setInterval(() => {
+    retryPendingMail(deps).catch((err: unknown) => deps.log.error('mail retry loop failed', { err }));
+  }, everyMs);
+  timer.unref();
+  deps.shutdown.addEventListener('abort', () => clearInterval(timer), { once: true });
+}
+
+export async function listMailbox(deps: Deps, to: string | undefined, limit = 50) {
+  const rows = await deps.db
+    .select()
+    .from(mailMessages)
+    .where(to ? sql`lower(${mailMessages.to}) = lower(${to})` : undefined)
+    .orderBy(desc(mailMessages.createdAt))
+    .limit(limit);
+  return rows.map((m) => ({
+    id: m.id,
+    to: m.to,
+    subject: m.subject,
+    text: m.text,
+    html: m.html,
+    kind: m.kind,
+    links: m.links,
+    status: m.status,
+    attempts: m.attempts,
+    createdAt: m.createdAt.toISOString(),
+  }));
+}

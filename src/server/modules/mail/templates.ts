@@ -1,0 +1,117 @@
+/** HTML + text bodies for every mail the app sends. Plain inline styles: mail clients ignore CSS files. */
+
+export type MailKind =
+  | 'verify-email'
+  | 'reset-password'
+  | 'existing-account'
+  | 'change-email-confirmation'
+  | 'two-factor-reset'
+  | 'account-banned';
+
+export interface RenderedMail {
+  subject: string;
+  text: string;
+  html: string;
+  links: string[];
+}
+
+const escapeHtml = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+
+function layout(siteName: string, title: string, paragraphs: string[], action?: { label: string; url: string }) {
+  const site = escapeHtml(siteName);
+  const button = action
+    ? `<p style="margin:28px 0"><a href="${escapeHtml(action.url)}" style="background:#7c3aed;color:#fff;padding:12px 20px;border-radius:8px;text-decoration:none;font-weight:600">${escapeHtml(action.label)}</a></p>
+<p style="color:#a1a1aa;font-size:13px">If the button does not work, paste this link into your browser:<br><span style="word-break:break-all">${escapeHtml(action.url)}</span></p>`
+    : '';
+  const html = `<!doctype html><html><body style="margin:0;background:#09090b;color:#e4e4e7;font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif">
+<div style="max-width:560px;margin:0 auto;padding:32px 24px">
+<p style="font-size:20px;font-weight:700;color:#e879f9;margin:0 0 24px">${site}</p>
+<h1 style="font-size:22px;margin:0 0 16px;color:#fafafa">${escapeHtml(title)}</h1>
+${paragraphs.map((p) => `<p style="line-height:1.6;margin:0 0 12px">${escapeHtml(p)}</p>`).join('\n')}
+${button}
+<p style="color:#71717a;font-size:12px;margin-top:32px">You received this because of activity on your ${site} account.</p>
+</div></body></html>`;
+  const text = [
+    siteName,
+    '',
+    title,
+    '',
+    ...paragraphs,
+    ...(action ? ['', `${action.label}: ${action.url}`] : []),
+    '',
+    `You received this because of activity on your ${siteName} account.`,
+  ].join('\n');
+  return { html, text };
+}
+
+export function renderMail(
+  siteName: string,
+  kind: MailKind,
+  data: { url?: string; username?: string; newEmail?: string; reason?: string; until?: string | null },
+): RenderedMail {
+  const hello = data.username ? `Hi ${data.username},` : 'Hi,';
+  const url = data.url ?? '';
+  let subject: string;
+  let title: string;
+  let paragraphs: string[];
+  let action: { label: string; url: string } | undefined;
+  switch (kind) {
+    case 'verify-email':
+      subject = `Confirm your email for ${siteName}`;
+      title = 'Confirm your email address';
+      paragraphs = [hello, 'Confirm this address to finish setting up your account. The link works for 24 hours and signs you in.'];
+      action = { label: 'Confirm my email', url };
+      break;
+    case 'reset-password':
+      subject = `Reset your ${siteName} password`;
+      title = 'Reset your password';
+      paragraphs = [
+        hello,
+        'Someone asked to reset the password of this account. If it was you, choose a new password with the link below; it works for one hour. Resetting signs you out everywhere.',
+        'If it was not you, ignore this mail: your password stays the same.',
+      ];
+      action = { label: 'Choose a new password', url };
+      break;
+    case 'existing-account':
+      subject = `Someone tried to sign up to ${siteName} with your email`;
+      title = 'You already have an account';
+      paragraphs = [
+        hello,
+        'Someone tried to create an account with this email address, which already has one. If it was you, sign in instead, or reset your password if you forgot it.',
+        'If it was not you, you can ignore this mail.',
+      ];
+      action = { label: 'Reset my password', url };
+      break;
+    case 'change-email-confirmation':
+      subject = `Confirm the email change on ${siteName}`;
+      title = 'Confirm your new email address';
+      paragraphs = [
+        hello,
+        `You asked to change the email of your account to ${data.newEmail ?? 'a new address'}. Approve the change with the link below; we then send a confirmation link to the new address.`,
+        'If it was not you, ignore this mail and change your password.',
+      ];
+      action = { label: 'Approve the change', url };
+      break;
+    case 'two-factor-reset':
+      subject = `Two-factor authentication was reset on ${siteName}`;
+      title = 'Your two-factor authentication was reset';
+      paragraphs = [
+        hello,
+        'An administrator turned off two-factor authentication on your account at your request. Sign in and set it up again from Privacy & security.',
+      ];
+      action = url ? { label: 'Sign in', url } : undefined;
+      break;
+    case 'account-banned':
+      subject = `Your ${siteName} account is suspended`;
+      title = 'Your account is suspended';
+      paragraphs = [
+        hello,
+        `Reason: ${data.reason ?? 'not given'}.`,
+        data.until ? `The suspension ends on ${data.until}.` : 'The suspension has no end date. Reply to this mail to appeal.',
+      ];
+      break;
+  }
+  const { html, text } = layout(siteName, title, paragraphs, action);
+  return { subject, text, html, links: action ? [action.url] : [] };
+}

@@ -1,0 +1,43 @@
+import { z } from 'zod';
+
+/** GET /api/admin/audit — the audit log behind /admin/history. */
+export const auditListQuerySchema = z.object({
+  /** Admin user id who did it. */
+  actorId: z.string().max(100).optional(),
+  /** Exact action, e.g. 'user.ban'. */
+  action: z.string().max(100).optional(),
+  targetType: z.string().max(50).optional(),
+  targetId: z.string().max(100).optional(),
+  /** ISO date-times (inclusive from, exclusive to). */
+  from: z.string().datetime({ offset: true }).optional(),
+  to: z.string().datetime({ offset: true }).optional(),
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(50),
+});
+export type AuditListQuery = z.infer<typeof auditListQuerySchema>;
+
+export const auditEntrySchema = z.object({
+  id: z.string(),
+  actorId: z.string().nullable(),
+  /** Username/email of the actor at the time of reading (null when the account is gone). */
+  actorUsername: z.string().nullable(),
+  actorEmail: z.string().nullable(),
+  action: z.string(),
+  targetType: z.string(),
+  targetId: z.string().nullable(),
+  before: z.unknown().nullable(),
+  after: z.unknown().nullable(),
+  ip: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+
+export const auditListSchema = z.object({
+  items: z.array(auditEntrySchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  /** Distinct actions seen so far, for the filter dropdown. */
+  actions: z.array(z.string()),
+});
+export type AuditList = z.infer<typeof auditListSchema>;

@@ -1,0 +1,430 @@
+import { z } from 'zod';
+
+/**
+ * Catalog contracts: classes (rarity tiers), textures (holo overlays), architects (frame
+ * templates) and cards. Shared by the API (validation + OpenAPI) and the web forms.
+ */
+
+export const HEX_COLOUR = /^#[0-9a-fA-F]{6}$/;
+export const UPLOAD_KEY = /^[a-f0-9]{64}$/;
+export const MAX_VALUE_CENTS = 100_000_000; // $1,000,000 — anything above is a typo.
+export const MAX_STOCK = 1_000_000;
+
+const trimmed = (label: string, max: number) =>
+  z
+    .string({ message: `${label} is required.` })
+    .trim()
+    .min(1, `${label} is required.`)
+    .max(max, `${label} must be at most ${max} characters.`);
+
+export const hexColourSchema = z
+  .string()
+  .trim()
+  .regex(HEX_COLOUR, 'Use a hex colour such as #a855f7.')
+  .transform((v) => v.toLowerCase());
+
+export const uploadKeySchema = z.string().regex(UPLOAD_KEY, 'Upload an image first.');
+export const idSchema = z.string().uuid('Not a valid id.');
+
+// ───────────────────────── uploads ─────────────────────────
+
+export const uploadVariantSchema = z.object({
+  file: z.string(),
+  width: z.number().int(),
+  height: z.number().int(),
+  bytes: z.number().int(),
+});
+export const uploadSchema = z.object({
+  key: z.string(),
+  mime: z.string(),
+  width: z.number().int(),
+  height: z.number().int(),
+  bytes: z.number().int(),
+  variants: z.object({ thumb: uploadVariantSchema, full: uploadVariantSchema }),
+});
+export type Upload = z.infer<typeof uploadSchema>;
+export type UploadVariant = 'thumb' | 'full';
+export const UPLOAD_MAX_BYTES = 5 * 1024 * 1024;
+export const UPLOAD_ACCEPT = 'image/png,image/jpeg,image/webp';
+
+/** URL of a stored image variant; keys are content hashes, so the URL never changes meaning. */
+export function imageUrl(key: string, variant: UploadVariant = 'full'): string {
+  return `/api/uploads/${key}-${variant}.webp`;
+}
+
+// ───────────────────────── shared list bits ─────────────────────────
+
+export const archivedFilterSchema = z.enum(['active', 'archived', 'all']).default('active');
+export const pageSchema = z.coerce.number().int().min(1).max(100_000).default(1);
+export const pageSizeSchema = (def: number, max = 100) => z.coerce.number().int().min(1).max(max).default(def);
+
+export interface Paged<T> {
+  items: T[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+const dateString = z.string();
+
+// ───────────────────────── classes ─────────────────────────
+
+export const classInputSchema = z.object({
+  name: trimmed('Name', 40),
+  colour: hexColourSchema,
+  sortOrder: z.coerce.number({ message: 'Order must be a number.' }).int('Order must be a whole number.').min(0).max(10_000),
+  defaultTextureId: idSchema.nullable().default(null),
+  /** Basis points: 8500 = 85%. Null = the site default buyback rate. */
+  buybackRateBp: z
+    .number({ message: 'Buyback rate must be a number.' })
+    .int('Buyback rate must be whole basis points.')
+    .min(0, 'Buyback rate cannot be negative.')
+    .max(10_000, 'Buyback rate cannot exceed 100%.')
+    .nullable()
+    .default(null),
+});
+export type ClassInput = z.input<typeof classInputSchema>;
+export const classPatchSchema = classInputSchema.partial();
+
+export const cardClassSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  colour: z.string(),
+  sortOrder: z.number().int(),
+  defaultTextureId: z.string().nullable(),
+  buybackRateBp: z.number().int().nullable(),
+  archivedAt: dateString.nullable(),
+  createdAt: dateString,
+  updatedAt: dateString,
+  cardCount: z.number().int().optional(),
+});
+export type CardClass = z.infer<typeof cardClassSchema>;
+
+export const classListQuerySchema = z.object({
+  q: z.string().trim().max(100).optional(),
+  archived: archivedFilterSchema,
+  sort: z.enum(['order', 'name', 'newest', 'cards']).default('order'),
+  page: pageSchema,
+  pageSize: pageSizeSchema(50),
+});
+
+// ───────────────────────── textures ─────────────────────────
+
+export const BLEND_MODES = [
+  'color-dodge',
+  'overlay',
+  'screen',
+  'soft-light',
+  'hard-light',
+  'lighten',
+  'plus-lighter',
+  'multiply',
+] as const;
+export const blendModeSchema = z.enum(BLEND_MODES, { message: 'Pick a blend mode from the list.' });
+export type BlendMode = z.infer<typeof blendModeSchema>;
+
+export const textureInputSchema = z.object({
+  name: trimmed('Name', 60),
+  imageKey: uploadKeySchema,
+  blendMode: blendModeSchema,
+  /** 0–100 (%) */
+  opacity: z.coerce
+    .number({ message: 'Opacity must be a number.' })
+    .int('Opacity must be a whole percentage.')
+    .min(0, 'Opacity is 0–100%.')
+    .max(100, 'Opacity is 0–100%.'),
+});
+export type TextureInput = z.input<typeof textureInputSchema>;
+export const texturePatchSchema = textureInputSchema.partial();
+
+export const textureSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  imageKey: z.string(),
+  blendMode: blendModeSchema,
+  opacity: z.number().int(),
+  archivedAt: dateString.nullable(),
+  createdAt: dateString,
+  updatedAt: dateString,
+  usage: z.number().int().optional(),
+});
+export type Texture = z.infer<typeof textureSchema>;
+
+export const textureListQuerySchema = z.object({
+  q: z.string().trim().max(100).optional(),
+  archived: archivedFilterSchema,
+  blendMode: blendModeSchema.optional(),
+  sort: z.enum(['name', 'newest', 'oldest']).default('name'),
+  page: pageSchema,
+  pageSize: pageSizeSchema(50),
+});
+
+// ───────────────────────── architects ─────────────────────────
+
+const pct = (label: string) =>
+  z.number({ message: `${label} must be a number.` }).min(0, `${label} is 0–100%.`).max(100, `${label} is 0–100%.`);
+
+export const rectSchema = z
+  .object({ x: pct('Left'), y: pct('Top'), w: pct('Width'), h: pct('Height') })
+  .refine((r) => r.x + r.w <= 100.0001 && r.y + r.h <= 100.0001, { message: 'The box must fit inside the card.' });
+
+export const textSlotSchema = z
+  .object({
+    x: pct('Left'),
+    y: pct('Top'),
+    w: pct('Width'),
+    /** Font size as a percentage of the card's width, so text scales with the card. */
+    size: z.number({ message: 'Size must be a number.' }).min(1, 'Size is 1–20%.').max(20, 'Size is 1–20%.'),
+    align: z.enum(['left', 'center', 'right']),
+    colour: hexColourSchema,
+  })
+  .refine((s) => s.x + s.w <= 100.0001, { message: 'The text box must fit inside the card.' });
+export type TextSlot = z.infer<typeof textSlotSchema>;
+
+export const architectLayoutSchema = z.object({
+  art: rectSchema,
+  name: textSlotSchema,
+  class: textSlotSchema,
+  value: textSlotSchema,
+});
+export type ArchitectLayout = z.infer<typeof architectLayoutSchema>;
+
+export const DEFAULT_LAYOUT: ArchitectLayout = {
+  art: { x: 8, y: 12, w: 84, h: 56 },
+  name: { x: 8, y: 3.5, w: 84, size: 6.5, align: 'left', colour: '#ffffff' },
+  class: { x: 8, y: 71, w: 84, size: 4.5, align: 'left', colour: '#e4e4e7' },
+  value: { x: 8, y: 88, w: 84, size: 6, align: 'right', colour: '#ffffff' },
+};
+
+export const architectInputSchema = z.object({
+  name: trimmed('Name', 60),
+  frameImageKey: uploadKeySchema,
+  layout: architectLayoutSchema,
+});
+export type ArchitectInput = z.input<typeof architectInputSchema>;
+export const architectPatchSchema = architectInputSchema.partial();
+
+export const architectSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  frameImageKey: z.string(),
+  layout: architectLayoutSchema,
+  archivedAt: dateString.nullable(),
+  createdAt: dateString,
+  updatedAt: dateString,
+  cardCount: z.number().int().optional(),
+});
+export type Architect = z.infer<typeof architectSchema>;
+
+export const architectListQuerySchema = z.object({
+  q: z.string().trim().max(100).optional(),
+  archived: archivedFilterSchema,
+  sort: z.enum(['name', 'newest', 'oldest', 'cards']).default('name'),
+  page: pageSchema,
+  pageSize: pageSizeSchema(50),
+});
+
+// ───────────────────────── cards ─────────────────────────
+
+export const cardInputSchema = z.object({
+  name: trimmed('Name', 80),
+  setName: trimmed('Set', 60),
+  number: z.coerce
+    .number({ message: 'Number must be a number.' })
+    .int('Number must be a whole number.')
+    .min(1, 'Number starts at 1.')
+    .max(99_999, 'Number must be at most 99999.'),
+  classId: idSchema,
+  architectId: idSchema,
+  textureId: idSchema.nullable().default(null),
+  imageKey: uploadKeySchema,
+  valueCents: z
+    .number({ message: 'Value must be a number.' })
+    .int('Value must be whole cents.')
+    .min(0, 'Value cannot be negative.')
+    .max(MAX_VALUE_CENTS, 'Value must be at most $1,000,000.'),
+  description: z.string().trim().max(2000, 'Description must be at most 2000 characters.').default(''),
+  active: z.boolean().default(true),
+  /** Only on create; later changes go through stock adjustments (with a reason). */
+  stock: z.coerce.number().int('Stock must be a whole number.').min(0, 'Stock cannot be negative.').max(MAX_STOCK).default(0),
+});
+export type CardInput = z.input<typeof cardInputSchema>;
+export const cardPatchSchema = cardInputSchema.omit({ stock: true }).partial();
+
+export const cardSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  setName: z.string(),
+  number: z.number().int(),
+  classId: z.string(),
+  architectId: z.string(),
+  textureId: z.string().nullable(),
+  imageKey: z.string(),
+  valueCents: z.number().int(),
+  description: z.string(),
+  active: z.boolean(),
+  stock: z.number().int(),
+  archivedAt: dateString.nullable(),
+  createdAt: dateString,
+  updatedAt: dateString,
+});
+export type Card = z.infer<typeof cardSchema>;
+
+export const ADMIN_CARD_SORTS = ['newest', 'oldest', 'name', 'value_desc', 'value_asc', 'stock_asc', 'stock_desc', 'number'] as const;
+export const adminCardListQuerySchema = z.object({
+  q: z.string().trim().max(100).optional(),
+  classId: idSchema.optional(),
+  architectId: idSchema.optional(),
+  textureId: idSchema.optional(),
+  set: z.string().trim().max(60).optional(),
+  active: z.enum(['true', 'false']).optional(),
+  stock: z.enum(['in', 'out', 'low']).optional(),
+  archived: archivedFilterSchema,
+  sort: z.enum(ADMIN_CARD_SORTS).default('newest'),
+  page: pageSchema,
+  pageSize: pageSizeSchema(25),
+});
+export type AdminCardListQuery = z.input<typeof adminCardListQuerySchema>;
+
+export const stockAdjustmentInputSchema = z.object({
+  delta: z
+    .number({ message: 'Change must be a number.' })
+    .int('Change must be a whole number.')
+    .refine((d) => d !== 0, 'Change cannot be zero.')
+    .refine((d) => Math.abs(d) <= MAX_STOCK, 'Change is too large.'),
+  reason: trimmed('Reason', 300).refine((r) => r.length >= 3, 'Say why, in a few words.'),
+});
+export type StockAdjustmentInput = z.infer<typeof stockAdjustmentInputSchema>;
+
+export const stockAdjustmentSchema = z.object({
+  id: z.string(),
+  cardId: z.string(),
+  delta: z.number().int(),
+  stockAfter: z.number().int(),
+  reason: z.string(),
+  actorId: z.string().nullable(),
+  createdAt: dateString,
+});
+export type StockAdjustment = z.infer<typeof stockAdjustmentSchema>;
+
+export const csvImportInputSchema = z.object({
+  csv: z.string().min(1, 'The file is empty.').max(900_000, 'The file is too large; split it into smaller files.'),
+  dryRun: z.boolean().default(false),
+});
+export const csvImportResultSchema = z.object({
+  ok: z.boolean(),
+  dryRun: z.boolean(),
+  created: z.number().int(),
+  updated: z.number().int(),
+  errors: z.array(z.object({ row: z.number().int(), field: z.string().optional(), message: z.string() })),
+});
+export type CsvImportResult = z.infer<typeof csvImportResultSchema>;
+export const CSV_COLUMNS = [
+  'name',
+  'set',
+  'number',
+  'class',
+  'architect',
+  'texture',
+  'image',
+  'value',
+  'description',
+  'active',
+  'stock',
+] as const;
+
+// ───────────────────────── public ─────────────────────────
+
+export const PUBLIC_CARD_SORTS = ['value_desc', 'value_asc', 'name', 'newest'] as const;
+export type PublicCardSort = (typeof PUBLIC_CARD_SORTS)[number];
+export const PUBLIC_PAGE_SIZE = 48;
+
+export const publicCardListQuerySchema = z.object({
+  q: z.string().trim().max(80).optional(),
+  classId: idSchema.optional(),
+  set: z.string().trim().max(60).optional(),
+  sort: z.enum(PUBLIC_CARD_SORTS).default('value_desc'),
+  page: pageSchema,
+  pageSize: pageSizeSchema(PUBLIC_PAGE_SIZE, 96),
+});
+export type PublicCardListQuery = z.input<typeof publicCardListQuerySchema>;
+
+/** Everything the renderer needs about a class/architect/texture (shared across many cards). */
+export const lookClassSchema = z.object({ id: z.string(), name: z.string(), colour: z.string(), sortOrder: z.number().int() });
+export const lookArchitectSchema = z.object({ id: z.string(), frameImageKey: z.string(), layout: architectLayoutSchema });
+export const lookTextureSchema = z.object({
+  id: z.string(),
+  imageKey: z.string(),
+  blendMode: blendModeSchema,
+  opacity: z.number().int(),
+});
+export type LookClass = z.infer<typeof lookClassSchema>;
+export type LookArchitect = z.infer<typeof lookArchitectSchema>;
+export type LookTexture = z.infer<typeof lookTextureSchema>;
+
+export const publicCardSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  setName: z.string(),
+  number: z.number().int(),
+  valueCents: z.number().int(),
+  imageKey: z.string(),
+  classId: z.string(),
+  architectId: z.string(),
+  /** Already resolved: the card's own texture, else its class's default, else none. */
+  textureId: z.string().nullable(),
+});
+export type PublicCard = z.infer<typeof publicCardSchema>;
+
+export const lookRefsSchema = z.object({
+  classes: z.array(lookClassSchema),
+  architects: z.array(lookArchitectSchema),
+  textures: z.array(lookTextureSchema),
+});
+export type LookRefs = z.infer<typeof lookRefsSchema>;
+
+export const publicCardPageSchema = z.object({
+  items: z.array(publicCardSchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  refs: lookRefsSchema,
+});
+export type PublicCardPage = z.infer<typeof publicCardPageSchema>;
+
+export const publicCardDetailSchema = z.object({
+  card: publicCardSchema.extend({ description: z.string(), inStock: z.boolean() }),
+  refs: lookRefsSchema,
+});
+export type PublicCardDetail = z.infer<typeof publicCardDetailSchema>;
+
+export const publicSetSchema = z.object({ name: z.string(), cardCount: z.number().int() });
+export type PublicSet = z.infer<typeof publicSetSchema>;
+
+/** Everything needed to draw one card with the card renderer. */
+export interface CardLook {
+  name: string;
+  imageKey: string | null;
+  valueCents: number;
+  className: string;
+  classColour: string;
+  frameImageKey: string | null;
+  layout: ArchitectLayout;
+  texture: { imageKey: string; blendMode: BlendMode; opacity: number } | null;
+}
+
+export function lookFromRefs(card: PublicCard, refs: LookRefs): CardLook {
+  const cls = refs.classes.find((c) => c.id === card.classId);
+  const arch = refs.architects.find((a) => a.id === card.architectId);
+  const tex = card.textureId ? refs.textures.find((t) => t.id === card.textureId) : undefined;
+  return {
+    name: card.name,
+    imageKey: card.imageKey,
+    valueCents: card.valueCents,
+    className: cls?.name ?? '',
+    classColour: cls?.colour ?? '#a1a1aa',
+    frameImageKey: arch?.frameImageKey ?? null,
+    layout: arch?.layout ?? DEFAULT_LAYOUT,
+    texture: tex ? { imageKey: tex.imageKey, blendMode: tex.blendMode, opacity: tex.opacity } : null,
+  };
+}

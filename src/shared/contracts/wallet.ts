@@ -1,0 +1,330 @@
+import { z } from 'zod';
+
+/**
+ * Wallet, deposits, promo codes and responsible play: request and response shapes shared by
+ * the API (src/server/modules/wallet, payments, promo) and the web (src/web/features/wallet).
+ * Every amount is integer cents.
+ */
+
+export const LEDGER_KINDS = [
+  'deposit',
+  'pack_purchase',
+  'buyback',
+  'shipping_fee',
+  'shipping_refund',
+  'promo_credit',
+  'referral_reward',
+  'admin_adjustment',
+  'refund',
+] as const;
+export const ledgerKindSchema = z.enum(LEDGER_KINDS);
+export type LedgerKind = z.infer<typeof ledgerKindSchema>;
+
+export const LEDGER_KIND_LABELS: Record<LedgerKind, string> = {
+  deposit: 'Deposit',
+  pack_purchase: 'Pack purchase',
+  buyback: 'Buyback',
+  shipping_fee: 'Shipping fee',
+  shipping_refund: 'Shipping refund',
+  promo_credit: 'Promo credit',
+  referral_reward: 'Referral reward',
+  admin_adjustment: 'Adjustment',
+  refund: 'Refund',
+};
+
+const centsInt = z.number().int('Use whole cents.');
+const isoDate = z.string();
+
+/** GET /api/wallet/balance — the header calls this. */
+export const balanceSchema = z.object({
+  balanceCents: centsInt,
+  currency: z.string(),
+  updatedAt: isoDate.nullable(),
+});
+export type Balance = z.infer<typeof balanceSchema>;
+
+export const ledgerEntrySchema = z.object({
+  id: z.string(),
+  amountCents: centsInt,
+  kind: ledgerKindSchema,
+  referenceType: z.string().nullable(),
+  referenceId: z.string().nullable(),
+  actorId: z.string().nullable(),
+  balanceAfter: centsInt,
+  memo: z.string().nullable(),
+  createdAt: isoDate,
+});
+export type LedgerEntry = z.infer<typeof ledgerEntrySchema>;
+
+const dateParam = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Use a date like 2025-01-31.')
+  .optional();
+
+/** Query of GET /api/wallet/history (and the admin and CSV variants). `to` is inclusive. */
+export const historyQuerySchema = z.object({
+  kind: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (!v) return undefined;
+      const kinds = v.split(',').map((s) => s.trim()).filter(Boolean);
+      for (const k of kinds) {
+        if (!(LEDGER_KINDS as readonly string[]).includes(k)) {
+          ctx.addIssue({ code: 'custom', message: `Unknown kind "${k}".` });
+          return z.NEVER;
+        }
+      }
+      return kinds as LedgerKind[];
+    }),
+  from: dateParam,
+  to: dateParam,
+  page: z.coerce.number().int().min(1, 'Pages start at 1.').max(100_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100, 'At most 100 per page.').default(25),
+});
+export type HistoryQueryInput = z.input<typeof historyQuerySchema>;
+
+export const historyPageSchema = z.object({
+  entries: z.array(ledgerEntrySchema),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  total: z.number().int(),
+});
+export type HistoryPage = z.infer<typeof historyPageSchema>;
+
+// Deposits ---------------------------------------------------------------------------------
+
+export const DEPOSIT_STATUSES = ['pending', 'succeeded', 'failed', 'refunded'] as const;
+export const depositStatusSchema = z.enum(DEPOSIT_STATUSES);
+export type DepositStatus = z.infer<typeof depositStatusSchema>;
+
+export const depositSchema = z.object({
+  id: z.string(),
+  amountCents: centsInt,
+  bonusCents: centsInt,
+  refundedCents: centsInt,
+  currency: z.string(),
+  status: depositStatusSchema,
+  provider: z.string(),
+  testMode: z.boolean(),
+  failureReason: z.string().nullable(),
+  createdAt: isoDate,
+  completedAt: isoDate.nullable(),
+});
+export type Deposit = z.infer<typeof depositSchema>;
+
+export const depositOptionsSchema = z.object({
+  provider: z.enum(['sandbox', 'stripe']),
+  testMode: z.boolean(),
+  currency: z.string(),
+  minCents: centsInt,
+  maxCents: centsInt,
+  presetsCents: z.array(centsInt),
+});
+export type DepositOptions = z.infer<typeof depositOptionsSchema>;
+
+export const createDepositSchema = z.object({
+  amountCents: z
+    .number({ message: 'Enter an amount.' })
+    .int('Use whole cents.')
+    .positive('Enter an amount above zero.'),
+});
+export type CreateDepositInput = z.infer<typeof createDepositSchema>;
+
+export const createDepositResponseSchema = z.object({
+  deposit: depositSchema,
+  checkoutUrl: z.string(),
+});
+
+export const depositListSchema = z.object({
+  deposits: z.array(depositSchema),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  total: z.number().int(),
+});
+
+export const depositResultSchema = z.object({ deposit: depositSchema, balanceCents: centsInt.nullable() });
+
+// Promo codes ------------------------------------------------------------------------------
+
+export const promoKindSchema = z.enum(['credit', 'deposit_bonus']);
+export type PromoKind = z.infer<typeof promoKindSchema>;
+
+export const promoCodeText = z
+  .string()
+  .trim()
+  .min(3, 'A code has at least 3 characters.')
+  .max(32, 'A code has at most 32 characters.')
+  .regex(/^[A-Za-z0-9_-]+$/, 'Use letters, digits, - and _ only.');
+
+export const redeemPromoSchema = z.object({ code: promoCodeText });
+
+export const redeemPromoResponseSchema = z.object({
+  kind: promoKindSchema,
+  code: z.string(),
+  creditedCents: centsInt,
+  balanceCents: centsInt,
+  /** deposit_bonus: what the next deposit will add. */
+  bonusPercent: z.number().int().nullable(),
+  bonusCapCents: centsInt.nullable(),
+  message: z.string(),
+});
+export type RedeemPromoResponse = z.infer<typeof redeemPromoResponseSchema>;
+
+export const pendingBonusSchema = z
+  .object({ code: z.string(), bonusPercent: z.number().int(), bonusCapCents: centsInt })
+  .nullable();
+
+export const promoSchema = z.object({
+  id: z.string(),
+  code: z.string(),
+  description: z.string().nullable(),
+  kind: promoKindSchema,
+  amountCents: centsInt.nullable(),
+  bonusPercent: z.number().int().nullable(),
+  bonusCapCents: centsInt.nullable(),
+  startsAt: isoDate.nullable(),
+  endsAt: isoDate.nullable(),
+  totalLimit: z.number().int().nullable(),
+  redeemedCount: z.number().int(),
+  minAccountAgeDays: z.number().int().nullable(),
+  active: z.boolean(),
+  createdAt: isoDate,
+  updatedAt: isoDate,
+});
+export type Promo = z.infer<typeof promoSchema>;
+
+const optionalDateTime = z
+  .string()
+  .refine((v) => !Number.isNaN(Date.parse(v)), 'Use a valid date and time.')
+  .nullable()
+  .optional();
+
+const promoFields = {
+  description: z.string().trim().max(200, 'At most 200 characters.').nullable().optional(),
+  amountCents: z.number().int('Use whole cents.').min(1, 'Grant at least 1 cent.').max(100_000_00).nullable().optional(),
+  bonusPercent: z.number().int('Use a whole percent.').min(1, 'At least 1%.').max(100, 'At most 100%.').nullable().optional(),
+  bonusCapCents: z.number().int('Use whole cents.').min(1, 'The cap must be above zero.').max(100_000_00).nullable().optional(),
+  startsAt: optionalDateTime,
+  endsAt: optionalDateTime,
+  totalLimit: z.number().int().min(1, 'At least 1 redemption.').max(10_000_000).nullable().optional(),
+  minAccountAgeDays: z.number().int().min(0).max(3650).nullable().optional(),
+  active: z.boolean().optional(),
+};
+
+function checkPromo(
+  v: {
+    kind?: PromoKind;
+    amountCents?: number | null;
+    bonusPercent?: number | null;
+    bonusCapCents?: number | null;
+    startsAt?: string | null;
+    endsAt?: string | null;
+  },
+  ctx: z.RefinementCtx,
+) {
+  if (v.kind === 'credit' && !v.amountCents) {
+    ctx.addIssue({ code: 'custom', path: ['amountCents'], message: 'A credit code needs an amount.' });
+  }
+  if (v.kind === 'deposit_bonus') {
+    if (!v.bonusPercent) ctx.addIssue({ code: 'custom', path: ['bonusPercent'], message: 'Enter the bonus percent.' });
+    if (!v.bonusCapCents) ctx.addIssue({ code: 'custom', path: ['bonusCapCents'], message: 'Enter the bonus cap.' });
+  }
+  if (v.startsAt && v.endsAt && Date.parse(v.endsAt) <= Date.parse(v.startsAt)) {
+    ctx.addIssue({ code: 'custom', path: ['endsAt'], message: 'The end must be after the start.' });
+  }
+}
+
+export const createPromoSchema = z
+  .object({ code: promoCodeText, kind: promoKindSchema, ...promoFields })
+  .superRefine(checkPromo);
+export type CreatePromoInput = z.infer<typeof createPromoSchema>;
+
+/** The kind and code cannot change once created; everything else can. */
+export const updatePromoSchema = z.object(promoFields).superRefine(checkPromo);
+export type UpdatePromoInput = z.infer<typeof updatePromoSchema>;
+
+export const promoListSchema = z.object({ promos: z.array(promoSchema) });
+
+export const promoRedemptionSchema = z.object({
+  id: z.string(),
+  userId: z.string(),
+  userLabel: z.string().nullable(),
+  status: z.enum(['credited', 'pending_deposit', 'applied']),
+  creditedCents: centsInt,
+  depositId: z.string().nullable(),
+  createdAt: isoDate,
+  appliedAt: isoDate.nullable(),
+});
+export const promoDetailSchema = z.object({ promo: promoSchema, redemptions: z.array(promoRedemptionSchema) });
+export type PromoDetail = z.infer<typeof promoDetailSchema>;
+
+// Admin balance ----------------------------------------------------------------------------
+
+export const adminBalanceSchema = z.object({
+  userId: z.string(),
+  userLabel: z.string().nullable(),
+  balanceCents: centsInt,
+  currency: z.string(),
+  recent: z.array(ledgerEntrySchema),
+});
+export type AdminBalance = z.infer<typeof adminBalanceSchema>;
+
+export const adjustBalanceSchema = z.object({
+  amountCents: z
+    .number({ message: 'Enter an amount.' })
+    .int('Use whole cents.')
+    .refine((v) => v !== 0, 'The amount cannot be zero.')
+    .refine((v) => Math.abs(v) <= 1_000_000_00, 'At most 1,000,000 per adjustment.'),
+  reason: z.string().trim().min(3, 'Give a reason (at least 3 characters).').max(500, 'At most 500 characters.'),
+});
+export type AdjustBalanceInput = z.infer<typeof adjustBalanceSchema>;
+
+// Responsible play -------------------------------------------------------------------------
+
+export const LIMIT_PERIODS = ['day', 'week', 'month'] as const;
+export const limitPeriodSchema = z.enum(LIMIT_PERIODS);
+export type LimitPeriod = z.infer<typeof limitPeriodSchema>;
+
+export const SELF_EXCLUSION_DURATIONS = ['24h', '7d', '30d', '6m'] as const;
+export const selfExclusionDurationSchema = z.enum(SELF_EXCLUSION_DURATIONS);
+export type SelfExclusionDuration = z.infer<typeof selfExclusionDurationSchema>;
+export const SELF_EXCLUSION_LABELS: Record<SelfExclusionDuration, string> = {
+  '24h': '24 hours',
+  '7d': '7 days',
+  '30d': '30 days',
+  '6m': '6 months',
+};
+
+const limitStateSchema = z.object({
+  /** The limit in force now; null = no limit. */
+  limitCents: centsInt.nullable(),
+  /** A raise or removal waiting for its 24 hours. */
+  pending: z.object({ limitCents: centsInt.nullable(), effectiveAt: isoDate }).nullable(),
+  /** Deposited (or pending checkout) in the current rolling window. */
+  usedCents: centsInt,
+});
+
+export const limitsSchema = z.object({
+  limits: z.object({ day: limitStateSchema, week: limitStateSchema, month: limitStateSchema }),
+  selfExclusion: z.object({ endsAt: isoDate, duration: selfExclusionDurationSchema }).nullable(),
+});
+export type Limits = z.infer<typeof limitsSchema>;
+
+const limitValue = z
+  .number()
+  .int('Use whole cents.')
+  .min(100, 'A limit is at least 1.00.')
+  .max(100_000_000, 'That limit is too high.')
+  .nullable();
+
+export const updateLimitsSchema = z
+  .object({ day: limitValue.optional(), week: limitValue.optional(), month: limitValue.optional() })
+  .refine((v) => v.day !== undefined || v.week !== undefined || v.month !== undefined, 'Change at least one limit.');
+export type UpdateLimitsInput = z.infer<typeof updateLimitsSchema>;
+
+export const selfExcludeSchema = z.object({
+  duration: selfExclusionDurationSchema,
+  confirm: z.literal(true, { message: 'Tick the box to confirm.' }),
+});
+export type SelfExcludeInput = z.infer<typeof selfExcludeSchema>;
