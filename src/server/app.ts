@@ -6,6 +6,8 @@ import { AppError, respondError, toAppError } from './http/errors.ts';
 import { createRouter } from './http/openapi.ts';
 import { securityHeaders } from './http/security.ts';
 import type { AppEnv } from './http/types.ts';
+import { actorMiddleware } from './modules/auth/actor.ts';
+import { originGuard } from './modules/auth/origin.ts';
 import { apiModules } from './modules/index.ts';
 import { monitoringRoutes } from './modules/monitoring/routes.ts';
 import { spaRoutes } from './modules/pages/spa.ts';
@@ -15,10 +17,12 @@ export const API_BODY_LIMIT = 1024 * 1024;
 export const UPLOAD_BODY_LIMIT = 5 * 1024 * 1024 + 64 * 1024;
 
 export interface AppOptions {
-  /** Sets c.var.actor from the session. Until auth is wired every request is anonymous. */
+  /** Sets c.var.actor; defaults to the Better Auth session (modules/auth/actor.ts). */
   actorMiddleware?: MiddlewareHandler<AppEnv>;
   /** Where the built SPA lives (tests point this at a fixture). */
   webDistDir?: string;
+  /** Extra API routers, mounted like modules (tests use it to exercise the conventions). */
+  extraApiModules?: Array<(deps: Deps) => ReturnType<typeof createRouter>>;
 }
 
 /** Builds the whole HTTP app. No ports, no globals: tests call app.request() on it directly. */
@@ -55,9 +59,10 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
     onError: (c) => respondError(c, new AppError(413, 'payload_too_large', 'The image is larger than 5 MB. Resize it and try again.')),
   });
   app.use('/api/*', (c, next) => (c.req.path === UPLOAD_PATH ? uploadBodyLimit(c, next) : defaultBodyLimit(c, next)));
-  if (options.actorMiddleware) app.use('*', options.actorMiddleware);
+  app.use('/api/*', originGuard(deps.config));
+  app.use('*', options.actorMiddleware ?? actorMiddleware(deps));
 
-  for (const mod of apiModules) app.route('/api', mod(deps));
+  for (const mod of [...apiModules, ...(options.extraApiModules ?? [])]) app.route('/api', mod(deps));
 
   app.doc31('/api/openapi.json', {
     openapi: '3.1.0',

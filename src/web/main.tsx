@@ -2,16 +2,13 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { configureMonitoring, installGlobalErrorHandlers } from '@web/lib/monitoring';
+import { configureMonitoring, installGlobalErrorHandlers, reportError } from '@web/lib/monitoring';
 import { ApiClientError } from '@web/lib/api';
+import { siteConfigQueryOptions } from '@web/hooks/use-site-config';
 import { buildRouter } from '@web/router';
 import './app.css';
 
 installGlobalErrorHandlers();
-void fetch('/api/config')
-  .then((r) => (r.ok ? r.json() : null))
-  .then((c: { monitoringDsn?: string } | null) => c?.monitoringDsn && configureMonitoring(c.monitoringDsn))
-  .catch(() => {});
 
 const queryClient = new QueryClient({
   defaultOptions: {
@@ -21,9 +18,25 @@ const queryClient = new QueryClient({
     },
   },
 });
+
+// One request serves both the monitoring DSN and the site name/currency the layouts show.
+void queryClient
+  .fetchQuery(siteConfigQueryOptions)
+  .then((c) => c.monitoringDsn && configureMonitoring(c.monitoringDsn))
+  .catch(() => {});
+
 const router = buildRouter(queryClient);
 
-createRoot(document.getElementById('root')!).render(
+function reportRenderError(error: unknown, info: { componentStack?: string }) {
+  if (import.meta.env.DEV) console.error(error);
+  reportError(error, { componentStack: info.componentStack ?? undefined });
+}
+
+createRoot(document.getElementById('root')!, {
+  // Errors caught by an error boundary (route error pages, the root boundary) are reported too.
+  onCaughtError: reportRenderError,
+  onUncaughtError: reportRenderError,
+}).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
       <RouterProvider router={router} />

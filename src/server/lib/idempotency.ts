@@ -156,10 +156,13 @@ export async function withIdempotency<T>(
   }
 }
 
-/** Sends an idempotent result, marking replays. */
-export function sendIdempotent<T>(c: Context<AppEnv>, r: IdempotentResult<T>) {
+/**
+ * Sends an idempotent result, marking replays. Typed `never` so an OpenAPI handler can return it
+ * whatever its declared responses (a replay may carry a stored error).
+ */
+export function sendIdempotent<T>(c: Context<AppEnv>, r: IdempotentResult<T>): never {
   if (r.replayed) c.header('Idempotent-Replayed', 'true');
-  return c.json(r.body as object, r.status);
+  return c.json(r.body as object, r.status) as never;
 }
 
 /** Deletes remembered responses older than `hours` (keys are only meant for retries). */

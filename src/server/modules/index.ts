@@ -1,11 +1,19 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Deps } from '../deps.ts';
 import type { AppEnv } from '../http/types.ts';
+import { accountRoutes } from './account/routes.ts';
+import { adminUsersRoutes } from './admin-users/routes.ts';
+import { auditRoutes } from './audit/routes.ts';
+import { authRoutes } from './auth/routes.ts';
 import { catalogRoutes } from './catalog/routes.ts';
 import { healthRoutes } from './health/routes.ts';
+import { mailRoutes } from './mail/routes.ts';
+import { paymentsRoutes } from './payments/routes.ts';
 import { platformRoutes } from './platform/routes.ts';
+import { promoRoutes } from './promo/routes.ts';
 import { realtimeRoutes } from './realtime/routes.ts';
 import { uploadRoutes } from './uploads/routes.ts';
+import { walletRoutes } from './wallet/routes.ts';
 
 /**
  * Every domain's API router, mounted under /api. Add one line per module.
@@ -15,6 +23,14 @@ export const apiModules: Array<(deps: Deps) => OpenAPIHono<AppEnv>> = [
   healthRoutes,
   platformRoutes,
   realtimeRoutes,
+  authRoutes,
+  accountRoutes,
+  adminUsersRoutes,
+  auditRoutes,
+  mailRoutes,
   catalogRoutes,
   (deps) => uploadRoutes(deps),
+  walletRoutes,
+  (deps) => paymentsRoutes(deps),
+  promoRoutes,
 ];

@@ -6,8 +6,12 @@ let dsn: string | null = null;
 let sent = 0;
 const MAX_PER_PAGE = 20;
 
+/** Errors that happen before /api/config has told us the DSN wait here (a few at most). */
+const pending: Array<[unknown, Record<string, unknown> | undefined]> = [];
+
 export function configureMonitoring(configuredDsn: string) {
   dsn = configuredDsn;
+  for (const [error, extra] of pending.splice(0)) reportError(error, extra);
 }
 
 function uuid32() {
@@ -18,7 +22,11 @@ function uuid32() {
 const reported = new WeakSet<object>();
 
 export function reportError(error: unknown, extra?: Record<string, unknown>) {
-  if (!dsn || sent >= MAX_PER_PAGE) return;
+  if (!dsn) {
+    if (pending.length < 5) pending.push([error, extra]);
+    return;
+  }
+  if (sent >= MAX_PER_PAGE) return;
   if (typeof error === 'object' && error !== null) {
     if (reported.has(error)) return;
     reported.add(error);

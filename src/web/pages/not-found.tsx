@@ -1,23 +1,24 @@
 import { Link } from '@tanstack/react-router';
+import { buttonClasses } from '@web/components/ui';
 
 export function NotFoundPage() {
   return (
-    <section aria-labelledby="page-title" className="mx-auto max-w-xl space-y-4 py-16 text-center">
-      <p className="text-sm font-semibold uppercase tracking-widest text-violet-300">404</p>
-      <h1 id="page-title" className="text-3xl font-bold">
+    <section aria-labelledby="page-title" className="mx-auto max-w-xl space-y-5 py-16 text-center">
+      <p className="bg-gradient-to-r from-violet-300 to-fuchsia-300 bg-clip-text text-6xl font-black text-transparent">
+        404
+      </p>
+      <h1 id="page-title" className="text-3xl font-bold text-white">
         This page is not in the vault
       </h1>
       <p className="text-zinc-300">The address may be mistyped, or the page has moved.</p>
-      <p>
-        <Link to="/" className="text-violet-300 underline underline-offset-4">
+      <div className="flex flex-wrap justify-center gap-3">
+        <Link to="/" className={buttonClasses()}>
           Go to the front page
-        </Link>{' '}
-        or{' '}
-        <Link to="/shop" className="text-violet-300 underline underline-offset-4">
-          browse the shop
         </Link>
-        .
-      </p>
+        <Link to="/shop" className={buttonClasses({ variant: 'secondary' })}>
+          Browse the shop
+        </Link>
+      </div>
     </section>
   );
 }

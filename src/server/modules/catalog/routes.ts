@@ -41,7 +41,7 @@ const paged = <T extends z.ZodType>(item: T) =>
   z.object({ items: z.array(item), total: z.number().int(), page: z.number().int(), pageSize: z.number().int() });
 
 const idParam = z.object({ id: idSchema });
-const admin = [requireAdmin] as const;
+const admin = [requireAdmin];
 const ok = z.object({ ok: z.literal(true) });
 
 const adminCardItemSchema = cardSchema.extend({ effectiveTextureId: z.string().nullable() });

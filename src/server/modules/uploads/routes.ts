@@ -21,7 +21,7 @@ export function uploadRoutes(deps: Deps, storage: Storage = storageFor(deps.conf
       path: '/admin/uploads',
       tags: ['uploads'],
       summary: 'Upload an image (PNG, JPEG or WebP, at most 5 MB) as multipart field "file"',
-      middleware: [requireAdmin] as const,
+      middleware: [requireAdmin],
       request: {
         body: {
           required: true,

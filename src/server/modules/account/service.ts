@@ -1,0 +1,234 @@
+import { and, desc, eq, ne, sql } from 'drizzle-orm';
+import type { Deps } from '../../deps.ts';
+import type { Db, DbOrTx } from '../../db/client.ts';
+import { account as accountTable, session as sessionTable, twoFactor, user as userTable } from '../../db/schema/auth.ts';
+import { auditLog } from '../../db/schema/audit.ts';
+import { mailMessages } from '../../db/schema/mail.ts';
+import { badRequest, conflict, notFound, tooManyRequests } from '../../http/errors.ts';
+import type { Account, DataExport, SessionInfo } from '../../../shared/contracts/account.ts';
+import { audit } from '../audit/service.ts';
+import { getAuth } from '../auth/auth.ts';
+import { checkSecondFactor, findTwoFactor, readBackupCodes } from '../auth/second-factor.ts';
+import { describeUserAgent } from './user-agent.ts';
+
+type UserRow = typeof userTable.$inferSelect;
+type SessionRow = typeof sessionTable.$inferSelect;
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export function toAccount(u: UserRow): Account {
+  return {
+    id: u.id,
+    email: u.email,
+    username: u.username,
+    role: u.role,
+    emailVerified: u.emailVerified,
+    twoFactorEnabled: u.twoFactorEnabled,
+    createdAt: u.createdAt.toISOString(),
+    updatedAt: u.updatedAt.toISOString(),
+    lastSignInAt: iso(u.lastSignInAt),
+    ageConfirmedAt: iso(u.ageConfirmedAt),
+    termsAcceptedAt: iso(u.termsAcceptedAt),
+  };
+}
+
+export function toSessionInfo(s: SessionRow, currentId: string | null): SessionInfo {
+  return {
+    id: s.id,
+    browser: describeUserAgent(s.userAgent),
+    userAgent: s.userAgent,
+    ip: s.ipAddress,
+    createdAt: s.createdAt.toISOString(),
+    lastSeenAt: s.lastSeenAt.toISOString(),
+    expiresAt: s.expiresAt.toISOString(),
+    current: s.id === currentId,
+    mfaPassed: Boolean(s.mfaVerifiedAt),
+  };
+}
+
+export async function getUserRow(db: DbOrTx, userId: string): Promise<UserRow> {
+  const [u] = await db.select().from(userTable).where(eq(userTable.id, userId)).limit(1);
+  if (!u) throw notFound('No such account.');
+  return u;
+}
+
+export async function isUsernameAvailable(db: DbOrTx, username: string, exceptUserId?: string): Promise<boolean> {
+  const rows = await db
+    .select({ id: userTable.id })
+    .from(userTable)
+    .where(sql`lower(${userTable.username}) = lower(${username})`)
+    .limit(1);
+  return rows.length === 0 || rows[0]!.id === exceptUserId;
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; cause?: { code?: string } };
+  return e?.code === '23505' || e?.cause?.code === '23505';
+}
+
+export async function changeUsername(db: Db, userId: string, username: string): Promise<Account> {
+  if (!(await isUsernameAvailable(db, username, userId))) throw conflict('That username is taken.', 'username_taken');
+  try {
+    const [u] = await db
+      .update(userTable)
+      .set({ username, updatedAt: new Date() })
+      .where(eq(userTable.id, userId))
+      .returning();
+    if (!u) throw notFound('No such account.');
+    return toAccount(u);
+  } catch (err) {
+    // Two people racing for the same name: the lower(username) index decides.
+    if (isUniqueViolation(err)) throw conflict('That username is taken.', 'username_taken');
+    throw err;
+  }
+}
+
+export async function listSessions(db: DbOrTx, userId: string, currentId: string | null): Promise<SessionInfo[]> {
+  const rows = await db
+    .select()
+    .from(sessionTable)
+    .where(and(eq(sessionTable.userId, userId), sql`${sessionTable.expiresAt} > now()`))
+    .orderBy(desc(sessionTable.lastSeenAt));
+  return rows.map((s) => toSessionInfo(s, currentId));
+}
+
+export async function revokeSession(db: DbOrTx, userId: string, sessionId: string): Promise<void> {
+  const rows = await db
+    .delete(sessionTable)
+    .where(and(eq(sessionTable.id, sessionId), eq(sessionTable.userId, userId)))
+    .returning({ id: sessionTable.id });
+  if (!rows.length) throw notFound('No such session.');
+}
+
+export async function revokeOtherSessions(db: DbOrTx, userId: string, currentId: string): Promise<number> {
+  const rows = await db
+    .delete(sessionTable)
+    .where(and(eq(sessionTable.userId, userId), ne(sessionTable.id, currentId)))
+    .returning({ id: sessionTable.id });
+  return rows.length;
+}
+
+/**
+ * Other domains add what they hold about a user to the data export (wallet, cards, orders…):
+ *   registerExportSection('wallet', (db, userId) => …)
+ */
+export type ExportSection = (db: DbOrTx, userId: string) => Promise<unknown>;
+const exportSections = new Map<string, ExportSection>();
+export function registerExportSection(name: string, fn: ExportSection): void {
+  exportSections.set(name, fn);
+}
+
+/**
+ * Other domains pseudonymise or erase their personal data when an account is deleted (inside the
+ * deletion transaction). Money records must be kept for accounting.
+ */
+export type DeletionStep = (tx: DbOrTx, userId: string) => Promise<void>;
+const deletionSteps = new Map<string, DeletionStep>();
+export function registerDeletionStep(name: string, fn: DeletionStep): void {
+  deletionSteps.set(name, fn);
+}
+
+export async function exportData(deps: Deps, userId: string, currentSessionId: string | null): Promise<DataExport> {
+  const u = await getUserRow(deps.db, userId);
+  const tf = await findTwoFactor(deps.db, userId);
+  const authCtx = await getAuth(deps).$context;
+  const [sessions, auditRows, mails] = await Promise.all([
+    listSessions(deps.db, userId, currentSessionId),
+    deps.db
+      .select({ action: auditLog.action, createdAt: auditLog.createdAt })
+      .from(auditLog)
+      .where(and(eq(auditLog.targetType, 'user'), eq(auditLog.targetId, userId)))
+      .orderBy(desc(auditLog.createdAt))
+      .limit(1000),
+    deps.db
+      .select({ subject: mailMessages.subject, kind: mailMessages.kind, createdAt: mailMessages.createdAt })
+      .from(mailMessages)
+      .where(sql`lower(${mailMessages.to}) = lower(${u.email})`)
+      .orderBy(desc(mailMessages.createdAt))
+      .limit(1000),
+  ]);
+  const data: Record<string, unknown> = {};
+  for (const [name, fn] of exportSections) data[name] = await fn(deps.db, userId);
+  return {
+    exportedAt: new Date().toISOString(),
+    account: toAccount(u),
+    sessions,
+    twoFactor: {
+      enabled: u.twoFactorEnabled,
+      backupCodesRemaining: tf ? (await readBackupCodes(authCtx.secretConfig, tf.backupCodes)).length : null,
+    },
+    auditEntriesAboutYou: auditRows.map((r) => ({ action: r.action, createdAt: r.createdAt.toISOString() })),
+    mail: mails.map((m) => ({ subject: m.subject, kind: m.kind, createdAt: m.createdAt.toISOString() })),
+    data,
+  };
+}
+
+/** Password check against the credential account (Better Auth's hash). */
+export async function verifyPassword(deps: Deps, userId: string, password: string): Promise<boolean> {
+  const [acct] = await deps.db
+    .select({ password: accountTable.password })
+    .from(accountTable)
+    .where(and(eq(accountTable.userId, userId), eq(accountTable.providerId, 'credential')))
+    .limit(1);
+  if (!acct?.password) return false;
+  const ctx = await getAuth(deps).$context;
+  return ctx.password.verify({ hash: acct.password, password });
+}
+
+/**
+ * Deletes the account: checks the password (and second factor), then in one transaction signs
+ * out everywhere, removes credentials and two-factor, and pseudonymises the personal data. The
+ * user row stays (anonymous) so money records keep their owner for accounting.
+ */
+export async function deleteAccount(
+  deps: Deps,
+  userId: string,
+  input: { password: string; code?: string | undefined },
+  ip: string | null,
+): Promise<void> {
+  const u = await getUserRow(deps.db, userId);
+  if (!(await verifyPassword(deps, userId, input.password))) {
+    throw badRequest('Your password is not right.', { password: ['Your password is not right.'] }, 'invalid_password');
+  }
+  if (u.twoFactorEnabled) {
+    const tf = await findTwoFactor(deps.db, userId);
+    if (tf) {
+      if (!input.code) {
+        throw badRequest('Enter a code from your authenticator app or a backup code.', { code: ['Enter a code.'] }, 'invalid_code');
+      }
+      const ctx = await getAuth(deps).$context;
+      const result = await checkSecondFactor(deps.db, ctx.secretConfig, tf, input.code);
+      if (typeof result === 'object') throw tooManyRequests(result.lockedFor, 'Too many wrong codes. Try again later.');
+      if (result !== 'ok') {
+        const msg = result === 'replayed' ? 'That code was already used. Wait for the next one.' : 'That code is not right.';
+        throw badRequest(msg, { code: [msg] }, 'invalid_code');
+      }
+    }
+  }
+  const oldEmail = u.email;
+  const tag = userId.slice(0, 12).toLowerCase().replace(/[^a-z0-9]/g, 'x');
+  await deps.db.transaction(async (tx) => {
+    await tx.delete(sessionTable).where(eq(sessionTable.userId, userId));
+    await tx.delete(accountTable).where(eq(accountTable.userId, userId));
+    await tx.delete(twoFactor).where(eq(twoFactor.userId, userId));
+    await tx.delete(mailMessages).where(sql`lower(${mailMessages.to}) = lower(${oldEmail})`);
+    await tx
+      .update(userTable)
+      .set({
+        email: `deleted-${userId.toLowerCase()}@deleted.invalid`,
+        name: 'Deleted user',
+        username: `deleted-${tag}`.slice(0, 20),
+        image: null,
+        emailVerified: false,
+        twoFactorEnabled: false,
+        banned: false,
+        banReason: null,
+        banExpires: null,
+        deletedAt: new Date(),
+        updatedAt: new Date(),
+      })
+      .where(eq(userTable.id, userId));
+    for (const step of deletionSteps.values()) await step(tx, userId);
+    await audit(tx, { actorId: userId, action: 'account.delete', targetType: 'user', targetId: userId, ip });
+  });
+}

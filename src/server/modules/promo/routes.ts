@@ -1,0 +1,149 @@
+import { createRoute } from '@hono/zod-openapi';
+import {
+  createPromoSchema,
+  pendingBonusSchema,
+  promoDetailSchema,
+  promoListSchema,
+  promoSchema,
+  redeemPromoResponseSchema,
+  redeemPromoSchema,
+  updatePromoSchema,
+} from '../../../shared/contracts/wallet.ts';
+import type { Deps } from '../../deps.ts';
+import { actorOf, requireAdmin, requireUser, requireVerified } from '../../http/guards.ts';
+import { createRouter, errorResponses, jsonContent, z } from '../../http/openapi.ts';
+import { clientIp } from '../../http/security.ts';
+import { requireIdempotencyKey, sendIdempotent, withIdempotency } from '../../lib/idempotency.ts';
+import { moneyTransaction } from '../wallet/service.ts';
+import { createPromo, getPromoDetail, listPromos, pendingBonus, redeemPromo, updatePromo } from './service.ts';
+
+const promoParams = z.object({ id: z.uuid('Not a promo code id.') });
+
+/** Redemption for users; /api/admin/promo for admins. */
+export function promoRoutes(deps: Deps) {
+  const app = createRouter();
+  const { db, config } = deps;
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/wallet/promo/redeem',
+      tags: ['promo'],
+      summary: 'Redeem a promo code. Needs Idempotency-Key and a verified email.',
+      middleware: [requireVerified] as const,
+      request: { body: { required: true, content: { 'application/json': { schema: redeemPromoSchema } } } },
+      responses: { 200: jsonContent(redeemPromoResponseSchema, 'Redeemed'), ...errorResponses },
+    }),
+    async (c) => {
+      const actor = actorOf(c);
+      const key = requireIdempotencyKey(c);
+      const body = c.req.valid('json');
+      const r = await withIdempotency(
+        db,
+        { userId: actor.userId, key, scope: 'POST /api/wallet/promo/redeem', body: { code: body.code.toUpperCase() } },
+        async (tx) => ({
+          status: 200 as const,
+          body: await redeemPromo(tx, { userId: actor.userId, code: body.code, currency: config.currency }),
+        }),
+        (fn) => moneyTransaction(deps, fn),
+      );
+      return sendIdempotent(c, r);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/wallet/promo/pending',
+      tags: ['promo'],
+      summary: 'A deposit bonus waiting for your next deposit, if any',
+      middleware: [requireUser] as const,
+      responses: { 200: jsonContent(z.object({ pendingBonus: pendingBonusSchema }), 'Waiting bonus'), ...errorResponses },
+    }),
+    async (c) => c.json({ pendingBonus: await pendingBonus(db, actorOf(c).userId) }, 200),
+  );
+
+  // Admin ----------------------------------------------------------------------------------------
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/admin/promo',
+      tags: ['admin promo'],
+      summary: 'Every promo code with its usage count',
+      middleware: [requireAdmin] as const,
+      responses: { 200: jsonContent(promoListSchema, 'Promo codes'), ...errorResponses },
+    }),
+    async (c) => c.json({ promos: await listPromos(db) }, 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/admin/promo',
+      tags: ['admin promo'],
+      summary: 'Create a promo code (unique ignoring case; audited)',
+      middleware: [requireAdmin] as const,
+      request: { body: { required: true, content: { 'application/json': { schema: createPromoSchema } } } },
+      responses: { 201: jsonContent(z.object({ promo: promoSchema }), 'Created'), ...errorResponses },
+    }),
+    async (c) => {
+      const actor = actorOf(c);
+      const ctx = { actorId: actor.userId, ip: clientIp(c, config.trustProxy) };
+      const promo = await db.transaction((tx) => createPromo(tx, ctx, c.req.valid('json')));
+      return c.json({ promo }, 201);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/admin/promo/{id}',
+      tags: ['admin promo'],
+      summary: 'A promo code and its redemptions',
+      middleware: [requireAdmin] as const,
+      request: { params: promoParams },
+      responses: { 200: jsonContent(promoDetailSchema, 'Promo code'), ...errorResponses },
+    }),
+    async (c) => c.json(await getPromoDetail(db, c.req.valid('param').id), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/admin/promo/{id}/redemptions',
+      tags: ['admin promo'],
+      summary: 'Who redeemed a promo code',
+      middleware: [requireAdmin] as const,
+      request: { params: promoParams },
+      responses: {
+        200: jsonContent(promoDetailSchema.pick({ redemptions: true }), 'Redemptions'),
+        ...errorResponses,
+      },
+    }),
+    async (c) => c.json({ redemptions: (await getPromoDetail(db, c.req.valid('param').id)).redemptions }, 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'patch',
+      path: '/admin/promo/{id}',
+      tags: ['admin promo'],
+      summary: 'Edit or deactivate a promo code (audited); code and kind are fixed',
+      middleware: [requireAdmin] as const,
+      request: {
+        params: promoParams,
+        body: { required: true, content: { 'application/json': { schema: updatePromoSchema } } },
+      },
+      responses: { 200: jsonContent(z.object({ promo: promoSchema }), 'Updated'), ...errorResponses },
+    }),
+    async (c) => {
+      const actor = actorOf(c);
+      const ctx = { actorId: actor.userId, ip: clientIp(c, config.trustProxy) };
+      const promo = await db.transaction((tx) => updatePromo(tx, ctx, c.req.valid('param').id, c.req.valid('json')));
+      return c.json({ promo }, 200);
+    },
+  );
+
+  return app;
+}

@@ -1,0 +1,92 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { describe, expect, it } from 'vitest';
+import { projectRoot } from './lib/paths.ts';
+
+/** Starts the real server (src/server/main.ts) as its own OS process. */
+function startServer(dataDir: string) {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(projectRoot, 'src/server/main.ts')], {
+    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', SEED_DEMO: 'false', LOG_LEVEL: 'info', NODE_ENV: 'development' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (err += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const listening = new Promise<string>((resolve, reject) => {
+    const timer = setInterval(() => {
+      const m = /"url":"(http:\/\/[^"]+)"/.exec(out);
+      if (m) {
+        clearInterval(timer);
+        resolve(m[1]!);
+      }
+    }, 50);
+    void exited.then((code) => {
+      clearInterval(timer);
+      reject(new Error(`server exited (${code}) before listening: ${err}`));
+    });
+  });
+  // A server expected to fail never listens; keep that rejection from going unobserved.
+  listening.catch(() => {});
+  return { child, listening, exited, output: () => ({ out, err }) };
+}
+
+async function stop(child: ChildProcess, exited: Promise<number | null>) {
+  const started = Date.now();
+  child.kill('SIGTERM');
+  const code = await exited;
+  return { code, ms: Date.now() - started };
+}
+
+describe('the server process', () => {
+  it('locks its data directory, shuts down cleanly on SIGTERM, and keeps data across restarts', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'pv-proc-'));
+    const a = startServer(dataDir);
+    const url = await a.listening;
+    expect(await (await fetch(`${url}/api/health`)).json()).toEqual({ status: 'ok', db: 'ok' });
+
+    // Something to find after the restart.
+    const envelope = [
+      JSON.stringify({ event_id: 'persist-me', dsn: `http://localhost:${new URL(url).port}/monitoring` }),
+      JSON.stringify({ type: 'event' }),
+      JSON.stringify({ message: 'persist me' }),
+    ].join('\n');
+    // The expected DSN is derived from PUBLIC_URL (defaults to localhost:PORT); PORT=0 here, so
+    // read the server's own idea of it.
+    const cfg = (await (await fetch(`${url}/api/config`)).json()) as { monitoringDsn: string };
+    const body = envelope.replace(/"dsn":"[^"]+"/, `"dsn":"${cfg.monitoringDsn}"`);
+    expect((await fetch(`${url}/monitoring`, { method: 'POST', body })).status).toBe(200);
+
+    // A second process on the same directory exits at once with a clear message.
+    const b = startServer(dataDir);
+    const bCode = await b.exited;
+    expect(bCode).not.toBe(0);
+    expect(b.output().err).toMatch(/data directory is in use by another Packvault process/);
+
+    // An open SSE stream must not hold shutdown up.
+    const ctl = new AbortController();
+    const sse = await fetch(`${url}/api/events`, { signal: ctl.signal });
+    expect(sse.status).toBe(200);
+
+    const { code, ms } = await stop(a.child, a.exited);
+    ctl.abort();
+    expect(code).toBe(0);
+    expect(ms).toBeLessThan(5000);
+    expect(a.output().out).toContain('"msg":"stopped"');
+
+    // Restart: same data.
+    const c = startServer(dataDir);
+    const url2 = await c.listening;
+    expect((await fetch(`${url2}/api/health`)).status).toBe(200);
+    await stop(c.child, c.exited);
+
+    const db = await PGlite.create(path.join(dataDir, 'pglite'));
+    const rows = await db.query<{ event_id: string }>('select event_id from monitoring_reports');
+    await db.close();
+    expect(rows.rows.map((r) => r.event_id)).toEqual(['persist-me']);
+  }, 120_000);
+});
