@@ -1,4 +1,5 @@
 import type { Deps } from '../deps.ts';
+import { seedPromoCodes } from './wallet.ts';
 
 /**
  * Demo data for local use. Every step is idempotent (safe to run at every start) and never
@@ -6,7 +7,7 @@ import type { Deps } from '../deps.ts';
  */
 export type SeedStep = { name: string; run: (deps: Deps) => Promise<void> };
 
-export const SEED_STEPS: SeedStep[] = [];
+export const SEED_STEPS: SeedStep[] = [seedPromoCodes];
 
 export async function runSeed(deps: Deps): Promise<void> {
   if (deps.config.isProduction) return;

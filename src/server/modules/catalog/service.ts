@@ -106,7 +106,9 @@ function classDto(r: ClassRow, cardCount?: number): CardClass {
   };
 }
 
-const classCardCount = sql<number>`(select count(*)::int from ${cards} where ${cards.classId} = ${cardClasses.id})`;
+// Written out in full: drizzle drops table prefixes in single-table selects, which would make
+// the correlated subquery compare cards with itself.
+const classCardCount = sql<number>`(select count(*)::int from cards where cards.class_id = card_classes.id)`;
 
 export async function listClasses(db: Db, query: z.output<typeof classListQuerySchema>): Promise<Paged<CardClass>> {
   const where = and(archivedWhere(cardClasses.archivedAt, query.archived), query.q ? ilike(cardClasses.name, likePattern(query.q)) : undefined);
@@ -226,8 +228,8 @@ function textureDto(r: TextureRow, usage?: number): Texture {
   };
 }
 
-const textureUsage = sql<number>`((select count(*)::int from ${cards} where ${cards.textureId} = ${textures.id})
-  + (select count(*)::int from ${cardClasses} where ${cardClasses.defaultTextureId} = ${textures.id}))`;
+const textureUsage = sql<number>`((select count(*)::int from cards where cards.texture_id = textures.id)
+  + (select count(*)::int from card_classes where card_classes.default_texture_id = textures.id))`;
 
 export async function listTextures(db: Db, query: z.output<typeof textureListQuerySchema>): Promise<Paged<Texture>> {
   const where = and(
@@ -335,7 +337,7 @@ function architectDto(r: ArchitectRow, cardCount?: number): Architect {
   };
 }
 
-const architectCardCount = sql<number>`(select count(*)::int from ${cards} where ${cards.architectId} = ${architects.id})`;
+const architectCardCount = sql<number>`(select count(*)::int from cards where cards.architect_id = architects.id)`;
 
 export async function listArchitects(db: Db, query: z.output<typeof architectListQuerySchema>): Promise<Paged<Architect>> {
   const where = and(archivedWhere(architects.archivedAt, query.archived), query.q ? ilike(architects.name, likePattern(query.q)) : undefined);

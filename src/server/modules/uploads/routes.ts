@@ -22,12 +22,7 @@ export function uploadRoutes(deps: Deps, storage: Storage = storageFor(deps.conf
       tags: ['uploads'],
       summary: 'Upload an image (PNG, JPEG or WebP, at most 5 MB) as multipart field "file"',
       middleware: [requireAdmin],
-      request: {
-        body: {
-          required: true,
-          content: { 'multipart/form-data': { schema: z.object({ file: z.any().openapi({ type: 'string', format: 'binary' }) }) } },
-        },
-      },
+      description: 'Send multipart/form-data with the image in a field named "file". The type is read from the bytes.',
       responses: {
         201: jsonContent(z.object({ upload: uploadSchema }), 'Stored (or already stored) image'),
         ...errorResponses,

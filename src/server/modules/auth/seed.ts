@@ -1,0 +1,27 @@
+import type { SeedStep } from '../../seed/index.ts';
+import { ensureUser } from './users.ts';
+
+export const DEMO_ADMIN_TOTP_SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
+
+/** Demo accounts (README): a verified user and an owner with two-factor enrolled. */
+export const authSeedSteps: SeedStep[] = [
+  {
+    name: 'auth: demo user',
+    run: async (deps) => {
+      await ensureUser(deps, { email: 'demo@packvault.test', username: 'demo', password: 'demo-password-1', role: 'user' });
+    },
+  },
+  {
+    name: 'auth: demo owner',
+    run: async (deps) => {
+      const r = await ensureUser(deps, {
+        email: 'admin@packvault.test',
+        username: 'admin',
+        password: 'admin-password-1',
+        role: 'owner',
+        totpSecret: DEMO_ADMIN_TOTP_SECRET,
+      });
+      if (r.created) deps.log.info('seeded demo owner', { email: 'admin@packvault.test', backupCodes: r.backupCodes });
+    },
+  },
+];

@@ -1,0 +1,88 @@
+import { randomBytes } from 'node:crypto';
+import { generateRandomString, makeSignature, symmetricEncrypt } from 'better-auth/crypto';
+import { eq, sql } from 'drizzle-orm';
+import type { Deps } from '../../deps.ts';
+import { account, session, twoFactor, user } from '../../db/schema/auth.ts';
+import { getAuth } from './auth.ts';
+
+export interface NewUser {
+  email: string;
+  username: string;
+  password: string;
+  role?: 'user' | 'admin' | 'owner';
+  emailVerified?: boolean;
+  /** Base32 TOTP secret: enrols two-factor with it (as Better Auth stores an imported secret). */
+  totpSecret?: string;
+}
+
+/** Ten backup codes in Better Auth's format (xxxxx-xxxxx). */
+export function newBackupCodes(): string[] {
+  return Array.from({ length: 10 }, () => {
+    const c = generateRandomString(10, 'a-z', '0-9', 'A-Z');
+    return `${c.slice(0, 5)}-${c.slice(5)}`;
+  });
+}
+
+/**
+ * Creates a user with a password directly in the database (seed, tests) — the same rows Better
+ * Auth writes at sign-up, plus a two-factor enrolment when a TOTP secret is given. Idempotent on
+ * the email: an existing user is returned unchanged.
+ */
+export async function ensureUser(deps: Deps, input: NewUser): Promise<{ id: string; created: boolean; backupCodes: string[] }> {
+  const email = input.email.trim().toLowerCase();
+  const [existing] = await deps.db.select({ id: user.id }).from(user).where(eq(user.email, email)).limit(1);
+  if (existing) return { id: existing.id, created: false, backupCodes: [] };
+  const ctx = await getAuth(deps).$context;
+  const id = generateRandomString(32, 'a-z', '0-9', 'A-Z');
+  const now = new Date();
+  const hash = await ctx.password.hash(input.password);
+  const backupCodes = input.totpSecret ? newBackupCodes() : [];
+  await deps.db.transaction(async (tx) => {
+    await tx.insert(user).values({
+      id,
+      name: input.username,
+      email,
+      emailVerified: input.emailVerified ?? true,
+      username: input.username,
+      role: input.role ?? 'user',
+      ageConfirmedAt: now,
+      termsAcceptedAt: now,
+      twoFactorEnabled: Boolean(input.totpSecret),
+    });
+    await tx.insert(account).values({
+      id: generateRandomString(32, 'a-z', '0-9', 'A-Z'),
+      accountId: id,
+      providerId: 'credential',
+      userId: id,
+      password: hash,
+    });
+    if (input.totpSecret) {
+      await tx.insert(twoFactor).values({
+        id: generateRandomString(32, 'a-z', '0-9', 'A-Z'),
+        userId: id,
+        secret: await symmetricEncrypt({ key: ctx.secretConfig, data: `base32:${input.totpSecret.toUpperCase()}` }),
+        backupCodes: await symmetricEncrypt({ key: ctx.secretConfig, data: JSON.stringify(backupCodes) }),
+        verified: true,
+      });
+    }
+  });
+  return { id, created: true, backupCodes };
+}
+
+/**
+ * A signed session cookie for a user without going through the sign-in form (tests). With
+ * `mfa`, the session counts as having passed the second factor.
+ */
+export async function createSessionCookie(deps: Deps, userId: string, opts: { mfa?: boolean } = {}): Promise<{ cookie: string; sessionId: string }> {
+  const ctx = await getAuth(deps).$context;
+  const s = await ctx.internalAdapter.createSession(userId);
+  if (opts.mfa) await deps.db.update(session).set({ mfaVerifiedAt: sql`now()` }).where(eq(session.id, s.id));
+  const signed = `${s.token}.${await makeSignature(s.token, ctx.secret)}`;
+  return { cookie: `${ctx.authCookies.sessionToken.name}=${encodeURIComponent(signed)}`, sessionId: s.id };
+}
+
+/** A random base32 secret, for tests that enrol two-factor. */
+export function randomBase32Secret(): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  return Array.from(randomBytes(32), (b) => alphabet[b % 32]).join('');
+}
