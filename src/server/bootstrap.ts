@@ -15,7 +15,7 @@ export interface OpenedDatabase {
 export async function openDatabase(config: Config): Promise<OpenedDatabase> {
   if (config.databaseUrl) {
     await migratePostgresUrl(config.databaseUrl);
-    return { dbh: await openPostgres(config.databaseUrl, config.dbPoolSize), release: () => {} };
+    return { dbh: await openPostgres(config.databaseUrl, config.dbPoolSize, { statementLog: config.dbStatementLog }), release: () => {} };
   }
   const release = lockDataDir(config.dataDir);
   try {

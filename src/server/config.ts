@@ -45,6 +45,8 @@ const envSchema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: postgresUrl.optional(),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /** Benchmark only (bench/run.ts): append every PostgreSQL statement and its parameters to this file. */
+  DB_STATEMENT_LOG: z.string().min(1).optional(),
   APP_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   PUBLIC_URL: z
     .string()
@@ -82,6 +84,8 @@ export type Config = {
   dataDir: string;
   databaseUrl: string | undefined;
   dbPoolSize: number;
+  /** Benchmark only: file that receives every PostgreSQL statement + parameters (see bench/). */
+  dbStatementLog?: string | undefined;
   secret: string;
   publicUrl: string;
   siteName: string;
@@ -166,6 +170,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     databaseUrl: e.DATABASE_URL,
     dbPoolSize: e.DB_POOL_SIZE,
+    dbStatementLog: e.DB_STATEMENT_LOG,
     secret,
     publicUrl,
     siteName: e.SITE_NAME,

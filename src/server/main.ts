@@ -6,6 +6,7 @@ import { ConfigError, loadConfig, type Config } from './config.ts';
 import { DataDirLockedError } from './db/lock.ts';
 import type { Deps } from './deps.ts';
 import { createLogger } from './lib/logger.ts';
+import { startMailOutbox } from './modules/mail/service.ts';
 import { createBus } from './modules/realtime/bus.ts';
 import { runSeed } from './seed/index.ts';
 
@@ -41,6 +42,7 @@ async function main() {
 
   if (config.seedDemo) await runSeed(deps);
 
+  startMailOutbox(deps);
   const app = createApp(deps);
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info: AddressInfo) => {
     log.info('listening', {

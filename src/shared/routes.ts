@@ -49,6 +49,8 @@ export const ROUTES = {
   topPulls: r('/top-pulls', 'Top pulls', 'public', 'site', { nav: 'Top pulls' }),
   invite: r('/invite/$referralCode', 'You are invited', 'public', 'site'),
   fairness: r('/fairness', 'Provably fair', 'public', 'site', { spec: false }),
+  /** The built-in TEST MODE payment page of a deposit (sandbox provider). */
+  checkout: r('/checkout/$id', 'Test checkout', 'user', 'site', { spec: false }),
 
   // Profile
   profileAccount: r('/profile/account', 'Account', 'user', 'profile', { nav: 'Account' }),

@@ -110,6 +110,7 @@ const routeTree = rootRoute.addChildren([
       page(userSite, R.home, 'home'),
       page(userSite, R.collect, 'collect'),
       page(userSite, R.openPack, 'openPack'),
+      page(userSite, R.checkout, 'checkout'),
     ]),
     page(siteLayout, R.notFound, 'notFound'),
   ]),

@@ -1,3 +1,4 @@
+import { appendFileSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { sql, type SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -46,12 +47,20 @@ export async function openPglite(dataDirOrClient?: string | PGlite): Promise<DbH
   };
 }
 
-export async function openPostgres(url: string, poolSize = 10): Promise<DbHandle> {
+export async function openPostgres(url: string, poolSize = 10, opts: { statementLog?: string | undefined } = {}): Promise<DbHandle> {
+  const statementLog = opts.statementLog;
   const client = postgres(url, {
     max: poolSize,
     onnotice: () => {},
     connect_timeout: 10,
     idle_timeout: 60,
+    // Benchmark capture (bench/run.ts turns the SQL of a request into a pgbench script): one JSON line per statement.
+    ...(statementLog
+      ? {
+          debug: (connection: number, query: string, parameters: unknown[]) =>
+            appendFileSync(statementLog, `${JSON.stringify({ connection, query, parameters })}\n`),
+        }
+      : {}),
   });
   const db = drizzlePostgres(client, { schema }) as unknown as Db;
   return {

@@ -4,16 +4,21 @@ import type { AppEnv } from '../http/types.ts';
 import { accountRoutes } from './account/routes.ts';
 import { adminUsersRoutes } from './admin-users/routes.ts';
 import { auditRoutes } from './audit/routes.ts';
+import { buybackRoutes } from './buyback/routes.ts';
 import { authRoutes } from './auth/routes.ts';
 import { catalogRoutes } from './catalog/routes.ts';
+import { collectionRoutes } from './collection/routes.ts';
 import { healthRoutes } from './health/routes.ts';
 import { mailRoutes } from './mail/routes.ts';
+import { ownedAdminRoutes } from './owned-admin/routes.ts';
 import { paymentsRoutes } from './payments/routes.ts';
 import { platformRoutes } from './platform/routes.ts';
 import { promoRoutes } from './promo/routes.ts';
 import { realtimeRoutes } from './realtime/routes.ts';
 import { uploadRoutes } from './uploads/routes.ts';
 import { walletRoutes } from './wallet/routes.ts';
+import { shopRoutes } from './shop/routes.ts';
+import { fairnessRoutes } from './fairness/routes.ts';
 
 /**
  * Every domain's API router, mounted under /api. Add one line per module.
@@ -33,4 +38,9 @@ export const apiModules: Array<(deps: Deps) => OpenAPIHono<AppEnv>> = [
   walletRoutes,
   (deps) => paymentsRoutes(deps),
   promoRoutes,
+  collectionRoutes,
+  buybackRoutes,
+  ownedAdminRoutes,
+  shopRoutes,
+  fairnessRoutes,
 ];

@@ -5,3 +5,5 @@ export * from './auth.ts';
 export * from './audit.ts';
 export * from './mail.ts';
 export * from './wallet.ts';
+export * from './shop.ts';
+export * from './buyback.ts';

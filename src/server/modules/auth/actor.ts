@@ -14,7 +14,11 @@ const LAST_SEEN_EVERY_MS = 60_000;
 export function actorMiddleware(deps: Deps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const cookie = c.req.header('cookie');
-    if (!cookie || !cookie.includes('session_token') || c.req.path.startsWith('/api/auth/')) return next();
+    const path = c.req.path;
+    // Static files never need the actor; Better Auth's own routes read the session themselves.
+    if (!cookie || !cookie.includes('session_token') || path.startsWith('/api/auth/') || path.startsWith('/assets/')) {
+      return next();
+    }
     const auth = getAuth(deps);
     const { headers, response } = await auth.api.getSession({ headers: c.req.raw.headers, returnHeaders: true });
     if (response) {

@@ -236,20 +236,27 @@ export function catalogRoutes(deps: Deps) {
       summary: 'Every non-archived class, architect and texture (for pickers and previews)',
       responses: {
         200: jsonContent(
-          z.object({ classes: z.array(cardClassSchema), architects: z.array(architectSchema), textures: z.array(textureSchema), sets: z.array(publicSetSchema) }),
+          z.object({
+            classes: z.array(cardClassSchema),
+            architects: z.array(architectSchema),
+            textures: z.array(textureSchema),
+            sets: z.array(publicSetSchema),
+            sampleImageKey: z.string().nullable(),
+          }),
           'Options',
         ),
         ...errorResponses,
       },
     }),
     async (c) => {
-      const [classes, architects, textures, sets] = await Promise.all([
+      const [classes, architects, textures, sets, sampleImageKey] = await Promise.all([
         svc.listClasses(db, classListQuerySchema.parse({ pageSize: 100 })),
         svc.listArchitects(db, architectListQuerySchema.parse({ pageSize: 100 })),
         svc.listTextures(db, textureListQuerySchema.parse({ pageSize: 100 })),
         svc.listAllSets(db),
+        svc.sampleImageKey(db),
       ]);
-      return c.json({ classes: classes.items, architects: architects.items, textures: textures.items, sets }, 200);
+      return c.json({ classes: classes.items, architects: architects.items, textures: textures.items, sets, sampleImageKey }, 200);
     },
   );
   app.openapi(

@@ -707,6 +707,17 @@ export async function listStockAdjustments(db: DbOrTx, cardId: string, page: num
   return paged(rows.map(adjustmentDto), total, page, pageSize);
 }
 
+/** Artwork of the most valuable active card, so previews of frames and foils have something to show. */
+export async function sampleImageKey(db: Db): Promise<string | null> {
+  const [row] = await db
+    .select({ key: cards.imageKey })
+    .from(cards)
+    .where(eq(cards.active, true))
+    .orderBy(sql`${cards.valueCents} desc nulls last`, sql`${cards.id} asc`)
+    .limit(1);
+  return row?.key ?? null;
+}
+
 export async function listAllSets(db: Db): Promise<PublicSet[]> {
   const rows = await db
     .select({ name: cards.setName, cardCount: count() })

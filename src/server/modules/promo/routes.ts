@@ -14,10 +14,13 @@ import { actorOf, requireAdmin, requireUser, requireVerified } from '../../http/
 import { createRouter, errorResponses, jsonContent, z } from '../../http/openapi.ts';
 import { clientIp } from '../../http/security.ts';
 import { requireIdempotencyKey, sendIdempotent, withIdempotency } from '../../lib/idempotency.ts';
+import { enforceRateLimit } from '../../lib/rate-limit.ts';
 import { moneyTransaction } from '../wallet/service.ts';
 import { createPromo, getPromoDetail, listPromos, pendingBonus, redeemPromo, updatePromo } from './service.ts';
 
 const promoParams = z.object({ id: z.uuid('Not a promo code id.') });
+export const REDEEM_ATTEMPTS = 30;
+export const REDEEM_WINDOW_SECONDS = 600;
 
 /** Redemption for users; /api/admin/promo for admins. */
 export function promoRoutes(deps: Deps) {
@@ -38,6 +41,8 @@ export function promoRoutes(deps: Deps) {
       const actor = actorOf(c);
       const key = requireIdempotencyKey(c);
       const body = c.req.valid('json');
+      // Codes are guessable words: cap attempts per account so they cannot be enumerated.
+      await enforceRateLimit(deps.dbh, `promo-redeem:${actor.userId}`, REDEEM_ATTEMPTS, REDEEM_WINDOW_SECONDS);
       const r = await withIdempotency(
         db,
         { userId: actor.userId, key, scope: 'POST /api/wallet/promo/redeem', body: { code: body.code.toUpperCase() } },

@@ -10,7 +10,7 @@ import { formatMoney } from '../../../shared/money.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { user } from '../../db/schema/auth.ts';
 import { promoCodes, promoRedemptions } from '../../db/schema/wallet.ts';
-import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
+import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import { audit } from '../audit/service.ts';
 import { assertCanSpend } from '../responsible-play/service.ts';
 import { credit, getBalance } from '../wallet/service.ts';

@@ -84,8 +84,8 @@ async function usedSince(db: DbOrTx, userId: string, now: Date): Promise<Record<
   const dayStart = new Date(now.getTime() - LIMIT_WINDOWS_MS.day);
   const [row] = await db
     .select({
-      day: sql<string>`coalesce(sum(${deposits.amountCents}) filter (where ${deposits.createdAt} > ${dayStart}), 0)`,
-      week: sql<string>`coalesce(sum(${deposits.amountCents}) filter (where ${deposits.createdAt} > ${weekStart}), 0)`,
+      day: sql<string>`coalesce(sum(${deposits.amountCents}) filter (where ${deposits.createdAt} > ${dayStart.toISOString()}::timestamptz), 0)`,
+      week: sql<string>`coalesce(sum(${deposits.amountCents}) filter (where ${deposits.createdAt} > ${weekStart.toISOString()}::timestamptz), 0)`,
       month: sql<string>`coalesce(sum(${deposits.amountCents}), 0)`,
     })
     .from(deposits)

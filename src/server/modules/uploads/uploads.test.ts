@@ -86,7 +86,7 @@ describe('POST /api/admin/uploads', () => {
         return { body: multipart(png.subarray(0, Math.floor(png.length / 2))) };
       }, 400, 'invalid_image'],
       ['a truncated JPEG', async () => {
-        const jpg = await sharp({ create: { width: 400, height: 400, channels: 3, background: '#0ff' }, noise: { type: 'gaussian', mean: 128, sigma: 30 } }).jpeg().toBuffer();
+        const jpg = await sharp({ create: { width: 400, height: 400, channels: 3, background: '#0ff', noise: { type: 'gaussian', mean: 128, sigma: 30 } } }).jpeg().toBuffer();
         return { body: multipart(jpg.subarray(0, Math.floor(jpg.length / 3)), 'a.jpg', 'image/jpeg') };
       }, 400, 'invalid_image'],
       ['PNG magic followed by garbage', async () => ({ body: multipart(Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(500, 7)])) }), 400, 'invalid_image'],
@@ -119,7 +119,7 @@ describe('POST /api/admin/uploads', () => {
   });
 
   it('a 3 MB image is accepted (the upload route is not held to the 1 MB API limit)', async () => {
-    const big = await sharp({ create: { width: 1200, height: 1200, channels: 3, background: '#333' }, noise: { type: 'gaussian', mean: 128, sigma: 60 } })
+    const big = await sharp({ create: { width: 1200, height: 1200, channels: 3, background: '#333', noise: { type: 'gaussian', mean: 128, sigma: 60 } } })
       .png({ compressionLevel: 0 })
       .toBuffer();
     expect(big.length).toBeGreaterThan(1024 * 1024);

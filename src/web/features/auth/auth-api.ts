@@ -66,7 +66,7 @@ export function retryText(seconds: number | undefined): string {
 export function applyFieldErrors<K extends string>(
   err: unknown,
   known: readonly K[],
-  setError: (name: K, error: { type: string; message: string }, opts?: { shouldFocus?: boolean }) => void,
+  setError: (name: K, error: { type: string; message: string }, opts?: { shouldFocus: boolean }) => void,
 ): boolean {
   if (!(err instanceof ApiClientError) || !err.fields) return false;
   let applied = false;

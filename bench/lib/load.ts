@@ -1,0 +1,98 @@
+import { createRequire } from 'node:module';
+import { round } from './util.ts';
+
+const require = createRequire(import.meta.url);
+// autocannon ships no types; the slice we use is typed here.
+const autocannon = require('autocannon') as (opts: Record<string, unknown>) => Promise<AutocannonResult>;
+
+interface Histogram {
+  average: number;
+  mean: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+}
+interface AutocannonResult {
+  latency: Histogram;
+  requests: Histogram & { total: number; sent: number };
+  duration: number;
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  '2xx': number;
+  statusCodeStats?: Record<string, { count: number }>;
+}
+
+export interface LoadResult {
+  /** Successful (2xx) responses per second over the run. */
+  rps: number;
+  ok: number;
+  non2xx: number;
+  errors: number;
+  p50_ms: number | null;
+  p99_ms: number | null;
+  mean_ms: number | null;
+  duration_s: number;
+  status: Record<string, number>;
+  target_rate?: number;
+}
+
+export interface LoadOptions {
+  url: string;
+  method?: 'GET' | 'POST';
+  connections: number;
+  duration: number;
+  /** Fixed arrival rate (requests/s over all connections); closed loop when absent. */
+  rate?: number;
+  headers?: Record<string, string>;
+  body?: string;
+  /** Called for every request: returns the headers (and optionally body) to send. */
+  perRequest?: () => { headers?: Record<string, string>; body?: string };
+}
+
+/** autocannon run. With `rate`, latencies are corrected for coordinated omission (autocannon's default). */
+export async function load(opts: LoadOptions): Promise<LoadResult> {
+  const u = new URL(opts.url);
+  const baseHeaders = { ...(opts.body ? { 'content-type': 'application/json' } : {}), ...opts.headers };
+  const res = await autocannon({
+    url: u.origin,
+    connections: opts.connections,
+    duration: opts.duration,
+    ...(opts.rate ? { overallRate: opts.rate } : {}),
+    timeout: 30,
+    requests: [
+      {
+        method: opts.method ?? 'GET',
+        path: u.pathname + u.search,
+        headers: baseHeaders,
+        ...(opts.body ? { body: opts.body } : {}),
+        ...(opts.perRequest
+          ? {
+              setupRequest: (req: { headers: Record<string, string>; body?: string }) => {
+                const r = opts.perRequest!();
+                req.headers = { ...baseHeaders, ...r.headers };
+                if (r.body !== undefined) req.body = r.body;
+                return req;
+              },
+            }
+          : {}),
+      },
+    ],
+  });
+  const status: Record<string, number> = {};
+  for (const [code, s] of Object.entries(res.statusCodeStats ?? {})) status[code] = s.count;
+  const ok = res['2xx'];
+  return {
+    rps: round(ok / res.duration, 1)!,
+    ok,
+    non2xx: res.non2xx,
+    errors: res.errors,
+    p50_ms: round(res.latency.p50, 2),
+    p99_ms: round(res.latency.p99, 2),
+    mean_ms: round(res.latency.mean, 2),
+    duration_s: round(res.duration, 2)!,
+    status,
+    ...(opts.rate ? { target_rate: opts.rate } : {}),
+  };
+}

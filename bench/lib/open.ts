@@ -1,0 +1,190 @@
+import { readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { BenchOptions } from './options.ts';
+import { buildScript, pgbench, type PgbenchResult, type Script, type Statement } from './pgbench.ts';
+import { cloneDatabase, connect, databaseName, dropDatabase } from './pg.ts';
+import { PRODUCT_ID, sessionCookie } from './seed.ts';
+import { cpuMs, startServer, type ServerHandle } from './server.ts';
+import { load, type LoadResult } from './load.ts';
+import { log, round } from './util.ts';
+
+export const OPEN_PATH = '/api/shop/open';
+const BODY = JSON.stringify({ productId: PRODUCT_ID, quantity: 1 });
+
+let seq = 0;
+const runTag = Date.now().toString(36);
+export const newKey = () => `bench-${runTag}-${(seq++).toString(36)}`;
+
+/** Round-robin over the users: with N users and fewer connections, no two in-flight requests share a user. */
+export function userRotation(users: number, from = 1) {
+  let next = 0;
+  const cookies: string[] = [];
+  return {
+    async prepare() {
+      for (let i = 0; i < users; i++) cookies.push(await sessionCookie(from + i));
+    },
+    headers(origin: string) {
+      const cookie = cookies[next++ % cookies.length]!;
+      return { cookie, 'idempotency-key': newKey(), origin };
+    },
+  };
+}
+
+export async function openOnce(server: ServerHandle, userNumber: number): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${server.origin}${OPEN_PATH}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: server.origin, cookie: await sessionCookie(userNumber), 'idempotency-key': newKey() },
+    body: BODY,
+  });
+  return { status: res.status, body: await res.json().catch(() => null) };
+}
+
+/** Whether the buy-and-open endpoint exists yet on this build (the shop issue may still be in progress). */
+export async function endpointExists(server: ServerHandle): Promise<boolean> {
+  const r = await openOnce(server, 1);
+  return !(r.status === 404 && /No API endpoint/.test(String(r.body?.error?.message ?? '')));
+}
+
+export interface CaptureResult {
+  scripts: Array<{ script: Script; weight: number }>;
+  statements_per_open: number;
+  shapes: number;
+  opens: number;
+}
+
+/**
+ * Starts the server with DB_STATEMENT_LOG, makes a few warm-up opens (first-use work such as the
+ * pool snapshot insert happens once per pool, not per open), then `count` opens one at a time and
+ * cuts the statement log per request.
+ */
+export async function captureOpenSql(opts: { databaseUrl: string; poolSize: number; users: number; cards: number; count: number }): Promise<CaptureResult> {
+  const file = path.join(tmpdir(), `pv-bench-statements-${process.pid}-${Date.now()}.jsonl`);
+  const server = await startServer({ databaseUrl: opts.databaseUrl, poolSize: opts.poolSize, statementLog: file });
+  const sql = connect(opts.databaseUrl, 1);
+  let opens = 0;
+  try {
+    const cardRows = await sql<Array<{ id: string; number: number }>>`select id::text as id, number from cards`;
+    const cardNumbers = new Map(cardRows.map((r) => [r.id, r.number]));
+    const size = () => {
+      try {
+        return statSync(file).size;
+      } catch {
+        return 0;
+      }
+    };
+    // Users from the top of the range, so the load phases start on untouched users anyway.
+    let user = opts.users;
+    for (let w = 0; w < 3; w++) {
+      const r = await openOnce(server, user--);
+      if (r.status !== 201) throw new Error(`warm-up open answered ${r.status}: ${JSON.stringify(r.body)}`);
+      opens++;
+    }
+    const groups = new Map<string, { script: Script; weight: number }>();
+    let statements = 0;
+    for (let i = 0; i < opts.count; i++) {
+      const n = user--;
+      const before = size();
+      const key = newKey();
+      const res = await fetch(`${server.origin}${OPEN_PATH}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: server.origin, cookie: await sessionCookie(n), 'idempotency-key': key },
+        body: BODY,
+      });
+      const body = (await res.json()) as { openings: Array<{ fairness: { nonce: number } }> };
+      if (res.status !== 201) throw new Error(`captured open answered ${res.status}: ${JSON.stringify(body)}`);
+      opens++;
+      // Statements are appended synchronously, but post-commit notifies may trail the response a little.
+      await new Promise((r) => setTimeout(r, 100));
+      const lines = readFileSync(file).subarray(before).toString('utf8').split('\n').filter(Boolean);
+      const stmts = lines.map((l) => JSON.parse(l) as Statement);
+      statements += stmts.length;
+      const [seed] = await sql<Array<{ id: string }>>`select id::text as id from user_seeds where user_id = ${`bench${n}`} and active`;
+      const script = buildScript(
+        stmts,
+        { userNumber: n, cardNumbers, seedId: seed!.id, idempotencyKey: key, nonce: body.openings[0]!.fairness.nonce },
+        { users: opts.users, cards: opts.cards },
+        `s${groups.size}`,
+      );
+      const g = groups.get(script.shape);
+      if (g) g.weight++;
+      else groups.set(script.shape, { script, weight: 1 });
+    }
+    return { scripts: [...groups.values()], statements_per_open: round(statements / opts.count, 1)!, shapes: groups.size, opens };
+  } finally {
+    await sql.end();
+    await server.stop();
+    rmSync(file, { force: true });
+  }
+}
+
+export interface OpenBenchResult {
+  capture: Omit<CaptureResult, 'scripts'>;
+  db: { closed: PgbenchResult; rates: PgbenchResult[]; mode: string; clients: number };
+  app: { closed: LoadResult; rates: LoadResult[]; cpu_ms_per_open: number | null; connections: number };
+  ratio: number | null;
+  /** 201 answers in total (captures included), for the invariants. */
+  opened: number;
+}
+
+/** The limit (pgbench on the captured SQL) and the app (autocannon on the endpoint), closed loop and at fixed rates. */
+export async function openBench(
+  o: BenchOptions,
+  opts: { databaseUrl: string; cards: number; rates: number[]; label: string },
+): Promise<OpenBenchResult> {
+  log(`${opts.label}: capturing the SQL of buy-and-open`);
+  const cap = await captureOpenSql({ databaseUrl: opts.databaseUrl, poolSize: o.poolSize, users: o.users, cards: opts.cards, count: o.quick ? 6 : 16 });
+  log(`${opts.label}: ${cap.statements_per_open} statements per open, ${cap.shapes} shape(s)`);
+  let opened = cap.opens;
+
+  // The app sends unnamed statements (drizzle + postgres.js: parse, bind, execute every time):
+  // pgbench replays them the same way (-M extended), on as many connections as the app's pool.
+  // It runs on a copy of the database, so the invariants afterwards judge the app's writes only.
+  const mode = 'extended' as const;
+  const copyName = `${databaseName(opts.databaseUrl)}_pgbench`;
+  const copyUrl = await cloneDatabase(databaseName(opts.databaseUrl), copyName);
+  const ratesDb: PgbenchResult[] = [];
+  let closedDb: PgbenchResult;
+  try {
+    log(`${opts.label}: pgbench closed loop (${o.poolSize} clients, ${o.seconds} s)`);
+    closedDb = await pgbench({ url: copyUrl, scripts: cap.scripts, clients: o.poolSize, seconds: o.seconds, mode });
+    for (const rate of opts.rates) {
+      log(`${opts.label}: pgbench at ${rate}/s`);
+      ratesDb.push(await pgbench({ url: copyUrl, scripts: cap.scripts, clients: o.poolSize, seconds: o.seconds, rate, mode }));
+    }
+  } finally {
+    if (!o.keep) await dropDatabase(copyName);
+  }
+
+  const server = await startServer({ databaseUrl: opts.databaseUrl, poolSize: o.poolSize });
+  try {
+    const users = userRotation(o.users);
+    await users.prepare();
+    const perRequest = () => ({ headers: users.headers(server.origin) });
+    const url = `${server.origin}${OPEN_PATH}`;
+    const warm = await load({ url, method: 'POST', body: BODY, connections: 4, duration: 2, perRequest });
+    opened += warm.ok;
+    log(`${opts.label}: app closed loop (${o.connections} connections, ${o.seconds} s)`);
+    const cpu0 = cpuMs(server.pid);
+    const closed = await load({ url, method: 'POST', body: BODY, connections: o.connections, duration: o.seconds, perRequest });
+    const cpu = cpuMs(server.pid) - cpu0;
+    opened += closed.ok;
+    const rates: LoadResult[] = [];
+    for (const rate of opts.rates) {
+      log(`${opts.label}: app at ${rate}/s`);
+      // Enough connections that every one of them stays under its share of the rate.
+      const r = await load({ url, method: 'POST', body: BODY, connections: Math.max(o.connections, Math.ceil(rate / 10)), duration: o.seconds, rate, perRequest });
+      opened += r.ok;
+      rates.push(r);
+    }
+    return {
+      capture: { statements_per_open: cap.statements_per_open, shapes: cap.shapes, opens: cap.opens },
+      db: { closed: closedDb, rates: ratesDb, mode, clients: o.poolSize },
+      app: { closed, rates, cpu_ms_per_open: closed.ok ? round(cpu / closed.ok, 2) : null, connections: o.connections },
+      ratio: closedDb.tps ? round(closed.rps / closedDb.tps, 3) : null,
+      opened,
+    };
+  } finally {
+    await server.stop();
+  }
+}

@@ -1,0 +1,63 @@
+import postgres from 'postgres';
+
+export type Sql = postgres.Sql;
+
+export const ADMIN_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+
+export function urlFor(database: string): string {
+  const u = new URL(ADMIN_URL);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
+
+export function connect(url: string, max = 4): Sql {
+  return postgres(url, { max, onnotice: () => {}, connect_timeout: 10, idle_timeout: 30 });
+}
+
+/** A fresh, empty database (dropped first if a previous run left it behind). */
+export async function createDatabase(name: string): Promise<string> {
+  const admin = connect(ADMIN_URL, 1);
+  try {
+    await admin.unsafe(`drop database if exists "${name}" with (force)`);
+    await admin.unsafe(`create database "${name}"`);
+  } finally {
+    await admin.end();
+  }
+  return urlFor(name);
+}
+
+export async function dropDatabase(name: string): Promise<void> {
+  const admin = connect(ADMIN_URL, 1);
+  try {
+    await admin.unsafe(`drop database if exists "${name}" with (force)`);
+  } finally {
+    await admin.end();
+  }
+}
+
+/** libpq connection parameters for pgbench/psql, from the URL. */
+export function libpqEnv(url: string): Record<string, string> {
+  const u = new URL(url);
+  const env: Record<string, string> = {
+    PGHOST: u.hostname,
+    PGPORT: u.port || '5432',
+    PGUSER: decodeURIComponent(u.username || 'postgres'),
+    PGDATABASE: u.pathname.slice(1),
+  };
+  if (u.password) env.PGPASSWORD = decodeURIComponent(u.password);
+  return env;
+}
+
+/** A copy of `source` (nobody may be connected to it), so pgbench's writes never mix with the app's. */
+export async function cloneDatabase(source: string, target: string): Promise<string> {
+  const admin = connect(ADMIN_URL, 1);
+  try {
+    await admin.unsafe(`drop database if exists "${target}" with (force)`);
+    await admin.unsafe(`create database "${target}" template "${source}"`);
+  } finally {
+    await admin.end();
+  }
+  return urlFor(target);
+}
+
+export const databaseName = (url: string) => new URL(url).pathname.slice(1);

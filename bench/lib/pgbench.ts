@@ -1,0 +1,168 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { libpqEnv } from './pg.ts';
+import { percentile, round, run } from './util.ts';
+
+/**
+ * Turns the statements one HTTP request issued (captured from the server through
+ * DB_STATEMENT_LOG) into a pgbench script. The SQL text is kept byte for byte; only the
+ * parameters become pgbench variables:
+ *   - the user's own values (id, session token/id, seed id) are derived from a random user number,
+ *   - card ids become random cards (the draw is random in the app too: no artificial hot rows),
+ *   - ids and keys the app generates per request (uuids, Idempotency-Key) are fresh per transaction,
+ *   - the nonce is read back from the user_seeds UPDATE ... RETURNING (\gset), as the app does,
+ *   - everything else (product id, prices, JSON documents, timestamps) is passed as captured (-D).
+ */
+
+export interface Statement {
+  connection: number;
+  query: string;
+  parameters: unknown[];
+}
+
+export interface CaptureFacts {
+  userNumber: number;
+  /** uuid → card number k (card id = md5('card' || k)::uuid). */
+  cardNumbers: Map<string, number>;
+  seedId: string;
+  idempotencyKey: string;
+  /** The nonce the captured opening used (seeded nonces start at NONCE_BASE). */
+  nonce: number;
+}
+
+export const NONCE_BASE = 1_000_000;
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface Script {
+  /** Statement texts in order: requests with the same shape share one script. */
+  shape: string;
+  text: string;
+  defines: Record<string, string>;
+  statements: number;
+}
+
+const pgQuote = (s: string) => `'${s.replace(/'/g, "''")}'`;
+
+export function buildScript(stmts: Statement[], facts: CaptureFacts, sizes: { users: number; cards: number }, scriptId: string): Script {
+  const uid = `bench${facts.userNumber}`;
+  const exprs: Array<[string, string]> = [];
+  const sets: string[] = [`\\set n random(1, ${sizes.users})`, `\\set r random(1, 9000000000000000000)`];
+  const defines: Record<string, string> = {};
+  const byValue = new Map<string, string>();
+  let fresh = 0;
+  let card = 0;
+  let constant = 0;
+  let needNonce = false;
+
+  const varFor = (raw: unknown): string => {
+    const v = raw === null || raw === undefined ? null : String(raw);
+    if (v === null) throw new Error('a NULL parameter cannot be replayed by pgbench');
+    const known = byValue.get(v);
+    if (known) return known;
+    let name: string;
+    if (v === uid) exprs.push([(name = 'uid'), `'bench' || :n`]);
+    else if (v === `bt${facts.userNumber}`) exprs.push([(name = 'tok'), `'bt' || :n`]);
+    else if (v === `bs${facts.userNumber}`) exprs.push([(name = 'sid'), `'bs' || :n`]);
+    else if (v === facts.seedId) exprs.push([(name = 'seed'), `md5('seed' || :n)::uuid::text`]);
+    else if (v === facts.idempotencyKey) exprs.push([(name = 'ikey'), `'bench-pgbench-' || :r`]);
+    else if (facts.cardNumbers.has(v)) {
+      name = `card${++card}`;
+      sets.push(`\\set k${card} random(1, ${sizes.cards})`);
+      exprs.push([name, `md5('card' || :k${card})::uuid::text`]);
+    } else if (/^\d+$/.test(v) && Number(v) === facts.nonce) {
+      name = 'nonce';
+      needNonce = true;
+    } else if (UUID_RE.test(v)) exprs.push([(name = `f${++fresh}`), 'gen_random_uuid()::text']);
+    else {
+      name = `${scriptId}c${++constant}`;
+      defines[name] = v;
+    }
+    byValue.set(v, name);
+    return name;
+  };
+
+  const body: string[] = [];
+  let nonceSource = false;
+  for (const s of stmts) {
+    const names = s.parameters.map(varFor);
+    // $10 before $1: replace from the highest number down.
+    let text = s.query.trim().replace(/;\s*$/, '');
+    for (let i = names.length; i >= 1; i--) text = text.replaceAll(`$${i}`, `:${names[i - 1]}`);
+    if (/^update "user_seeds"/i.test(text) && /returning/i.test(text)) {
+      body.push(`${text}\n\\gset ns_`);
+      body.push(`\\set nonce :ns_next_nonce - 1`);
+      nonceSource = true;
+    } else body.push(`${text};`);
+  }
+  if (needNonce && !nonceSource) throw new Error('the nonce is used but no UPDATE "user_seeds" … RETURNING was captured');
+  const preamble = exprs.length ? [`select ${exprs.map(([n, e]) => `${e} as ${n}`).join(', ')}\n\\gset`] : [];
+  return {
+    shape: stmts.map((s) => s.query).join('\n;\n'),
+    text: [...sets, ...preamble, ...body].join('\n') + '\n',
+    defines,
+    statements: stmts.length,
+  };
+}
+
+export interface PgbenchResult {
+  tps: number;
+  transactions: number;
+  failed: number;
+  p50_ms: number | null;
+  p99_ms: number | null;
+  target_rate?: number;
+}
+
+/** Runs weighted scripts; latency percentiles come from the per-transaction log (-l). */
+export async function pgbench(opts: {
+  url: string;
+  scripts: Array<{ script: Script; weight: number }>;
+  clients: number;
+  seconds: number;
+  rate?: number;
+  mode: 'prepared' | 'extended';
+}): Promise<PgbenchResult> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'pv-pgbench-'));
+  try {
+    const args = ['-n', '-M', opts.mode, '-c', String(opts.clients), '-j', String(Math.min(2, opts.clients)), '-T', String(opts.seconds)];
+    if (opts.rate) args.push('-R', String(opts.rate));
+    args.push('-l', `--log-prefix=${path.join(dir, 'log')}`);
+    opts.scripts.forEach(({ script, weight }, i) => {
+      const file = path.join(dir, `s${i}.sql`);
+      writeFileSync(file, script.text);
+      args.push('-f', `${file}@${weight}`);
+      for (const [k, v] of Object.entries(script.defines)) args.push('-D', `${k}=${v}`);
+    });
+    const { stdout, stderr } = await run('pgbench', args, { env: { ...process.env, ...libpqEnv(opts.url) } });
+    if (/aborted|error/i.test(stderr) && !/^$/.test(stderr)) {
+      const aborted = /client \d+ aborted/.test(stderr);
+      if (aborted) throw new Error(`pgbench: a client aborted:\n${stderr.slice(0, 3000)}`);
+    }
+    const tps = Number(/tps = ([\d.]+)/.exec(stdout)?.[1] ?? NaN);
+    const transactions = Number(/number of transactions actually processed: (\d+)/.exec(stdout)?.[1] ?? 0);
+    const failed = Number(/number of failed transactions: (\d+)/.exec(stdout)?.[1] ?? 0);
+    const lat: number[] = [];
+    for (const f of readdirSync(dir).filter((n) => n.startsWith('log'))) {
+      for (const line of readFileSync(path.join(dir, f), 'utf8').split('\n')) {
+        const parts = line.split(' ');
+        // client_id transaction_no time script_no time_epoch time_us [schedule_lag]; time is µs and,
+        // under -R, counted from the scheduled start (like autocannon's coordinated-omission correction).
+        if (parts.length >= 6 && parts[2] !== 'skipped' && parts[2] !== 'failed') lat.push(Number(parts[2]) / 1000);
+      }
+    }
+    return {
+      tps: round(tps, 1)!,
+      transactions,
+      failed,
+      p50_ms: round(percentile(lat, 50), 2),
+      p99_ms: round(percentile(lat, 99), 2),
+      ...(opts.rate ? { target_rate: opts.rate } : {}),
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Quote helper for literal SQL elsewhere in the bench. */
+export { pgQuote };

@@ -1,0 +1,328 @@
+// `npm run bench` — see docs/performance.md. Creates fresh databases on BENCH_DATABASE_URL's
+// server, starts the built server as a child process and measures, in one run: the buy-and-open
+// limit (pgbench on the captured SQL) against the app (autocannon), the invariants afterwards,
+// growth (100,000 cards, 1,000,000 owned), the read path, realtime fan-out and embedded PGlite.
+// Flags: --quick (small and short, for developing the bench), --only=read,realtime,open,growth,pglite,
+// --seconds=N, --rates=a,b,c, --users=N, --keep (leave the databases). Exit code ≠ 0 only on errors.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { migratePgliteClient, migratePostgresUrl } from '../src/server/db/migrate.ts';
+import { checkInvariants, type Invariants } from './lib/invariants.ts';
+import { load, type LoadResult } from './lib/load.ts';
+import { endpointExists, openBench, OPEN_PATH, userRotation, type OpenBenchResult } from './lib/open.ts';
+import { parseOptions } from './lib/options.ts';
+import { ADMIN_URL, connect, createDatabase, dropDatabase } from './lib/pg.ts';
+import { realtimeBench, type RealtimeResult } from './lib/realtime.ts';
+import { PRODUCT_ID, seedCatalog, seedOwnedCards, seedUsers, type Exec } from './lib/seed.ts';
+import { cpuMs, ensureBuilt, ROOT, startServer } from './lib/server.ts';
+import { log, machine, round, table } from './lib/util.ts';
+
+const TARGETS = {
+  ratio: 0.5,
+  p99_ms_at_1000: 25,
+  growth: 0.8,
+  pglite_opens_per_s: 500,
+  read_ratio: 0.4,
+  realtime_p99_ms: 250,
+};
+
+const o = parseOptions(process.argv.slice(2));
+const want = (phase: string) => !o.only || o.only.has(phase);
+const runId = `${Date.now().toString(36)}`;
+const notes: string[] = [];
+
+async function seedPostgres(name: string, cards: number, owned: number) {
+  const url = await createDatabase(name);
+  await migratePostgresUrl(url);
+  const sql = connect(url, 2);
+  const exec: Exec = (s) => sql.unsafe(s) as unknown as Promise<Array<Record<string, unknown>>>;
+  try {
+    const t0 = Date.now();
+    await seedCatalog(exec, { cards, stockPerCard: 100_000 });
+    await seedUsers(exec, o.users);
+    if (owned) await seedOwnedCards(exec, { count: owned, users: o.users, cards });
+    await exec('vacuum analyze');
+    log(`seeded ${name}: ${cards} cards, ${o.users} users, ${owned} owned cards (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+  } finally {
+    await sql.end();
+  }
+  return { url, name };
+}
+
+async function invariantsOf(url: string, expected: number): Promise<Invariants> {
+  const sql = connect(url, 1);
+  try {
+    return await checkInvariants((s) => sql.unsafe(s) as unknown as Promise<Array<Record<string, unknown>>>, expected);
+  } finally {
+    await sql.end();
+  }
+}
+
+interface ReadResult {
+  cards: LoadResult;
+  config: LoadResult;
+  ratio: number | null;
+}
+
+/** GET /api/cards (a page of 48) against GET /api/config, alternating halves so drift hits both. */
+async function readBench(origin: string): Promise<ReadResult> {
+  const half = Math.max(1, Math.round(o.seconds / 2));
+  const run = (p: string) => load({ url: `${origin}${p}`, connections: o.connections, duration: half });
+  await run('/api/cards?page=1&pageSize=48'); // warm-up (JIT, plans, caches)
+  const c1 = await run('/api/config');
+  const k1 = await run('/api/cards?page=1&pageSize=48');
+  const c2 = await run('/api/config');
+  const k2 = await run('/api/cards?page=1&pageSize=48');
+  const merge = (a: LoadResult, b: LoadResult): LoadResult => ({
+    ...a,
+    rps: round((a.ok + b.ok) / (a.duration_s + b.duration_s), 1)!,
+    ok: a.ok + b.ok,
+    non2xx: a.non2xx + b.non2xx,
+    errors: a.errors + b.errors,
+    p50_ms: Math.max(a.p50_ms ?? 0, b.p50_ms ?? 0),
+    p99_ms: Math.max(a.p99_ms ?? 0, b.p99_ms ?? 0),
+    duration_s: round(a.duration_s + b.duration_s, 2)!,
+  });
+  const config = merge(c1, c2);
+  const cards = merge(k1, k2);
+  return { cards, config, ratio: config.rps ? round(cards.rps / config.rps, 3) : null };
+}
+
+interface PgliteResult {
+  closed: LoadResult;
+  cpu_ms_per_open: number | null;
+  invariants: Invariants;
+}
+
+async function pgliteBench(): Promise<PgliteResult> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'pv-bench-pglite-'));
+  const users = Math.min(o.users, 1000);
+  try {
+    const client = await PGlite.create(path.join(dataDir, 'pglite'));
+    await migratePgliteClient(client);
+    const exec: Exec = async (s) => (await client.query<Record<string, unknown>>(s)).rows;
+    await seedCatalog(exec, { cards: o.smallCards, stockPerCard: 100_000 });
+    await seedUsers(exec, users);
+    await client.exec('vacuum analyze');
+    await client.close();
+    const server = await startServer({ dataDir });
+    let result: LoadResult;
+    let cpu: number;
+    let opened = 0;
+    try {
+      const rot = userRotation(users);
+      await rot.prepare();
+      const perRequest = () => ({ headers: rot.headers(server.origin) });
+      const body = JSON.stringify({ productId: PRODUCT_ID, quantity: 1 });
+      const url = `${server.origin}${OPEN_PATH}`;
+      opened += (await load({ url, method: 'POST', body, connections: 4, duration: 2, perRequest })).ok;
+      log(`pglite: app closed loop (${o.connections} connections, ${o.seconds} s)`);
+      const cpu0 = cpuMs(server.pid);
+      result = await load({ url, method: 'POST', body, connections: o.connections, duration: o.seconds, perRequest });
+      cpu = cpuMs(server.pid) - cpu0;
+      opened += result.ok;
+    } finally {
+      await server.stop();
+    }
+    const after = await PGlite.create(path.join(dataDir, 'pglite'));
+    try {
+      const invariants = await checkInvariants(async (s) => (await after.query<Record<string, unknown>>(s)).rows, opened);
+      return { closed: result, cpu_ms_per_open: result.ok ? round(cpu / result.ok, 2) : null, invariants };
+    } finally {
+      await after.close();
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function main() {
+  const started = new Date();
+  log(`packvault bench (${o.quick ? 'quick' : 'full'}) against ${ADMIN_URL.replace(/:[^:@/]*@/, ':***@')}`);
+  await ensureBuilt();
+  const before = await machine();
+  const results: Record<string, unknown> = {};
+  const dbs: string[] = [];
+  let small: OpenBenchResult | null = null;
+  let smallInv: Invariants | null = null;
+  let large: OpenBenchResult | null = null;
+  let largeInv: Invariants | null = null;
+  let read: ReadResult | null = null;
+  let realtime: RealtimeResult | null = null;
+  let pglite: PgliteResult | null = null;
+  let endpoint = true;
+
+  try {
+    if (want('read') || want('realtime') || want('open')) {
+      const s = await seedPostgres(`packvault_bench_${runId}_small`, o.smallCards, 0);
+      dbs.push(s.name);
+      const server = await startServer({ databaseUrl: s.url, poolSize: o.poolSize });
+      try {
+        endpoint = await endpointExists(server);
+        if (want('read')) {
+          log('read path: /api/cards vs /api/config');
+          read = await readBench(server.origin);
+        }
+        if (want('realtime')) {
+          log(`realtime: ${o.sseClients} SSE clients`);
+          realtime = await realtimeBench({ origin: server.origin, databaseUrl: s.url, pid: server.pid, clients: o.sseClients, events: o.sseEvents });
+        }
+      } finally {
+        await server.stop();
+      }
+      if (want('open')) {
+        if (!endpoint) notes.push(`POST ${OPEN_PATH} does not exist in this build yet: opening benchmarks skipped.`);
+        else {
+          small = await openBench(o, { databaseUrl: s.url, cards: o.smallCards, rates: o.rates, label: `open @${o.smallCards} cards` });
+          // +1: endpointExists() opened one pack.
+          smallInv = await invariantsOf(s.url, small.opened + 1);
+        }
+      }
+    }
+    if (want('growth') && endpoint) {
+      const l = await seedPostgres(`packvault_bench_${runId}_large`, o.largeCards, o.ownedCards);
+      dbs.push(l.name);
+      large = await openBench(o, { databaseUrl: l.url, cards: o.largeCards, rates: [], label: `open @${o.largeCards} cards` });
+      largeInv = await invariantsOf(l.url, large.opened);
+    }
+    if (want('pglite') && endpoint) {
+      log('pglite: embedded database');
+      pglite = await pgliteBench();
+    }
+  } finally {
+    if (!o.keep) for (const d of dbs) await dropDatabase(d).catch(() => {});
+  }
+
+  const after = await machine();
+  const at = (r: OpenBenchResult | null, rate: number) => ({
+    app: r?.app.rates.find((x) => x.target_rate === rate) ?? null,
+    db: r?.db.rates.find((x) => x.target_rate === rate) ?? null,
+  });
+  const growthRatio = small && large ? round(large.app.closed.rps / small.app.closed.rps, 3) : null;
+  const p99At1000 = at(small, 1000).app?.p99_ms ?? null;
+
+  const summary = {
+    opens_per_s: small?.app.closed.rps ?? null,
+    db_tps: small?.db.closed.tps ?? null,
+    ratio: small?.ratio ?? null,
+    cpu_ms_per_open: small?.app.cpu_ms_per_open ?? null,
+    statements_per_open: small?.capture.statements_per_open ?? null,
+    rates: o.rates.map((rate) => {
+      const x = at(small, rate);
+      return {
+        rate,
+        app_achieved: x.app?.rps ?? null,
+        app_p50_ms: x.app?.p50_ms ?? null,
+        app_p99_ms: x.app?.p99_ms ?? null,
+        db_achieved: x.db?.tps ?? null,
+        db_p50_ms: x.db?.p50_ms ?? null,
+        db_p99_ms: x.db?.p99_ms ?? null,
+      };
+    }),
+    growth: large
+      ? {
+          cards: o.largeCards,
+          owned_cards: o.ownedCards,
+          opens_per_s: large.app.closed.rps,
+          db_tps: large.db.closed.tps,
+          p99_ms: large.app.closed.p99_ms,
+          ratio_to_small: growthRatio,
+          db_ratio_to_small: small ? round(large.db.closed.tps / small.db.closed.tps, 3) : null,
+        }
+      : null,
+    read_path: read ? { cards_rps: read.cards.rps, config_rps: read.config.rps, ratio: read.ratio, cards_p99_ms: read.cards.p99_ms, config_p99_ms: read.config.p99_ms } : null,
+    realtime: realtime
+      ? { clients: realtime.connected, p50_ms: realtime.p50_ms, p99_ms: realtime.p99_ms, delivered: `${realtime.deliveries}/${realtime.expected_deliveries}`, kb_per_connection: realtime.kb_per_connection }
+      : null,
+    pglite: pglite ? { opens_per_s: pglite.closed.rps, p50_ms: pglite.closed.p50_ms, p99_ms: pglite.closed.p99_ms, cpu_ms_per_open: pglite.cpu_ms_per_open } : null,
+    invariants_ok: [smallInv, largeInv, pglite?.invariants].filter(Boolean).every((i) => i!.ok),
+  };
+
+  const targets = {
+    ratio: { target: `≥ ${TARGETS.ratio}`, value: summary.ratio, met: summary.ratio === null ? null : summary.ratio >= TARGETS.ratio },
+    p99_at_1000: { target: `≤ ${TARGETS.p99_ms_at_1000} ms at 1000/s`, value: p99At1000, achieved_rate: at(small, 1000).app?.rps ?? null, met: p99At1000 === null ? null : p99At1000 <= TARGETS.p99_ms_at_1000 && (at(small, 1000).app?.rps ?? 0) >= 950 },
+    growth: { target: `≥ ${TARGETS.growth}`, value: growthRatio, met: growthRatio === null ? null : growthRatio >= TARGETS.growth },
+    pglite: { target: `≥ ${TARGETS.pglite_opens_per_s} opens/s`, value: summary.pglite?.opens_per_s ?? null, met: summary.pglite ? summary.pglite.opens_per_s >= TARGETS.pglite_opens_per_s : null },
+    read_ratio: { target: `≥ ${TARGETS.read_ratio}`, value: read?.ratio ?? null, met: read?.ratio == null ? null : read.ratio >= TARGETS.read_ratio },
+    realtime_p99: {
+      target: `≤ ${TARGETS.realtime_p99_ms} ms to ${o.sseClients} clients`,
+      value: realtime?.p99_ms ?? null,
+      met: realtime ? realtime.p99_ms !== null && realtime.p99_ms <= TARGETS.realtime_p99_ms && realtime.deliveries === realtime.expected_deliveries && realtime.connected === o.sseClients : null,
+    },
+    invariants: { target: 'all hold', value: summary.invariants_ok, met: summary.invariants_ok },
+  };
+
+  Object.assign(results, {
+    ...summary,
+    targets,
+    detail: { small, small_invariants: smallInv, large, large_invariants: largeInv, read, realtime, pglite },
+    run: {
+      started: started.toISOString(),
+      finished: new Date().toISOString(),
+      quick: o.quick,
+      options: { ...o, only: o.only ? [...o.only] : null },
+      machine_before: before,
+      machine_after: after,
+      postgres: await serverVersion(),
+      notes,
+    },
+  });
+
+  const rows: Array<Array<string | number | null>> = [['measure', 'value', 'target', 'met']];
+  const yes = (m: boolean | null) => (m === null ? 'n/a' : m ? 'yes' : 'NO');
+  rows.push(['app opens/s (closed loop)', summary.opens_per_s, '', '']);
+  rows.push(['pgbench tps, same SQL', summary.db_tps, '', '']);
+  rows.push(['ratio app / pgbench', summary.ratio, targets.ratio.target, yes(targets.ratio.met)]);
+  rows.push(['CPU ms per open (server)', summary.cpu_ms_per_open, '', '']);
+  for (const r of summary.rates) {
+    rows.push([`@${r.rate}/s app achieved, p50/p99 ms`, `${r.app_achieved ?? '—'}, ${r.app_p50_ms ?? '—'}/${r.app_p99_ms ?? '—'}`, r.rate === 1000 ? targets.p99_at_1000.target : '', r.rate === 1000 ? yes(targets.p99_at_1000.met) : '']);
+    rows.push([`@${r.rate}/s pgbench achieved, p50/p99 ms`, `${r.db_achieved ?? '—'}, ${r.db_p50_ms ?? '—'}/${r.db_p99_ms ?? '—'}`, '', '']);
+  }
+  if (summary.growth) {
+    rows.push([`opens/s @${o.largeCards} cards + ${o.ownedCards} owned`, summary.growth.opens_per_s, '', '']);
+    rows.push(['growth ratio (large / small)', summary.growth.ratio_to_small, targets.growth.target, yes(targets.growth.met)]);
+    rows.push(['pgbench growth ratio', summary.growth.db_ratio_to_small, '', '']);
+  }
+  if (summary.pglite) rows.push(['PGlite opens/s', summary.pglite.opens_per_s, targets.pglite.target, yes(targets.pglite.met)]);
+  if (read) {
+    rows.push(['GET /api/cards req/s (p99 ms)', `${read.cards.rps} (${read.cards.p99_ms})`, '', '']);
+    rows.push(['GET /api/config req/s (p99 ms)', `${read.config.rps} (${read.config.p99_ms})`, '', '']);
+    rows.push(['read ratio cards / config', read.ratio, targets.read_ratio.target, yes(targets.read_ratio.met)]);
+  }
+  if (realtime) {
+    rows.push(['SSE clients connected', realtime.connected, '', '']);
+    rows.push(['SSE delivery p50/p99 ms', `${realtime.p50_ms}/${realtime.p99_ms}`, targets.realtime_p99.target, yes(targets.realtime_p99.met)]);
+    rows.push(['SSE memory KB per connection', realtime.kb_per_connection, '', '']);
+  }
+  rows.push(['invariants', summary.invariants_ok ? 'hold' : 'BROKEN', 'all hold', yes(summary.invariants_ok)]);
+  console.log(`\n${table(rows)}\n`);
+  for (const inv of [smallInv, largeInv, pglite?.invariants]) if (inv && !inv.ok) console.log(`invariant failures: ${inv.failures.join(', ')}`);
+  for (const n of notes) console.log(`note: ${n}`);
+  console.log(`load average before ${before.loadavg.join(' ')}, after ${after.loadavg.join(' ')} (${before.cpus} cores)`);
+
+  const outDir = path.join(ROOT, 'bench/results');
+  mkdirSync(outDir, { recursive: true });
+  const file = path.join(outDir, o.quick || o.only ? 'latest.partial.json' : 'latest.json');
+  writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+  log(`wrote ${path.relative(ROOT, file)}`);
+}
+
+async function serverVersion() {
+  const sql = connect(ADMIN_URL, 1);
+  try {
+    const [r] = await sql<Array<{ v: string }>>`select current_setting('server_version') as v`;
+    return r?.v ?? null;
+  } finally {
+    await sql.end();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(`bench failed: ${(err as Error).stack ?? String(err)}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,100 @@
+import { randomUUID } from 'node:crypto';
+import { authFile } from './accounts.ts';
+import { expect, test } from './fixtures.ts';
+
+/**
+ * The wallet as a new user meets it: deposit through the test-mode checkout, redeem a promo code,
+ * see the balance and the history; and the admin side: promo codes and a user's balance.
+ */
+
+test.describe.configure({ mode: 'serial' });
+
+test('deposit through the sandbox checkout, redeem WELCOME5, see balance and history', async ({ userPage: page }) => {
+  await page.goto('/profile/billing');
+  await expect(page.getByRole('heading', { level: 1, name: 'Billing' })).toBeVisible();
+  await expect(page.getByText('Test mode').first()).toBeVisible();
+  const before = await (await page.request.get('/api/wallet/balance')).json();
+
+  await page.getByRole('button', { name: '$25.00' }).click();
+  await expect(page.getByRole('button', { name: '$25.00' })).toHaveAttribute('aria-pressed', 'true');
+  await page.getByRole('button', { name: 'Deposit $25.00' }).click();
+
+  await expect(page).toHaveURL(/\/checkout\/[0-9a-f-]{36}$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Pay $25.00' })).toBeVisible();
+  await expect(page.getByText('Test mode').first()).toBeVisible();
+  await page.getByRole('button', { name: /Pay \$25\.00 \(test\)/ }).click();
+  await expect(page.getByText('Payment received (test mode)')).toBeVisible();
+
+  const after = await (await page.request.get('/api/wallet/balance')).json();
+  expect(after.balanceCents - before.balanceCents).toBe(2500);
+
+  await page.getByRole('link', { name: 'Back to billing' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Billing' })).toBeVisible();
+  const history = page.getByRole('region', { name: 'Your deposits' });
+  await expect(history.getByText('Paid').first()).toBeVisible();
+  await history.getByRole('button', { name: /Receipt for the deposit/ }).first().click();
+  await expect(page.getByRole('dialog', { name: 'Deposit receipt' })).toContainText('$25.00');
+  await page.keyboard.press('Escape');
+
+  await page.getByLabel('Code').fill('welcome5');
+  await page.getByRole('button', { name: 'Redeem' }).click();
+  await expect(page.getByText(/\$5\.00 was added to your balance|already used this code/)).toBeVisible();
+
+  await page.goto('/profile/history');
+  await expect(page.getByRole('heading', { level: 1, name: 'History' })).toBeVisible();
+  const table = page.getByRole('region', { name: 'Your ledger entries' });
+  await expect(table.getByText('Deposit', { exact: true }).first()).toBeVisible();
+  await page.getByLabel('Kind').selectOption('deposit');
+  await expect(table.getByText('Promo credit')).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Download CSV' })).toHaveAttribute('href', /history\.csv\?kind=deposit/);
+  const csv = await page.request.get('/api/wallet/history.csv?kind=deposit');
+  expect(csv.status()).toBe(200);
+  expect(await csv.text()).toContain(',deposit,25.00,');
+});
+
+test('the server validates deposit amounts and demands an Idempotency-Key', async ({ userPage: page }) => {
+  await page.goto('/profile/billing');
+  const res = await page.request.post('/api/wallet/deposits', {
+    data: { amountCents: 1 },
+    headers: { 'Idempotency-Key': randomUUID() },
+  });
+  expect(res.status()).toBe(400);
+  const noKey = await page.request.post('/api/wallet/deposits', { data: { amountCents: 1000 } });
+  expect(noKey.status()).toBe(400);
+});
+
+test('admin creates a promo code and adjusts a balance', async ({ adminPage: page, browser }) => {
+  const code = `E2E${Date.now().toString(36).toUpperCase()}`;
+  await page.goto('/admin/promo');
+  await expect(page.getByRole('heading', { level: 1, name: 'Promo codes' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'WELCOME5' })).toBeVisible();
+  await page.getByRole('button', { name: 'New code' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New promo code' });
+  await dialog.getByLabel('Code').fill(code);
+  await dialog.getByLabel('Amount').fill('3');
+  await dialog.getByLabel('Total redemptions').fill('10');
+  await dialog.getByRole('button', { name: 'Create code' }).click();
+  await expect(page).toHaveURL(/\/admin\/promo\/[0-9a-f-]{36}$/);
+  await expect(page.getByLabel('Code')).toHaveValue(code);
+
+  await page.getByRole('button', { name: 'Deactivate' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Deactivate' }).click();
+  await expect(page.getByRole('button', { name: 'Reactivate' })).toBeVisible();
+
+  // The demo user's id, from their own session.
+  const userCtx = await browser.newContext({ storageState: authFile('user') });
+  const me = await (await userCtx.request.get('/api/me')).json();
+  await userCtx.close();
+  await page.goto(`/admin/users/${me.user.id}/balance`);
+  await expect(page.getByRole('heading', { level: 1, name: 'User balance' })).toBeVisible();
+  await page.getByLabel('Amount').fill('1.25');
+  await page.getByLabel('Reason').fill('E2E goodwill credit');
+  await page.getByRole('button', { name: 'Review adjustment' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Apply adjustment' }).click();
+  await expect(page.getByText('Balance adjusted')).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Recent ledger entries' }).getByText('E2E goodwill credit')).toBeVisible();
+
+  await page.goto(`/admin/users/${me.user.id}/history`);
+  await expect(page.getByRole('heading', { level: 1, name: 'User history' })).toBeVisible();
+  await expect(page.getByText('E2E goodwill credit').first()).toBeVisible();
+});

@@ -1,0 +1,238 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgEnum,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import type { DrawRecord, PackPool, PackSlot } from '../../../shared/contracts/shop.ts';
+import { user } from './auth.ts';
+import { cards, uploads } from './catalog.ts';
+import { ledgerEntries } from './wallet.ts';
+
+/**
+ * Shop (issue 6): products sell packs; a purchase puts unopened packs (user_packs) in the
+ * inventory; opening one draws its cards provably fairly (user_seeds, openings) and creates the
+ * owned cards. Stock lives on cards.stock and is taken in the opening's transaction.
+ */
+
+const timestamps = {
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+};
+
+/** What opening gives: one slot per card, each with integer class weights, and the card pool. */
+export const packs = pgTable('packs', {
+  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  name: text('name').notNull(),
+  /** [{ odds: [{ classId, weight }] }] — validated by packInputSchema; read whole on every open. */
+  slots: jsonb('slots').$type<PackSlot[]>().notNull().default([]),
+  pool: jsonb('pool').$type<PackPool>().notNull().default({ mode: 'classes' }),
+  ...timestamps,
+});
+
+export const productStatus = pgEnum('product_status', ['draft', 'live', 'archived']);
+
+export const products = pgTable(
+  'products',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    imageKey: text('image_key').references(() => uploads.key),
+    priceCents: integer('price_cents').notNull(),
+    status: productStatus('status').notNull().default('draft'),
+    releaseAt: timestamp('release_at', { withTimezone: true }),
+    purchaseLimitPerUser: integer('purchase_limit_per_user'),
+    featured: boolean('featured').notNull().default(false),
+    sortOrder: integer('sort_order').notNull().default(0),
+    packId: uuid('pack_id')
+      .notNull()
+      .references(() => packs.id),
+    ...timestamps,
+  },
+  (t) => [
+    check('products_price_positive', sql`${t.priceCents} > 0`),
+    check('products_limit_positive', sql`${t.purchaseLimitPerUser} is null or ${t.purchaseLimitPerUser} > 0`),
+    index('products_live_idx').on(t.featured.desc(), t.sortOrder, t.createdAt).where(sql`${t.status} = 'live'`),
+    index('products_pack_idx').on(t.packId),
+  ],
+);
+
+/** One provably-fair seed pair per user at a time; rotated pairs keep their revealed server seed. */
+export const userSeeds = pgTable(
+  'user_seeds',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    userId: text('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    /** Secret while active: never sent to a client until revealedAt is set. */
+    serverSeed: text('server_seed').notNull(),
+    serverSeedHash: text('server_seed_hash').notNull(),
+    clientSeed: text('client_seed').notNull(),
+    /** The nonce the next opening with this seed uses (= openings so far). */
+    nextNonce: integer('next_nonce').notNull().default(0),
+    active: boolean('active').notNull().default(true),
+    revealedAt: timestamp('revealed_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('user_seeds_one_active_uq').on(t.userId).where(sql`${t.active}`),
+    index('user_seeds_user_idx').on(t.userId, t.createdAt),
+    check('user_seeds_revealed_inactive', sql`${t.active} = (${t.revealedAt} is null)`),
+  ],
+);
+
+export const purchases = pgTable(
+  'purchases',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    userId: text('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => products.id),
+    packId: uuid('pack_id')
+      .notNull()
+      .references(() => packs.id),
+    quantity: integer('quantity').notNull(),
+    unitPriceCents: integer('unit_price_cents').notNull(),
+    totalCents: integer('total_cents').notNull(),
+    ledgerEntryId: uuid('ledger_entry_id')
+      .notNull()
+      .references(() => ledgerEntries.id),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('purchases_user_product_idx').on(t.userId, t.productId),
+    index('purchases_user_created_idx').on(t.userId, t.createdAt),
+    check('purchases_quantity_range', sql`${t.quantity} between 1 and 10`),
+    check('purchases_total', sql`${t.totalCents} = ${t.quantity} * ${t.unitPriceCents}`),
+  ],
+);
+
+/** A bought pack: unopened until its opening is recorded. */
+export const userPacks = pgTable(
+  'user_packs',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    userId: text('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    purchaseId: uuid('purchase_id')
+      .notNull()
+      .references(() => purchases.id),
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => products.id),
+    packId: uuid('pack_id')
+      .notNull()
+      .references(() => packs.id),
+    /** The odds as sold: opening uses these, even if the pack is edited later. */
+    slots: jsonb('slots').$type<PackSlot[]>().notNull(),
+    openingId: uuid('opening_id'),
+    openedAt: timestamp('opened_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('user_packs_unopened_idx').on(t.userId, t.createdAt).where(sql`${t.openedAt} is null`),
+    index('user_packs_purchase_idx').on(t.purchaseId),
+    check('user_packs_opened_consistent', sql`(${t.openingId} is null) = (${t.openedAt} is null)`),
+  ],
+);
+
+/** Class pools an opening drew from, stored once per distinct content (keyed by its hash). */
+export const fairnessPools = pgTable('fairness_pools', {
+  hash: text('hash').primaryKey(),
+  /** [{ classId, cardIds (sorted) }], classes sorted by id. */
+  classes: jsonb('classes').$type<Array<{ classId: string; cardIds: string[] }>>().notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const openings = pgTable(
+  'openings',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    userId: text('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    userPackId: uuid('user_pack_id')
+      .notNull()
+      .references(() => userPacks.id),
+    purchaseId: uuid('purchase_id')
+      .notNull()
+      .references(() => purchases.id),
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => products.id),
+    packId: uuid('pack_id')
+      .notNull()
+      .references(() => packs.id),
+    seedId: uuid('seed_id')
+      .notNull()
+      .references(() => userSeeds.id),
+    serverSeedHash: text('server_seed_hash').notNull(),
+    clientSeed: text('client_seed').notNull(),
+    nonce: integer('nonce').notNull(),
+    /** The odds used (snapshot) and the hashes of their and the pools' canonical text. */
+    slots: jsonb('slots').$type<PackSlot[]>().notNull(),
+    oddsHash: text('odds_hash').notNull(),
+    poolHash: text('pool_hash').notNull(),
+    draws: jsonb('draws').$type<DrawRecord[]>().notNull(),
+    totalValueCents: integer('total_value_cents').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('openings_seed_nonce_uq').on(t.seedId, t.nonce),
+    uniqueIndex('openings_user_pack_uq').on(t.userPackId),
+    index('openings_user_created_idx').on(t.userId, t.createdAt.desc()),
+    index('openings_purchase_idx').on(t.purchaseId),
+  ],
+);
+
+export const acquiredVia = pgEnum('acquired_via', ['opening', 'drop', 'grant']);
+// 'revoked': taken back to stock by an admin (issue 7, /admin/owned).
+export const ownedCardStatus = pgEnum('owned_card_status', ['in_vault', 'in_shipment', 'shipped', 'delivered', 'sold_back', 'revoked']);
+
+/** One physical copy owned by one user. Buyback and shipping move its status. */
+export const ownedCards = pgTable(
+  'owned_cards',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    cardId: uuid('card_id')
+      .notNull()
+      .references(() => cards.id),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    acquiredVia: acquiredVia('acquired_via').notNull(),
+    valueCents: integer('value_cents').notNull(),
+    status: ownedCardStatus('status').notNull().default('in_vault'),
+    openingId: uuid('opening_id').references(() => openings.id),
+    /** Denormalized for /top-pulls (no join to openings on the hot read). */
+    productId: uuid('product_id').references(() => products.id),
+    slot: integer('slot'),
+    acquiredAt: timestamp('acquired_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('owned_cards_owner_status_idx').on(t.ownerId, t.status, t.acquiredAt.desc()),
+    index('owned_cards_card_idx').on(t.cardId),
+    index('owned_cards_opening_idx').on(t.openingId),
+    // /top-pulls: highest values first, then filtered by window; and per product for the product page.
+    index('owned_cards_top_pulls_idx').on(t.valueCents.desc(), t.acquiredAt.desc()).where(sql`${t.openingId} is not null`),
+    index('owned_cards_recent_pulls_idx').on(t.acquiredAt.desc()).where(sql`${t.openingId} is not null`),
+    index('owned_cards_product_pulls_idx').on(t.productId, t.valueCents.desc()).where(sql`${t.openingId} is not null`),
+    check('owned_cards_value_nonnegative', sql`${t.valueCents} >= 0`),
+    check('owned_cards_opening_link', sql`(${t.acquiredVia} = 'opening') = (${t.openingId} is not null)`),
+  ],
+);

@@ -1,0 +1,110 @@
+import { asc, eq, inArray, sql } from 'drizzle-orm';
+import {
+  DEFAULT_BUYBACK_RATE_BP,
+  type BuybackRates,
+  type updateBuybackRatesSchema,
+} from '../../../shared/contracts/collection.ts';
+import type { z } from 'zod';
+import type { DbOrTx, Tx } from '../../db/client.ts';
+import { cardClasses } from '../../db/schema/catalog.ts';
+import { appSettings } from '../../db/schema/platform.ts';
+import { badRequest } from '../../http/errors.ts';
+import { audit } from '../audit/service.ts';
+
+/** app_settings key of the default buyback rate (basis points). */
+export const DEFAULT_RATE_KEY = 'buyback.defaultRateBp';
+
+function parseRate(value: unknown): number {
+  const n = typeof value === 'number' ? value : Number(value);
+  return Number.isInteger(n) && n >= 0 && n <= 10_000 ? n : DEFAULT_BUYBACK_RATE_BP;
+}
+
+export async function getDefaultRateBp(db: DbOrTx): Promise<number> {
+  const [row] = await db.select({ value: appSettings.value }).from(appSettings).where(eq(appSettings.key, DEFAULT_RATE_KEY));
+  return row ? parseRate(row.value) : DEFAULT_BUYBACK_RATE_BP;
+}
+
+/** The rate a card of this class sells at: the class override, else the default (SQL, for lists). */
+export function effectiveRateSql(defaultRateBp: number) {
+  return sql<number>`coalesce(${cardClasses.buybackRateBp}, ${defaultRateBp})::int`;
+}
+
+export async function getRates(db: DbOrTx): Promise<BuybackRates> {
+  const [defaultRateBp, classes] = await Promise.all([
+    getDefaultRateBp(db),
+    db
+      .select({
+        id: cardClasses.id,
+        name: cardClasses.name,
+        colour: cardClasses.colour,
+        archivedAt: cardClasses.archivedAt,
+        rateBp: cardClasses.buybackRateBp,
+      })
+      .from(cardClasses)
+      .orderBy(asc(cardClasses.sortOrder), asc(cardClasses.name)),
+  ]);
+  return {
+    defaultRateBp,
+    classes: classes.map((c) => ({
+      id: c.id,
+      name: c.name,
+      colour: c.colour,
+      archived: c.archivedAt !== null,
+      rateBp: c.rateBp,
+      effectiveRateBp: c.rateBp ?? defaultRateBp,
+    })),
+  };
+}
+
+/** Sets the default and the listed classes' overrides, with one audit entry for the change. */
+export async function updateRates(
+  tx: Tx,
+  actor: { actorId: string; ip: string | null },
+  input: z.output<typeof updateBuybackRatesSchema>,
+): Promise<BuybackRates> {
+  const before = await getRates(tx);
+  const known = new Set(before.classes.map((c) => c.id));
+  const unknown = input.classes.filter((c) => !known.has(c.classId));
+  if (unknown.length) {
+    const fields: Record<string, string[]> = {};
+    input.classes.forEach((c, i) => {
+      if (!known.has(c.classId)) fields[`classes.${i}.classId`] = ['No class with this id.'];
+    });
+    throw badRequest('Some classes do not exist (any more). Reload the page and try again.', fields);
+  }
+  await tx
+    .insert(appSettings)
+    .values({ key: DEFAULT_RATE_KEY, value: input.defaultRateBp })
+    .onConflictDoUpdate({ target: appSettings.key, set: { value: input.defaultRateBp, updatedAt: sql`now()` } });
+  for (const c of input.classes) {
+    await tx
+      .update(cardClasses)
+      .set({ buybackRateBp: c.rateBp, updatedAt: new Date() })
+      .where(eq(cardClasses.id, c.classId));
+  }
+  const after = await getRates(tx);
+  const changedIds = new Set(input.classes.map((c) => c.classId));
+  const pick = (r: BuybackRates) => ({
+    defaultRateBp: r.defaultRateBp,
+    classes: Object.fromEntries(r.classes.filter((c) => changedIds.has(c.id)).map((c) => [c.id, c.rateBp])),
+  });
+  await audit(tx, {
+    actorId: actor.actorId,
+    action: 'buyback.rates.update',
+    targetType: 'buyback_rates',
+    targetId: null,
+    before: pick(before),
+    after: pick(after),
+    ip: actor.ip,
+  });
+  return after;
+}
+
+/** Class rates for a set of classes (class id → effective rate). */
+export async function ratesFor(db: DbOrTx, classIds: string[]): Promise<Map<string, number>> {
+  const defaultRateBp = await getDefaultRateBp(db);
+  const rows = classIds.length
+    ? await db.select({ id: cardClasses.id, rateBp: cardClasses.buybackRateBp }).from(cardClasses).where(inArray(cardClasses.id, classIds))
+    : [];
+  return new Map(rows.map((r) => [r.id, r.rateBp ?? defaultRateBp]));
+}

@@ -1,0 +1,355 @@
+import { randomUUID } from 'node:crypto';
+import { and, asc, count, desc, eq, exists, gte, ilike, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
+import type { z } from 'zod';
+import {
+  buybackAmount,
+  STATUS_LABEL,
+  type AdminBuybackList,
+  type adminBuybackQuerySchema,
+  type buybackInputSchema,
+  type BuybackLine,
+  type BuybackQuote,
+  type BuybackResult,
+} from '../../../shared/contracts/collection.ts';
+import type { DbOrTx, Tx } from '../../db/client.ts';
+import { user } from '../../db/schema/auth.ts';
+import { buybackLines, buybacks } from '../../db/schema/buyback.ts';
+import { cardClasses, cards, stockAdjustments } from '../../db/schema/catalog.ts';
+import { ownedCards } from '../../db/schema/shop.ts';
+import { AppError } from '../../http/errors.ts';
+import { likePattern } from '../collection/service.ts';
+import { credit, getBalance, lockBalance } from '../wallet/service.ts';
+import { getDefaultRateBp } from './rates.ts';
+
+/**
+ * Selling vault cards back. A sale runs in the caller's transaction (withIdempotency +
+ * moneyTransaction in routes.ts): it locks the user's balance, then the owned cards (in id
+ * order), flips them in_vault → sold_back with a conditional UPDATE, returns the copies to stock,
+ * records the buyback with its lines and credits the ledger once. Two sales racing for one card:
+ * the second waits on the row lock, then sees 'sold_back' and is refused with a 409.
+ */
+
+export type BuybackInput = z.output<typeof buybackInputSchema>;
+
+interface Candidate {
+  ownedCardId: string;
+  status: (typeof ownedCards.$inferSelect)['status'];
+  cardId: string;
+  name: string;
+  classId: string;
+  className: string;
+  valueCents: number;
+  classRateBp: number | null;
+}
+
+const candidateColumns = {
+  ownedCardId: ownedCards.id,
+  status: ownedCards.status,
+  cardId: cards.id,
+  name: cards.name,
+  classId: cards.classId,
+  className: cardClasses.name,
+  valueCents: cards.valueCents,
+  classRateBp: cardClasses.buybackRateBp,
+};
+
+const notInVault = (rows: Candidate[]) => {
+  const first = rows[0]!;
+  const what =
+    rows.length === 1
+      ? `${first.name} is not in your vault (${STATUS_LABEL[first.status].toLowerCase()})`
+      : `${rows.length} of these cards are not in your vault any more`;
+  return new AppError(
+    409,
+    'not_in_vault',
+    `${what}: only cards in the vault can be sold back. Nothing was sold; refresh and pick again.`,
+    { ownedCardIds: rows.map((r) => `${r.ownedCardId}: ${STATUS_LABEL[r.status]}`) },
+  );
+};
+
+const nothingToSell = (belowCents?: number) =>
+  new AppError(
+    409,
+    'nothing_to_sell',
+    belowCents !== undefined
+      ? 'No card in your vault is worth less than that amount. Nothing was sold.'
+      : 'None of these cards can be sold. Nothing was sold.',
+  );
+
+/**
+ * The cards a request means, checked: explicit ids must all be yours (else 404) and, unless
+ * filtered by `belowCents`, all in the vault (else 409). With `lock`, the owned rows are locked
+ * FOR UPDATE in id order, so overlapping sales queue instead of deadlocking.
+ */
+async function selectCandidates(db: DbOrTx, userId: string, input: BuybackInput, lock: boolean): Promise<Candidate[]> {
+  const ids = input.ownedCardIds ? [...input.ownedCardIds].sort() : undefined;
+  const base = db
+    .select(candidateColumns)
+    .from(ownedCards)
+    .innerJoin(cards, eq(cards.id, ownedCards.cardId))
+    .innerJoin(cardClasses, eq(cardClasses.id, cards.classId));
+  const where = ids
+    ? and(eq(ownedCards.ownerId, userId), inArray(ownedCards.id, ids))
+    : and(eq(ownedCards.ownerId, userId), eq(ownedCards.status, 'in_vault'), lt(cards.valueCents, input.belowCents!));
+  const query = base.where(where).orderBy(asc(ownedCards.id));
+  const rows: Candidate[] = lock ? await query.for('update', { of: ownedCards }) : await query;
+
+  if (ids) {
+    if (rows.length !== ids.length) {
+      const found = new Set(rows.map((r) => r.ownedCardId));
+      const missing = ids.filter((id) => !found.has(id));
+      throw new AppError(404, 'not_found', missing.length === 1 ? 'This card is not in your collection.' : `${missing.length} of these cards are not in your collection.`, {
+        ownedCardIds: missing.map((id) => `${id}: not found`),
+      });
+    }
+    if (input.belowCents !== undefined) {
+      // "Sell all below $X" of a given set (e.g. a reveal): a filter, so sold or shipped ones drop out.
+      const picked = rows.filter((r) => r.status === 'in_vault' && r.valueCents < input.belowCents!);
+      if (!picked.length) throw nothingToSell(input.belowCents);
+      return picked;
+    }
+    const blocked = rows.filter((r) => r.status !== 'in_vault');
+    if (blocked.length) throw notInVault(blocked);
+  }
+  if (!rows.length) throw nothingToSell(input.belowCents);
+  return rows;
+}
+
+function priceLines(rows: Candidate[], defaultRateBp: number): BuybackLine[] {
+  return rows.map((r) => {
+    const rateBp = r.classRateBp ?? defaultRateBp;
+    return {
+      ownedCardId: r.ownedCardId,
+      cardId: r.cardId,
+      name: r.name,
+      classId: r.classId,
+      className: r.className,
+      marketValueCents: r.valueCents,
+      rateBp,
+      amountCents: buybackAmount(r.valueCents, rateBp),
+    };
+  });
+}
+
+const sum = (lines: BuybackLine[], k: 'marketValueCents' | 'amountCents') => lines.reduce((s, l) => s + l[k], 0);
+
+export async function quote(db: DbOrTx, userId: string, input: BuybackInput): Promise<BuybackQuote> {
+  const [defaultRateBp, rows] = await Promise.all([getDefaultRateBp(db), selectCandidates(db, userId, input, false)]);
+  const lines = priceLines(rows, defaultRateBp);
+  return {
+    lines,
+    cardCount: lines.length,
+    marketValueCents: sum(lines, 'marketValueCents'),
+    totalCents: sum(lines, 'amountCents'),
+    defaultRateBp,
+  };
+}
+
+export async function sell(
+  tx: Tx,
+  userId: string,
+  input: BuybackInput,
+  opts: { idempotencyKey?: string | null } = {},
+): Promise<BuybackResult> {
+  // Same first lock as purchases and openings of this user: balance → owned cards → cards.
+  await lockBalance(tx, userId);
+  const rows = await selectCandidates(tx, userId, input, true);
+  const lines = priceLines(rows, await getDefaultRateBp(tx));
+  const totalCents = sum(lines, 'amountCents');
+  const marketValueCents = sum(lines, 'marketValueCents');
+  if (input.expectedTotalCents !== undefined && input.expectedTotalCents !== totalCents) {
+    throw new AppError(
+      409,
+      'quote_changed',
+      `Prices changed since the quote: these cards now sell for a different amount. Nothing was sold; check the new quote and confirm again.`,
+    );
+  }
+
+  const ids = lines.map((l) => l.ownedCardId);
+  const flipped = await tx
+    .update(ownedCards)
+    .set({ status: 'sold_back', updatedAt: sql`now()` })
+    .where(and(inArray(ownedCards.id, ids), eq(ownedCards.ownerId, userId), eq(ownedCards.status, 'in_vault')))
+    .returning({ id: ownedCards.id });
+  if (flipped.length !== ids.length) {
+    // Cannot happen under the row locks above; never pay for a card that did not move.
+    throw new AppError(409, 'not_in_vault', 'Some of these cards left your vault meanwhile. Nothing was sold; refresh and try again.');
+  }
+
+  const buybackId = randomUUID();
+  const perCard = new Map<string, number>();
+  for (const l of lines) perCard.set(l.cardId, (perCard.get(l.cardId) ?? 0) + 1);
+  for (const [cardId, n] of [...perCard].sort(([a], [b]) => a.localeCompare(b))) {
+    const [row] = await tx
+      .update(cards)
+      .set({ stock: sql`${cards.stock} + ${n}`, updatedAt: new Date() })
+      .where(eq(cards.id, cardId))
+      .returning({ stock: cards.stock });
+    await tx
+      .insert(stockAdjustments)
+      .values({ cardId, delta: n, stockAfter: row!.stock, reason: `Buyback ${buybackId}`, actorId: userId });
+  }
+
+  let ledgerEntryId: string | null = null;
+  let balanceCents: number;
+  if (totalCents > 0) {
+    const moved = await credit(tx, {
+      userId,
+      amountCents: totalCents,
+      kind: 'buyback',
+      referenceType: 'buyback',
+      referenceId: buybackId,
+      actorId: userId,
+      idempotencyKey: opts.idempotencyKey ? `buyback:${opts.idempotencyKey}` : null,
+      memo: lines.length === 1 ? `Sold back ${lines[0]!.name}` : `Sold back ${lines.length} cards`,
+    });
+    ledgerEntryId = moved.entryId;
+    balanceCents = moved.balanceCents;
+  } else {
+    balanceCents = (await getBalance(tx, userId)).balanceCents;
+  }
+
+  const [bb] = await tx
+    .insert(buybacks)
+    .values({ id: buybackId, userId, cardCount: lines.length, marketValueCents, totalCents, ledgerEntryId })
+    .returning();
+  await tx.insert(buybackLines).values(
+    lines.map((l) => ({
+      buybackId,
+      ownedCardId: l.ownedCardId,
+      cardId: l.cardId,
+      classId: l.classId,
+      marketValueCents: l.marketValueCents,
+      rateBp: l.rateBp,
+      amountCents: l.amountCents,
+    })),
+  );
+  return {
+    buyback: {
+      id: bb!.id,
+      cardCount: bb!.cardCount,
+      marketValueCents,
+      totalCents,
+      ledgerEntryId,
+      createdAt: bb!.createdAt.toISOString(),
+    },
+    lines,
+    balanceCents,
+  };
+}
+
+// ───────────────────────── admin ─────────────────────────
+
+function dayStart(day: string) {
+  return new Date(`${day}T00:00:00Z`);
+}
+
+function adminWhere(q: z.output<typeof adminBuybackQuerySchema>): SQL | undefined {
+  const conds: Array<SQL | undefined> = [];
+  if (q.userId) conds.push(eq(buybacks.userId, q.userId));
+  if (q.user) conds.push(or(ilike(user.username, likePattern(q.user)), ilike(user.email, likePattern(q.user))));
+  if (q.from) conds.push(gte(buybacks.createdAt, dayStart(q.from)));
+  if (q.to) {
+    const end = dayStart(q.to);
+    end.setUTCDate(end.getUTCDate() + 1);
+    conds.push(lt(buybacks.createdAt, end));
+  }
+  if (q.minCents !== undefined) conds.push(gte(buybacks.totalCents, q.minCents));
+  if (q.classId) {
+    conds.push(
+      exists(
+        sql`(select 1 from ${buybackLines} where ${buybackLines.buybackId} = ${buybacks.id} and ${buybackLines.classId} = ${q.classId})`,
+      ),
+    );
+  }
+  return and(...conds);
+}
+
+export async function listBuybacks(db: DbOrTx, q: z.output<typeof adminBuybackQuerySchema>): Promise<AdminBuybackList> {
+  const where = adminWhere(q);
+  const day = sql<string>`to_char(${buybacks.createdAt} at time zone 'UTC', 'YYYY-MM-DD')`;
+  const [rows, [summary], daily] = await Promise.all([
+    db
+      .select({ b: buybacks, username: user.username, email: user.email })
+      .from(buybacks)
+      .leftJoin(user, eq(user.id, buybacks.userId))
+      .where(where)
+      .orderBy(desc(buybacks.createdAt), desc(buybacks.id))
+      .limit(q.pageSize)
+      .offset((q.page - 1) * q.pageSize),
+    db
+      .select({
+        n: count(),
+        cards: sql<string | null>`sum(${buybacks.cardCount})`,
+        market: sql<string | null>`sum(${buybacks.marketValueCents})`,
+        total: sql<string | null>`sum(${buybacks.totalCents})`,
+      })
+      .from(buybacks)
+      .leftJoin(user, eq(user.id, buybacks.userId))
+      .where(where),
+    db
+      .select({
+        day,
+        n: count(),
+        cards: sql<string>`sum(${buybacks.cardCount})`,
+        total: sql<string>`sum(${buybacks.totalCents})`,
+      })
+      .from(buybacks)
+      .leftJoin(user, eq(user.id, buybacks.userId))
+      .where(where)
+      .groupBy(day)
+      .orderBy(desc(day))
+      .limit(31),
+  ]);
+  const ids = rows.map((r) => r.b.id);
+  const lineRows = ids.length
+    ? await db
+        .select({
+          buybackId: buybackLines.buybackId,
+          ownedCardId: buybackLines.ownedCardId,
+          cardId: buybackLines.cardId,
+          name: cards.name,
+          classId: buybackLines.classId,
+          className: cardClasses.name,
+          marketValueCents: buybackLines.marketValueCents,
+          rateBp: buybackLines.rateBp,
+          amountCents: buybackLines.amountCents,
+        })
+        .from(buybackLines)
+        .innerJoin(cards, eq(cards.id, buybackLines.cardId))
+        .innerJoin(cardClasses, eq(cardClasses.id, buybackLines.classId))
+        .where(inArray(buybackLines.buybackId, ids))
+        .orderBy(desc(buybackLines.amountCents), asc(buybackLines.id))
+    : [];
+  const byBuyback = new Map<string, BuybackLine[]>();
+  for (const { buybackId, ...l } of lineRows) {
+    let list = byBuyback.get(buybackId);
+    if (!list) byBuyback.set(buybackId, (list = []));
+    list.push(l);
+  }
+  return {
+    items: rows.map(({ b, username, email }) => ({
+      id: b.id,
+      userId: b.userId,
+      username: username ?? null,
+      email: email ?? null,
+      cardCount: b.cardCount,
+      marketValueCents: b.marketValueCents,
+      totalCents: b.totalCents,
+      rateBp: b.marketValueCents > 0 ? Math.round((b.totalCents * 10_000) / b.marketValueCents) : null,
+      ledgerEntryId: b.ledgerEntryId,
+      createdAt: b.createdAt.toISOString(),
+      lines: byBuyback.get(b.id) ?? [],
+    })),
+    total: Number(summary?.n ?? 0),
+    page: q.page,
+    pageSize: q.pageSize,
+    summary: {
+      count: Number(summary?.n ?? 0),
+      cardCount: Number(summary?.cards ?? 0),
+      marketValueCents: Number(summary?.market ?? 0),
+      totalCents: Number(summary?.total ?? 0),
+    },
+    daily: daily.map((d) => ({ day: d.day, count: Number(d.n), cardCount: Number(d.cards), totalCents: Number(d.total) })),
+  };
+}

@@ -1,0 +1,41 @@
+import { count, eq, max, min } from 'drizzle-orm';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { cardClasses, cards, textures, architects } from '../../db/schema/catalog.ts';
+import { seedCatalog } from '../../seed/catalog.ts';
+import { catalogTestContext } from './test-support.ts';
+
+let t: Awaited<ReturnType<typeof catalogTestContext>>;
+beforeAll(async () => {
+  t = await catalogTestContext();
+});
+afterAll(() => t.close());
+
+it('seeds the demo catalog once, however often it runs', async () => {
+  await seedCatalog(t.deps);
+  await seedCatalog(t.deps);
+  const db = t.deps.db;
+  const n = async (table: typeof cards | typeof cardClasses | typeof textures | typeof architects) =>
+    (await db.select({ n: count() }).from(table))[0]!.n;
+  expect(await n(cardClasses)).toBe(5);
+  expect(await n(textures)).toBe(3);
+  expect(await n(architects)).toBe(2);
+  expect(await n(cards)).toBeGreaterThanOrEqual(80);
+  const [range] = await db.select({ lo: min(cards.valueCents), hi: max(cards.valueCents) }).from(cards);
+  expect(range).toEqual({ lo: 25, hi: 50000 });
+  const sets = await db.selectDistinct({ s: cards.setName }).from(cards);
+  expect(sets).toHaveLength(3);
+
+  // Commons are plentiful, legendaries scarce.
+  const stockOf = async (name: string) =>
+    db.select({ stock: cards.stock }).from(cards).innerJoin(cardClasses, eq(cardClasses.id, cards.classId)).where(eq(cardClasses.name, name));
+  expect(Math.min(...(await stockOf('Common')).map((r) => r.stock))).toBeGreaterThanOrEqual(200);
+  expect(Math.max(...(await stockOf('Legendary')).map((r) => r.stock))).toBeLessThanOrEqual(3);
+
+  // The public list serves them with their look.
+  const res = await t.request('/api/cards?sort=value_desc&pageSize=5');
+  const body = await res.json();
+  expect(body.items[0].valueCents).toBe(50000);
+  expect(body.refs.textures.length).toBeGreaterThan(0);
+  const img = await t.request(`/api/uploads/${body.items[0].imageKey}-thumb.webp`);
+  expect(img.status).toBe(200);
+});

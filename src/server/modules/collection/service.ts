@@ -1,0 +1,238 @@
+import { and, asc, count, desc, eq, ilike, sql, type SQL } from 'drizzle-orm';
+import type { z } from 'zod';
+import {
+  buybackAmount,
+  type CollectionPage,
+  type collectionQuerySchema,
+  type OwnedCard,
+  type OwnedCardDetail,
+} from '../../../shared/contracts/collection.ts';
+import type { DbOrTx } from '../../db/client.ts';
+import { buybackLines, buybacks } from '../../db/schema/buyback.ts';
+import { cardClasses, cards } from '../../db/schema/catalog.ts';
+import { openings, ownedCards, products } from '../../db/schema/shop.ts';
+import { notFound } from '../../http/errors.ts';
+import { effectiveRateSql, getDefaultRateBp } from '../buyback/rates.ts';
+import { lookRefs } from '../catalog/service.ts';
+
+/**
+ * The vault: a user's owned copies, with the card to draw, the current market value and what
+ * selling each back pays now. Reads only; buyback and the admin tools change owned cards.
+ */
+
+export function likePattern(q: string) {
+  return `%${q.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
+}
+
+/** Columns of one owned card joined to its card and class (the rate needs the default). */
+export function ownedCardColumns(defaultRateBp: number) {
+  return {
+    id: ownedCards.id,
+    status: ownedCards.status,
+    acquiredVia: ownedCards.acquiredVia,
+    acquiredAt: ownedCards.acquiredAt,
+    acquiredValueCents: ownedCards.valueCents,
+    openingId: ownedCards.openingId,
+    productId: ownedCards.productId,
+    slot: ownedCards.slot,
+    ownerId: ownedCards.ownerId,
+    cardId: cards.id,
+    name: cards.name,
+    setName: cards.setName,
+    number: cards.number,
+    valueCents: cards.valueCents,
+    imageKey: cards.imageKey,
+    classId: cards.classId,
+    architectId: cards.architectId,
+    textureId: sql<string | null>`coalesce(${cards.textureId}, ${cardClasses.defaultTextureId})`,
+    className: cardClasses.name,
+    classColour: cardClasses.colour,
+    rateBp: effectiveRateSql(defaultRateBp),
+    stock: cards.stock,
+    description: cards.description,
+  };
+}
+
+type Owned = typeof ownedCards.$inferSelect;
+type CardRow = typeof cards.$inferSelect;
+export interface OwnedCardRow {
+  id: string;
+  status: Owned['status'];
+  acquiredVia: Owned['acquiredVia'];
+  acquiredAt: Date;
+  acquiredValueCents: number;
+  openingId: string | null;
+  productId: string | null;
+  slot: number | null;
+  ownerId: string;
+  cardId: string;
+  name: string;
+  setName: string;
+  number: number;
+  valueCents: number;
+  imageKey: string;
+  classId: string;
+  architectId: string;
+  textureId: string | null;
+  className: string;
+  classColour: string;
+  rateBp: number;
+  stock: CardRow['stock'];
+  description: string;
+}
+
+export function ownedCardDto(r: OwnedCardRow): OwnedCard {
+  return {
+    id: r.id,
+    status: r.status,
+    acquiredVia: r.acquiredVia,
+    acquiredAt: r.acquiredAt.toISOString(),
+    acquiredValueCents: r.acquiredValueCents,
+    openingId: r.openingId,
+    productId: r.productId,
+    card: {
+      id: r.cardId,
+      name: r.name,
+      setName: r.setName,
+      number: r.number,
+      valueCents: r.valueCents,
+      imageKey: r.imageKey,
+      classId: r.classId,
+      architectId: r.architectId,
+      textureId: r.textureId,
+    },
+    className: r.className,
+    classColour: r.classColour,
+    valueCents: r.valueCents,
+    rateBp: Number(r.rateBp),
+    buybackCents: buybackAmount(r.valueCents, Number(r.rateBp)),
+  };
+}
+
+export const SORTS: Record<z.output<typeof collectionQuerySchema>['sort'], SQL[]> = {
+  acquired_desc: [desc(ownedCards.acquiredAt), asc(ownedCards.id)],
+  acquired_asc: [asc(ownedCards.acquiredAt), asc(ownedCards.id)],
+  value_desc: [desc(cards.valueCents), desc(ownedCards.acquiredAt), asc(ownedCards.id)],
+  value_asc: [asc(cards.valueCents), desc(ownedCards.acquiredAt), asc(ownedCards.id)],
+  name: [sql`lower(${cards.name})`, asc(cards.number), asc(ownedCards.id)],
+};
+
+export async function listCollection(
+  db: DbOrTx,
+  userId: string,
+  q: z.output<typeof collectionQuerySchema>,
+): Promise<CollectionPage> {
+  const defaultRateBp = await getDefaultRateBp(db);
+  const mine = eq(ownedCards.ownerId, userId);
+  const where = and(
+    mine,
+    q.status === 'all' ? undefined : eq(ownedCards.status, q.status),
+    q.classId ? eq(cards.classId, q.classId) : undefined,
+    q.set ? eq(cards.setName, q.set) : undefined,
+    q.q ? ilike(cards.name, likePattern(q.q)) : undefined,
+  );
+  const rate = effectiveRateSql(defaultRateBp);
+  const [rows, [totalRow], [vault], statusRows, classRows, setRows] = await Promise.all([
+    db
+      .select(ownedCardColumns(defaultRateBp))
+      .from(ownedCards)
+      .innerJoin(cards, eq(cards.id, ownedCards.cardId))
+      .innerJoin(cardClasses, eq(cardClasses.id, cards.classId))
+      .where(where)
+      .orderBy(...SORTS[q.sort])
+      .limit(q.pageSize)
+      .offset((q.page - 1) * q.pageSize),
+    db
+      .select({ n: count() })
+      .from(ownedCards)
+      .innerJoin(cards, eq(cards.id, ownedCards.cardId))
+      .where(where),
+    db
+      .select({
+        n: count(),
+        value: sql<string | null>`sum(${cards.valueCents})`,
+        buyback: sql<string | null>`sum(floor(${cards.valueCents}::bigint * ${rate} / 10000))`,
+      })
+      .from(ownedCards)
+      .innerJoin(cards, eq(cards.id, ownedCards.cardId))
+      .innerJoin(cardClasses, eq(cardClasses.id, cards.classId))
+      .where(and(mine, eq(ownedCards.status, 'in_vault'))),
+    db.select({ status: ownedCards.status, n: count() }).from(ownedCards).where(mine).groupBy(ownedCards.status),
+    db
+      .selectDistinct({ id: cardClasses.id, name: cardClasses.name, colour: cardClasses.colour, sortOrder: cardClasses.sortOrder })
+      .from(ownedCards)
+      .innerJoin(cards, eq(cards.id, ownedCards.cardId))
+      .innerJoin(cardClasses, eq(cardClasses.id, cards.classId))
+      .where(mine)
+      .orderBy(asc(cardClasses.sortOrder), asc(cardClasses.name)),
+    db
+      .selectDistinct({ name: cards.setName })
+      .from(ownedCards)
+      .innerJoin(cards, eq(cards.id, ownedCards.cardId))
+      .where(mine)
+      .orderBy(asc(cards.setName)),
+  ]);
+  const items = rows.map(ownedCardDto);
+  return {
+    items,
+    total: Number(totalRow?.n ?? 0),
+    page: q.page,
+    pageSize: q.pageSize,
+    vault: {
+      count: Number(vault?.n ?? 0),
+      valueCents: Number(vault?.value ?? 0),
+      buybackCents: Number(vault?.buyback ?? 0),
+    },
+    statusCounts: Object.fromEntries(statusRows.map((r) => [r.status, Number(r.n)])),
+    classes: classRows.map(({ id, name, colour }) => ({ id, name, colour })),
+    sets: setRows.map((r) => r.name),
+    refs: await lookRefs(db, items.map((i) => i.card)),
+  };
+}
+
+/** One owned card of this user (another user's card is "not found", never "forbidden"). */
+export async function getOwnedCard(db: DbOrTx, userId: string | null, ownedCardId: string): Promise<OwnedCardDetail> {
+  const defaultRateBp = await getDefaultRateBp(db);
+  const [row] = await db
+    .select(ownedCardColumns(defaultRateBp))
+    .from(ownedCards)
+    .innerJoin(cards, eq(cards.id, ownedCards.cardId))
+    .innerJoin(cardClasses, eq(cardClasses.id, cards.classId))
+    .where(and(eq(ownedCards.id, ownedCardId), userId === null ? undefined : eq(ownedCards.ownerId, userId)));
+  if (!row) throw notFound('This card is not in your collection.');
+  const [opening] = row.openingId
+    ? await db
+        .select({
+          id: openings.id,
+          productId: openings.productId,
+          productName: products.name,
+          serverSeedHash: openings.serverSeedHash,
+          clientSeed: openings.clientSeed,
+          nonce: openings.nonce,
+          createdAt: openings.createdAt,
+        })
+        .from(openings)
+        .innerJoin(products, eq(products.id, openings.productId))
+        .where(eq(openings.id, row.openingId))
+    : [];
+  const [sale] = await db
+    .select({
+      id: buybacks.id,
+      amountCents: buybackLines.amountCents,
+      rateBp: buybackLines.rateBp,
+      marketValueCents: buybackLines.marketValueCents,
+      createdAt: buybacks.createdAt,
+    })
+    .from(buybackLines)
+    .innerJoin(buybacks, eq(buybacks.id, buybackLines.buybackId))
+    .where(eq(buybackLines.ownedCardId, row.id));
+  const dto = ownedCardDto(row);
+  return {
+    ownedCard: { ...dto, description: row.description },
+    opening: opening
+      ? { ...opening, slot: row.slot, createdAt: opening.createdAt.toISOString() }
+      : null,
+    buyback: sale ? { ...sale, createdAt: sale.createdAt.toISOString() } : null,
+    refs: await lookRefs(db, [dto.card]),
+  };
+}

@@ -1,0 +1,184 @@
+import { and, count, desc, eq, ilike, or, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import {
+  STATUS_LABEL,
+  type AdminOwnedCard,
+  type AdminOwnedList,
+  type adminOwnedQuerySchema,
+  type grantCardSchema,
+} from '../../../shared/contracts/collection.ts';
+import type { DbOrTx, Tx } from '../../db/client.ts';
+import { user } from '../../db/schema/auth.ts';
+import { cardClasses, cards, stockAdjustments } from '../../db/schema/catalog.ts';
+import { ownedCards } from '../../db/schema/shop.ts';
+import { AppError, notFound } from '../../http/errors.ts';
+import { audit } from '../audit/service.ts';
+import { getDefaultRateBp } from '../buyback/rates.ts';
+import { lookRefs } from '../catalog/service.ts';
+import { likePattern, ownedCardColumns, ownedCardDto, type OwnedCardRow } from '../collection/service.ts';
+
+/**
+ * Owned cards across every user, for /admin/owned: list, grant a copy from stock, revoke one back
+ * to stock. Grant and revoke move stock and the owned card in one transaction, write a stock
+ * adjustment and the audit log, each with the admin's reason.
+ */
+
+export interface AdminCtx {
+  actorId: string;
+  ip: string | null;
+}
+
+function ownerColumns(defaultRateBp: number) {
+  return { ...ownedCardColumns(defaultRateBp), ownerUsername: user.username, ownerEmail: user.email };
+}
+
+function adminDto(r: OwnedCardRow & { ownerUsername: string | null; ownerEmail: string | null }): AdminOwnedCard {
+  return {
+    ...ownedCardDto(r),
+    ownerId: r.ownerId,
+    ownerUsername: r.ownerUsername,
+    ownerEmail: r.ownerEmail,
+    stock: r.stock,
+  };
+}
+
+export async function listOwned(db: DbOrTx, q: z.output<typeof adminOwnedQuerySchema>): Promise<AdminOwnedList> {
+  const defaultRateBp = await getDefaultRateBp(db);
+  const where = and(
+    q.status === 'all' ? undefined : eq(ownedCards.status, q.status),
+    q.classId ? eq(cards.classId, q.classId) : undefined,
+    q.cardId ? eq(ownedCards.cardId, q.cardId) : undefined,
+    q.card ? ilike(cards.name, likePattern(q.card)) : undefined,
+    q.ownerId ? eq(ownedCards.ownerId, q.ownerId) : undefined,
+    q.owner ? or(ilike(user.username, likePattern(q.owner)), ilike(user.email, likePattern(q.owner))) : undefined,
+  );
+  const [rows, [total]] = await Promise.all([
+    db
+      .select(ownerColumns(defaultRateBp))
+      .from(ownedCards)
+      .innerJoin(cards, eq(cards.id, ownedCards.cardId))
+      .innerJoin(cardClasses, eq(cardClasses.id, cards.classId))
+      .leftJoin(user, eq(user.id, ownedCards.ownerId))
+      .where(where)
+      .orderBy(desc(ownedCards.acquiredAt), desc(ownedCards.id))
+      .limit(q.pageSize)
+      .offset((q.page - 1) * q.pageSize),
+    db
+      .select({ n: count() })
+      .from(ownedCards)
+      .innerJoin(cards, eq(cards.id, ownedCards.cardId))
+      .leftJoin(user, eq(user.id, ownedCards.ownerId))
+      .where(where),
+  ]);
+  const items = rows.map(adminDto);
+  return {
+    items,
+    total: Number(total?.n ?? 0),
+    page: q.page,
+    pageSize: q.pageSize,
+    refs: await lookRefs(db, items.map((i) => i.card)),
+  };
+}
+
+async function getAdminOwned(db: DbOrTx, id: string): Promise<AdminOwnedCard> {
+  const [row] = await db
+    .select(ownerColumns(await getDefaultRateBp(db)))
+    .from(ownedCards)
+    .innerJoin(cards, eq(cards.id, ownedCards.cardId))
+    .innerJoin(cardClasses, eq(cardClasses.id, cards.classId))
+    .leftJoin(user, eq(user.id, ownedCards.ownerId))
+    .where(eq(ownedCards.id, id));
+  if (!row) throw notFound('No owned card with this id.');
+  return adminDto(row);
+}
+
+/** A user by id, username or email (case-insensitive). */
+async function findUser(db: DbOrTx, who: string) {
+  const needle = who.trim();
+  const [u] = await db
+    .select({ id: user.id, username: user.username, email: user.email })
+    .from(user)
+    .where(or(eq(user.id, needle), sql`lower(${user.username}) = lower(${needle})`, sql`lower(${user.email}) = lower(${needle})`))
+    .limit(1);
+  if (!u) {
+    throw new AppError(404, 'user_not_found', 'No user with this id, username or email.', { user: ['No user found. Check the spelling.'] });
+  }
+  return u;
+}
+
+export async function grantCard(tx: Tx, ctx: AdminCtx, input: z.output<typeof grantCardSchema>) {
+  const target = await findUser(tx, input.user);
+  // Conditional update: never below zero, even when two grants race for the last copy.
+  const [card] = await tx
+    .update(cards)
+    .set({ stock: sql`${cards.stock} - 1`, updatedAt: new Date() })
+    .where(and(eq(cards.id, input.cardId), sql`${cards.stock} > 0`))
+    .returning({ id: cards.id, name: cards.name, stock: cards.stock, valueCents: cards.valueCents });
+  if (!card) {
+    const [exists] = await tx.select({ id: cards.id, name: cards.name }).from(cards).where(eq(cards.id, input.cardId));
+    if (!exists) throw new AppError(404, 'not_found', 'No card with this id.', { cardId: ['Pick a card from the catalog.'] });
+    throw new AppError(409, 'out_of_stock', `${exists.name} is out of stock: add stock on the card's page before granting it.`, {
+      cardId: ['Out of stock.'],
+    });
+  }
+  const [owned] = await tx
+    .insert(ownedCards)
+    .values({ cardId: card.id, ownerId: target.id, acquiredVia: 'grant', valueCents: card.valueCents, status: 'in_vault' })
+    .returning({ id: ownedCards.id });
+  await tx.insert(stockAdjustments).values({
+    cardId: card.id,
+    delta: -1,
+    stockAfter: card.stock,
+    reason: `Granted to ${target.username}: ${input.reason}`,
+    actorId: ctx.actorId,
+  });
+  await audit(tx, {
+    actorId: ctx.actorId,
+    action: 'owned.grant',
+    targetType: 'owned_card',
+    targetId: owned!.id,
+    before: { stock: card.stock + 1 },
+    after: { cardId: card.id, cardName: card.name, ownerId: target.id, stock: card.stock, reason: input.reason },
+    ip: ctx.ip,
+  });
+  return { ownedCard: await getAdminOwned(tx, owned!.id), stock: card.stock };
+}
+
+export async function revokeCard(tx: Tx, ctx: AdminCtx, ownedCardId: string, reason: string) {
+  const [row] = await tx
+    .update(ownedCards)
+    .set({ status: 'revoked', updatedAt: sql`now()` })
+    .where(and(eq(ownedCards.id, ownedCardId), eq(ownedCards.status, 'in_vault')))
+    .returning({ id: ownedCards.id, cardId: ownedCards.cardId, ownerId: ownedCards.ownerId });
+  if (!row) {
+    const [current] = await tx.select({ status: ownedCards.status }).from(ownedCards).where(eq(ownedCards.id, ownedCardId));
+    if (!current) throw notFound('No owned card with this id.');
+    throw new AppError(
+      409,
+      'not_in_vault',
+      `This card is ${STATUS_LABEL[current.status].toLowerCase()}: only cards in a vault can be revoked.`,
+    );
+  }
+  const [card] = await tx
+    .update(cards)
+    .set({ stock: sql`${cards.stock} + 1`, updatedAt: new Date() })
+    .where(eq(cards.id, row.cardId))
+    .returning({ stock: cards.stock, name: cards.name });
+  await tx.insert(stockAdjustments).values({
+    cardId: row.cardId,
+    delta: 1,
+    stockAfter: card!.stock,
+    reason: `Revoked from ${row.ownerId}: ${reason}`,
+    actorId: ctx.actorId,
+  });
+  await audit(tx, {
+    actorId: ctx.actorId,
+    action: 'owned.revoke',
+    targetType: 'owned_card',
+    targetId: row.id,
+    before: { status: 'in_vault', ownerId: row.ownerId, stock: card!.stock - 1 },
+    after: { status: 'revoked', cardId: row.cardId, cardName: card!.name, stock: card!.stock, reason },
+    ip: ctx.ip,
+  });
+  return { ownedCard: await getAdminOwned(tx, row.id), stock: card!.stock };
+}

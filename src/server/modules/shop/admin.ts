@@ -1,0 +1,203 @@
+import { randomUUID } from 'node:crypto';
+import { and, asc, count, desc, eq, ilike } from 'drizzle-orm';
+import type { z } from 'zod';
+import type {
+  AdminPackDetail,
+  adminProductListQuerySchema,
+  packInputSchema,
+  packPreviewInputSchema,
+  productInputSchema,
+  productPatchSchema,
+  ProductSummary,
+} from '../../../shared/contracts/shop.ts';
+import type { Db, DbOrTx } from '../../db/client.ts';
+import { packs, products, purchases } from '../../db/schema/shop.ts';
+import { badRequest, conflict, notFound } from '../../http/errors.ts';
+import { audit } from '../audit/service.ts';
+import { packStats, slotOddsTable, soldOutReasons } from './odds.ts';
+import { poolStats, productDto, productWithPack, summaries, type PackRow } from './read.ts';
+
+/** Admin: products and packs (odds). Every change is audited in the same transaction. */
+
+export interface AdminCtx {
+  actorId: string;
+  ip: string | null;
+}
+
+const ORDER = {
+  order: [desc(products.featured), asc(products.sortOrder), asc(products.createdAt)],
+  name: [asc(products.name)],
+  price_asc: [asc(products.priceCents)],
+  price_desc: [desc(products.priceCents)],
+  newest: [desc(products.createdAt)],
+} as const;
+
+export async function listAdminProducts(db: Db, q: z.output<typeof adminProductListQuerySchema>) {
+  const where = and(
+    q.status !== 'all' ? eq(products.status, q.status) : undefined,
+    q.q ? ilike(products.name, `%${q.q.replace(/[\\%_]/g, (m) => `\\${m}`)}%`) : undefined,
+  );
+  const [rows, [total]] = await Promise.all([
+    db
+      .select({ p: products, pack: packs })
+      .from(products)
+      .innerJoin(packs, eq(packs.id, products.packId))
+      .where(where)
+      .orderBy(...ORDER[q.sort], asc(products.id))
+      .limit(q.pageSize)
+      .offset((q.page - 1) * q.pageSize),
+    db.select({ n: count() }).from(products).where(where),
+  ]);
+  return { items: await summaries(db, rows), total: Number(total?.n ?? 0), page: q.page, pageSize: q.pageSize };
+}
+
+export async function adminProduct(db: DbOrTx, id: string): Promise<ProductSummary> {
+  const row = await productWithPack(db, id);
+  if (!row) throw notFound('No product with this id.');
+  const [s] = await summaries(db, [row]);
+  return s!;
+}
+
+function assertCanGoLive(pack: PackRow) {
+  if (pack.slots.length === 0) {
+    throw badRequest('Set up the pack odds (at least one slot) before putting this product live.', {
+      status: ['Set up the pack odds first.'],
+    });
+  }
+}
+
+export async function createProduct(db: Db, ctx: AdminCtx, input: z.output<typeof productInputSchema>): Promise<ProductSummary> {
+  return db.transaction(async (tx) => {
+    let packId = input.packId;
+    if (packId) {
+      const [pack] = await tx.select().from(packs).where(eq(packs.id, packId));
+      if (!pack) throw badRequest('That pack does not exist.', { packId: ['Pick an existing pack.'] });
+      if (input.status === 'live') assertCanGoLive(pack);
+    } else {
+      if (input.status === 'live') assertCanGoLive({ slots: [] } as unknown as PackRow);
+      packId = randomUUID();
+      await tx.insert(packs).values({ id: packId, name: input.name, slots: [], pool: { mode: 'classes' } });
+    }
+    const [p] = await tx
+      .insert(products)
+      .values({
+        name: input.name,
+        description: input.description,
+        imageKey: input.imageKey,
+        priceCents: input.priceCents,
+        status: input.status,
+        releaseAt: input.releaseAt ? new Date(input.releaseAt) : null,
+        purchaseLimitPerUser: input.purchaseLimitPerUser,
+        featured: input.featured,
+        sortOrder: input.sortOrder,
+        packId,
+      })
+      .returning();
+    await audit(tx, { actorId: ctx.actorId, action: 'product.create', targetType: 'product', targetId: p!.id, after: productDto(p!), ip: ctx.ip });
+    return adminProduct(tx, p!.id);
+  });
+}
+
+export async function updateProduct(db: Db, ctx: AdminCtx, id: string, patch: z.output<typeof productPatchSchema>): Promise<ProductSummary> {
+  return db.transaction(async (tx) => {
+    const row = await productWithPack(tx, id);
+    if (!row) throw notFound('No product with this id.');
+    let pack = row.pack;
+    if (patch.packId && patch.packId !== row.p.packId) {
+      const [other] = await tx.select().from(packs).where(eq(packs.id, patch.packId));
+      if (!other) throw badRequest('That pack does not exist.', { packId: ['Pick an existing pack.'] });
+      pack = other;
+    }
+    if ((patch.status ?? row.p.status) === 'live') assertCanGoLive(pack);
+    const set: Partial<typeof products.$inferInsert> = { updatedAt: new Date() };
+    if (patch.name !== undefined) set.name = patch.name;
+    if (patch.description !== undefined) set.description = patch.description;
+    if (patch.imageKey !== undefined) set.imageKey = patch.imageKey;
+    if (patch.priceCents !== undefined) set.priceCents = patch.priceCents;
+    if (patch.status !== undefined) set.status = patch.status;
+    if (patch.releaseAt !== undefined) set.releaseAt = patch.releaseAt ? new Date(patch.releaseAt) : null;
+    if (patch.purchaseLimitPerUser !== undefined) set.purchaseLimitPerUser = patch.purchaseLimitPerUser;
+    if (patch.featured !== undefined) set.featured = patch.featured;
+    if (patch.sortOrder !== undefined) set.sortOrder = patch.sortOrder;
+    if (patch.packId !== undefined) set.packId = patch.packId;
+    const [after] = await tx.update(products).set(set).where(eq(products.id, id)).returning();
+    await audit(tx, { actorId: ctx.actorId, action: 'product.update', targetType: 'product', targetId: id, before: productDto(row.p), after: productDto(after!), ip: ctx.ip });
+    return adminProduct(tx, id);
+  });
+}
+
+export async function deleteProduct(db: Db, ctx: AdminCtx, id: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const row = await productWithPack(tx, id);
+    if (!row) throw notFound('No product with this id.');
+    const [sold] = await tx.select({ n: count() }).from(purchases).where(eq(purchases.productId, id));
+    if (Number(sold?.n ?? 0) > 0) throw conflict('This product has been sold, so it stays for the records. Archive it instead.', 'product_has_sales');
+    await tx.delete(products).where(eq(products.id, id));
+    // Its pack goes too when nothing else sells it.
+    const [others] = await tx.select({ n: count() }).from(products).where(eq(products.packId, row.pack.id));
+    const [bought] = await tx.select({ n: count() }).from(purchases).where(eq(purchases.packId, row.pack.id));
+    if (Number(others?.n ?? 0) === 0 && Number(bought?.n ?? 0) === 0) await tx.delete(packs).where(eq(packs.id, row.pack.id));
+    await audit(tx, { actorId: ctx.actorId, action: 'product.delete', targetType: 'product', targetId: id, before: productDto(row.p), ip: ctx.ip });
+  });
+}
+
+// Packs ------------------------------------------------------------------------------------------
+
+function packDto(p: PackRow) {
+  return { id: p.id, name: p.name, cardsPerPack: p.slots.length, slots: p.slots, pool: p.pool, createdAt: p.createdAt.toISOString(), updatedAt: p.updatedAt.toISOString() };
+}
+
+async function packDetail(db: DbOrTx, pack: PackRow, priceOverride?: number | null): Promise<AdminPackDetail> {
+  const sellers = pack.id
+    ? await db.select({ id: products.id, name: products.name, priceCents: products.priceCents, status: products.status }).from(products).where(eq(products.packId, pack.id)).orderBy(asc(products.createdAt))
+    : [];
+  const stats = (await poolStats(db, [pack])).get(pack.id)!;
+  const price = priceOverride !== undefined ? priceOverride : (sellers[0]?.priceCents ?? null);
+  const s = packStats(pack.slots, stats, price);
+  const warnings = soldOutReasons(pack.slots, stats).map((r) =>
+    r.code === 'class_out_of_stock' ? `${r.message} The pack is sold out until stock is added.` : r.message,
+  );
+  const unknown = [...stats.values()].filter((c) => c.name === 'Unknown class');
+  if (unknown.length) warnings.push('The odds name a class that no longer exists; pick another class.');
+  if (s.houseEdgeBp !== null && s.houseEdgeBp < 0) warnings.push('The expected value is above the price: on average this pack loses money.');
+  return { pack: packDto(pack), products: sellers, slotOdds: slotOddsTable(pack.slots, stats), stats: s, warnings };
+}
+
+export async function getAdminPack(db: Db, id: string): Promise<AdminPackDetail> {
+  const [pack] = await db.select().from(packs).where(eq(packs.id, id));
+  if (!pack) throw notFound('No pack with this id.');
+  return packDetail(db, pack);
+}
+
+async function assertClassesExist(db: DbOrTx, input: z.output<typeof packInputSchema>) {
+  const stats = await poolStats(db, [{ id: 'x', slots: input.slots, pool: input.pool }]);
+  const fields: Record<string, string[]> = {};
+  input.slots.forEach((s, i) =>
+    s.odds.forEach((e, j) => {
+      if (stats.get('x')!.get(e.classId)?.name === 'Unknown class') fields[`slots.${i}.odds.${j}.classId`] = ['No such class.'];
+    }),
+  );
+  if (Object.keys(fields).length) throw badRequest('Some classes in the odds do not exist.', fields);
+}
+
+export async function updatePack(db: Db, ctx: AdminCtx, id: string, input: z.output<typeof packInputSchema>): Promise<AdminPackDetail> {
+  return db.transaction(async (tx) => {
+    const [before] = await tx.select().from(packs).where(eq(packs.id, id)).for('update');
+    if (!before) throw notFound('No pack with this id.');
+    await assertClassesExist(tx, input);
+    const [after] = await tx
+      .update(packs)
+      .set({ name: input.name, slots: input.slots, pool: input.pool, updatedAt: new Date() })
+      .where(eq(packs.id, id))
+      .returning();
+    await audit(tx, { actorId: ctx.actorId, action: 'pack.update', targetType: 'pack', targetId: id, before: packDto(before), after: packDto(after!), ip: ctx.ip });
+    return packDetail(tx, after!);
+  });
+}
+
+/** Stats for an unsaved pack, so the editor shows floor / EV / ceiling / house edge live. */
+export async function previewPack(db: Db, input: z.output<typeof packPreviewInputSchema>): Promise<AdminPackDetail> {
+  const now = new Date();
+  const pack: PackRow = { id: '', name: input.name, slots: input.slots, pool: input.pool, createdAt: now, updatedAt: now };
+  return packDetail(db, pack, input.priceCents);
+}

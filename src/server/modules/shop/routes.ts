@@ -1,0 +1,395 @@
+import { createRoute } from '@hono/zod-openapi';
+import { asc, eq } from 'drizzle-orm';
+import {
+  adminPackDetailSchema,
+  adminProductListQuerySchema,
+  adminProductListSchema,
+  inventorySchema,
+  openInputSchema,
+  openingListQuerySchema,
+  openingListSchema,
+  openResultSchema,
+  packInputSchema,
+  packPreviewInputSchema,
+  productDetailSchema,
+  productInputSchema,
+  productListSchema,
+  productPatchSchema,
+  productSummarySchema,
+  PULL_EVENT_MIN_CENTS,
+  purchaseDetailSchema,
+  purchaseInputSchema,
+  purchaseResultSchema,
+  topPullsQuerySchema,
+  topPullsSchema,
+  type OpenResult,
+  type PullEvent,
+} from '../../../shared/contracts/shop.ts';
+import type { Tx } from '../../db/client.ts';
+import { user } from '../../db/schema/auth.ts';
+import { openings, purchases, userPacks } from '../../db/schema/shop.ts';
+import type { Deps } from '../../deps.ts';
+import { AppError, notFound } from '../../http/errors.ts';
+import { actorOf, requireAdmin, requireUser, requireVerified } from '../../http/guards.ts';
+import { createRouter, errorResponses, jsonContent, z } from '../../http/openapi.ts';
+import { clientIp } from '../../http/security.ts';
+import { requireIdempotencyKey, sendIdempotent, withIdempotency, type TransactionRunner } from '../../lib/idempotency.ts';
+import { pgCode } from '../catalog/service.ts';
+import { rememberPool } from '../fairness/service.ts';
+import { moneyTransaction } from '../wallet/service.ts';
+import { adminProduct, createProduct, deleteProduct, getAdminPack, listAdminProducts, previewPack, updatePack, updateProduct } from './admin.ts';
+import { listLiveProducts, listOpenings, openingsDto, productDetail, productWithPack, refsFor, topPulls } from './read.ts';
+import { inventory, openPacks, purchasePacks, StockRace, type OpenOutcome } from './service.ts';
+
+const idParams = z.object({ id: z.string().uuid('Not a valid id.') });
+const body = <T extends z.ZodType>(schema: T) => ({ required: true, content: { 'application/json': { schema } } });
+
+/** Retries a money transaction that lost a race for stock or hit a deadlock (all of it rolled back). */
+function retryingRunner(deps: Deps): TransactionRunner {
+  return async (fn) => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await moneyTransaction(deps, fn);
+      } catch (err) {
+        const retryable = err instanceof StockRace || pgCode(err) === '40P01' || pgCode(err) === '40001';
+        if (!retryable) throw err;
+        if (attempt >= 8) {
+          throw new AppError(503, 'busy', 'Many people are opening this pack right now. Nothing was charged; try again in a moment.');
+        }
+        await new Promise((r) => setTimeout(r, Math.random() * 5 * attempt));
+      }
+    }
+  };
+}
+
+export function shopRoutes(deps: Deps) {
+  const app = createRouter();
+  const { db } = deps;
+  const run = retryingRunner(deps);
+
+  /** After the commit: remember stored pools and announce the pulls worth showing. */
+  async function afterOpen(userId: string, outcome: Pick<OpenOutcome, 'openings' | 'poolHashes'>) {
+    for (const h of outcome.poolHashes) rememberPool(h);
+    const big = outcome.openings.flatMap((o) => o.cards.filter((c) => c.valueCents >= PULL_EVENT_MIN_CENTS).map((c) => ({ o, c })));
+    if (!big.length) return;
+    const [u] = await db.select({ username: user.username }).from(user).where(eq(user.id, userId));
+    for (const { o, c } of big) {
+      const event: PullEvent = {
+        ownedCardId: c.ownedCardId,
+        openingId: o.id,
+        cardId: c.id,
+        cardName: c.name,
+        classId: c.classId,
+        valueCents: c.valueCents,
+        productId: o.productId,
+        username: u?.username ?? '',
+        createdAt: o.createdAt,
+      };
+      await deps.bus.publish('public', 'pull.created', event).catch((err: unknown) => deps.log.warn('pull.created publish failed', { err }));
+    }
+  }
+
+  // Public ---------------------------------------------------------------------------------------
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/shop/products',
+      tags: ['shop'],
+      summary: 'Live products, featured first, with price, value range and sold-out state',
+      responses: { 200: jsonContent(productListSchema, 'Products'), ...errorResponses },
+    }),
+    async (c) => c.json({ items: await listLiveProducts(db) }, 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/shop/products/{id}',
+      tags: ['shop'],
+      summary: 'A live product: odds per slot and per card, value range, best recent pulls',
+      request: { params: idParams },
+      responses: { 200: jsonContent(productDetailSchema, 'Product'), ...errorResponses },
+    }),
+    async (c) => {
+      const actor = c.get('actor');
+      const isAdmin = actor?.role === 'admin' || actor?.role === 'owner';
+      return c.json(await productDetail(db, c.req.valid('param').id, { includeUnlisted: isAdmin }), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/top-pulls',
+      tags: ['shop'],
+      summary: 'Highest-value pulls in the last 24 hours, 7 days or all time',
+      request: { query: topPullsQuerySchema },
+      responses: { 200: jsonContent(topPullsSchema, 'Top pulls'), ...errorResponses },
+    }),
+    async (c) => {
+      const q = c.req.valid('query');
+      return c.json(await topPulls(db, q.window, q.limit), 200);
+    },
+  );
+
+  // Buying and opening --------------------------------------------------------------------------
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/shop/purchases',
+      tags: ['shop'],
+      summary: 'Buy 1–10 packs into your inventory (verified email, Idempotency-Key)',
+      middleware: [requireVerified] as const,
+      request: { body: body(purchaseInputSchema) },
+      responses: { 201: jsonContent(purchaseResultSchema, 'Bought'), ...errorResponses },
+    }),
+    async (c) => {
+      const actor = actorOf(c);
+      const key = requireIdempotencyKey(c);
+      const input = c.req.valid('json');
+      const r = await withIdempotency(
+        db,
+        { userId: actor.userId, key, scope: 'POST /api/shop/purchases', body: input },
+        async (tx: Tx) => ({ status: 201 as const, body: await purchasePacks(tx, actor, input, key) }),
+        run,
+      );
+      return sendIdempotent(c, r);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/shop/open',
+      tags: ['shop'],
+      summary: 'Open your packs ({packIds}) or buy and open ({productId, quantity}); the result is settled before it is returned',
+      middleware: [requireVerified] as const,
+      request: { body: body(openInputSchema) },
+      responses: { 201: jsonContent(openResultSchema, 'Opened'), ...errorResponses },
+    }),
+    async (c) => {
+      const actor = actorOf(c);
+      const key = requireIdempotencyKey(c);
+      const input = c.req.valid('json');
+      let outcome: OpenOutcome | null = null;
+      const r = await withIdempotency<Omit<OpenResult, 'refs'>>(
+        db,
+        { userId: actor.userId, key, scope: 'POST /api/shop/open', body: input },
+        async (tx: Tx) => {
+          outcome = await openPacks(tx, actor, input, key);
+          const { poolHashes: _ignored, ...rest } = outcome;
+          return { status: 201 as const, body: rest };
+        },
+        run,
+      );
+      if (!r.replayed && outcome) await afterOpen(actor.userId, outcome);
+      if (r.status === 201) {
+        const result = r.body;
+        const refs = await refsFor(db, result.openings.flatMap((o) => o.cards));
+        return sendIdempotent(c, { ...r, body: { ...result, refs } });
+      }
+      return sendIdempotent(c, r);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/shop/inventory',
+      tags: ['shop'],
+      summary: 'Your unopened packs, oldest first',
+      middleware: [requireUser] as const,
+      responses: { 200: jsonContent(inventorySchema, 'Unopened packs'), ...errorResponses },
+    }),
+    async (c) => {
+      c.header('Cache-Control', 'no-store');
+      return c.json(await inventory(db, actorOf(c).userId), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/shop/purchases/{id}',
+      tags: ['shop'],
+      summary: 'One of your purchases with its packs and openings (admins: anyone’s)',
+      middleware: [requireUser] as const,
+      request: { params: idParams },
+      responses: { 200: jsonContent(purchaseDetailSchema, 'Purchase'), ...errorResponses },
+    }),
+    async (c) => {
+      const actor = actorOf(c);
+      const isAdmin = (actor.role === 'admin' || actor.role === 'owner') && actor.mfaPassed;
+      const [p] = await db.select().from(purchases).where(eq(purchases.id, c.req.valid('param').id));
+      if (!p || (p.userId !== actor.userId && !isAdmin)) throw notFound('No purchase with this id.');
+      const row = await productWithPack(db, p.productId);
+      const [packRows, openingRows] = await Promise.all([
+        db.select().from(userPacks).where(eq(userPacks.purchaseId, p.id)).orderBy(asc(userPacks.createdAt), asc(userPacks.id)),
+        db.select().from(openings).where(eq(openings.purchaseId, p.id)).orderBy(asc(openings.nonce)),
+      ]);
+      const list = await openingsDto(db, openingRows);
+      const productName = row?.p.name ?? '';
+      return c.json(
+        {
+          purchase: {
+            id: p.id,
+            productId: p.productId,
+            productName,
+            quantity: p.quantity,
+            unitPriceCents: p.unitPriceCents,
+            totalCents: p.totalCents,
+            ledgerEntryId: p.ledgerEntryId,
+            createdAt: p.createdAt.toISOString(),
+          },
+          packs: packRows.map((u) => ({
+            id: u.id,
+            purchaseId: u.purchaseId,
+            productId: u.productId,
+            productName,
+            productImageUrl: row?.p.imageKey ? `/api/uploads/${row.p.imageKey}-full.webp` : null,
+            cardsPerPack: u.slots.length,
+            priceCents: p.unitPriceCents,
+            soldOut: false,
+            createdAt: u.createdAt.toISOString(),
+            openingId: u.openedAt ? u.openingId : null,
+            openedAt: u.openedAt?.toISOString() ?? null,
+          })),
+          openings: list,
+          refs: await refsFor(db, list.flatMap((o) => o.cards)),
+        },
+        200,
+      );
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/shop/openings',
+      tags: ['shop'],
+      summary: 'Your openings, newest first, with their fairness records',
+      middleware: [requireUser] as const,
+      request: { query: openingListQuerySchema },
+      responses: { 200: jsonContent(openingListSchema, 'Openings'), ...errorResponses },
+    }),
+    async (c) => {
+      const q = c.req.valid('query');
+      return c.json(await listOpenings(db, actorOf(c).userId, q.page, q.pageSize), 200);
+    },
+  );
+
+  // Admin ----------------------------------------------------------------------------------------
+
+  const ctx = (c: Parameters<typeof actorOf>[0]) => ({ actorId: actorOf(c).userId, ip: clientIp(c, deps.config.trustProxy) });
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/admin/products',
+      tags: ['admin shop'],
+      summary: 'Products with search, status filter, sorting and pages',
+      middleware: [requireAdmin] as const,
+      request: { query: adminProductListQuerySchema },
+      responses: { 200: jsonContent(adminProductListSchema, 'Products'), ...errorResponses },
+    }),
+    async (c) => c.json(await listAdminProducts(db, c.req.valid('query')), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/admin/products',
+      tags: ['admin shop'],
+      summary: 'Create a product (without packId: with a new empty pack)',
+      middleware: [requireAdmin] as const,
+      request: { body: body(productInputSchema) },
+      responses: { 201: jsonContent(z.object({ product: productSummarySchema }), 'Created'), ...errorResponses },
+    }),
+    async (c) => c.json({ product: await createProduct(db, ctx(c), c.req.valid('json')) }, 201),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/admin/products/{id}',
+      tags: ['admin shop'],
+      summary: 'One product with its pack statistics',
+      middleware: [requireAdmin] as const,
+      request: { params: idParams },
+      responses: { 200: jsonContent(z.object({ product: productSummarySchema }), 'Product'), ...errorResponses },
+    }),
+    async (c) => c.json({ product: await adminProduct(db, c.req.valid('param').id) }, 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'patch',
+      path: '/admin/products/{id}',
+      tags: ['admin shop'],
+      summary: 'Update a product (audited)',
+      middleware: [requireAdmin] as const,
+      request: { params: idParams, body: body(productPatchSchema) },
+      responses: { 200: jsonContent(z.object({ product: productSummarySchema }), 'Updated'), ...errorResponses },
+    }),
+    async (c) => c.json({ product: await updateProduct(db, ctx(c), c.req.valid('param').id, c.req.valid('json')) }, 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'delete',
+      path: '/admin/products/{id}',
+      tags: ['admin shop'],
+      summary: 'Delete a product that was never sold (otherwise archive it)',
+      middleware: [requireAdmin] as const,
+      request: { params: idParams },
+      responses: { 204: { description: 'Deleted' }, ...errorResponses },
+    }),
+    async (c) => {
+      await deleteProduct(db, ctx(c), c.req.valid('param').id);
+      return c.body(null, 204);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/admin/packs/preview',
+      tags: ['admin shop'],
+      summary: 'Statistics of an unsaved pack (floor, EV, ceiling, house edge, warnings)',
+      middleware: [requireAdmin] as const,
+      request: { body: body(packPreviewInputSchema) },
+      responses: { 200: jsonContent(adminPackDetailSchema, 'Preview'), ...errorResponses },
+    }),
+    async (c) => c.json(await previewPack(db, c.req.valid('json')), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/admin/packs/{id}',
+      tags: ['admin shop'],
+      summary: 'A pack: odds, pool, statistics and warnings',
+      middleware: [requireAdmin] as const,
+      request: { params: idParams },
+      responses: { 200: jsonContent(adminPackDetailSchema, 'Pack'), ...errorResponses },
+    }),
+    async (c) => c.json(await getAdminPack(db, c.req.valid('param').id), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'put',
+      path: '/admin/packs/{id}',
+      tags: ['admin shop'],
+      summary: 'Replace a pack’s odds and pool (audited; packs already bought keep the odds they were sold with)',
+      middleware: [requireAdmin] as const,
+      request: { params: idParams, body: body(packInputSchema) },
+      responses: { 200: jsonContent(adminPackDetailSchema, 'Updated'), ...errorResponses },
+    }),
+    async (c) => c.json(await updatePack(db, ctx(c), c.req.valid('param').id, c.req.valid('json')), 200),
+  );
+
+  return app;
+}

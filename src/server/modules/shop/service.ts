@@ -1,0 +1,499 @@
+import { randomUUID } from 'node:crypto';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { DrawRecord, OpenInput, Opening, PackSlot, Purchase, PurchaseInput, UserPack } from '../../../shared/contracts/shop.ts';
+import { drawOpening, oddsHash, poolCanonical, PoolEmptyError } from '../../../shared/fairness.ts';
+import type { DbOrTx, Tx } from '../../db/client.ts';
+import { cards } from '../../db/schema/catalog.ts';
+import { openings, ownedCards, purchases, userPacks, type packs } from '../../db/schema/shop.ts';
+import { AppError, notFound } from '../../http/errors.ts';
+import { assertCanSpend } from '../responsible-play/service.ts';
+import { debit, getBalance } from '../wallet/service.ts';
+import { nodeFair, sha256HexSync } from '../fairness/crypto.ts';
+import { storePool, takeNonces } from '../fairness/service.ts';
+import { classesOf } from './odds.ts';
+import { eligibleWhere, productDto, productWithPack, type ProductRow } from './read.ts';
+
+/**
+ * Buying and opening packs. Everything runs inside the caller's transaction (withIdempotency +
+ * moneyTransaction): the debit, the packs, the nonces, the stock, the openings and the owned
+ * cards commit together or not at all.
+ */
+
+type PackRow = typeof packs.$inferSelect;
+
+export const soldOut = (message: string) => new AppError(409, 'sold_out', message);
+
+/** Thrown when stock moved between reading the pools and taking it; the caller retries the transaction. */
+export class StockRace extends Error {
+  constructor() {
+    super('stock changed during the opening');
+    this.name = 'StockRace';
+  }
+}
+
+function rowsOf<T>(res: unknown): T[] {
+  return (Array.isArray(res) ? res : (res as { rows: T[] }).rows) as T[];
+}
+
+function assertOnSale(p: ProductRow, now: Date) {
+  if (p.status !== 'live') throw notFound('This pack is not on sale.');
+  if (p.releaseAt && p.releaseAt > now) {
+    throw new AppError(
+      409,
+      'not_released',
+      `${p.name} goes on sale at ${p.releaseAt.toISOString().replace('T', ' ').slice(0, 16)} UTC. Come back then.`,
+    );
+  }
+}
+
+export interface Actor {
+  userId: string;
+}
+
+type NewPack = typeof userPacks.$inferInsert & { id: string; slots: PackSlot[]; createdAt: Date };
+
+interface Bought {
+  purchase: Purchase;
+  rows: NewPack[];
+  product: ProductRow;
+  pack: PackRow;
+}
+
+/** Debit + purchase row + unopened packs. With `openNow` the packs are opened by the caller in the same transaction. */
+async function buy(tx: Tx, actor: Actor, input: PurchaseInput, idempotencyKey: string): Promise<Bought> {
+  const now = new Date();
+  await assertCanSpend(tx, actor.userId, now);
+  const row = await productWithPack(tx, input.productId);
+  if (!row) throw notFound('This pack is not on sale.');
+  const { p, pack } = row;
+  assertOnSale(p, now);
+  if (pack.slots.length === 0) throw soldOut(`${p.name} is sold out.`);
+  const purchaseId = randomUUID();
+  const total = p.priceCents * input.quantity;
+  const moved = await debit(tx, {
+    userId: actor.userId,
+    amountCents: total,
+    kind: 'pack_purchase',
+    referenceType: 'purchase',
+    referenceId: purchaseId,
+    actorId: actor.userId,
+    idempotencyKey,
+    memo: `${input.quantity} × ${p.name}`,
+  });
+  // After the debit: the balance row lock serializes this user's purchases, so the count is exact.
+  if (p.purchaseLimitPerUser !== null) {
+    const [r] = await tx
+      .select({ n: sql<number>`coalesce(sum(${purchases.quantity}), 0)::int` })
+      .from(purchases)
+      .where(and(eq(purchases.userId, actor.userId), eq(purchases.productId, p.id)));
+    const left = p.purchaseLimitPerUser - Number(r?.n ?? 0);
+    if (input.quantity > left) {
+      throw new AppError(
+        409,
+        'purchase_limit_reached',
+        left > 0
+          ? `${p.name} is limited to ${p.purchaseLimitPerUser} per person; you can buy ${left} more.`
+          : `${p.name} is limited to ${p.purchaseLimitPerUser} per person and you have reached it.`,
+      );
+    }
+  }
+  await tx.insert(purchases).values({
+    id: purchaseId,
+    userId: actor.userId,
+    productId: p.id,
+    packId: pack.id,
+    quantity: input.quantity,
+    unitPriceCents: p.priceCents,
+    totalCents: total,
+    ledgerEntryId: moved.entryId,
+    createdAt: now,
+  });
+  const rows: NewPack[] = Array.from({ length: input.quantity }, () => ({
+    id: randomUUID(),
+    userId: actor.userId,
+    purchaseId,
+    productId: p.id,
+    packId: pack.id,
+    slots: pack.slots,
+    createdAt: now,
+  }));
+  return {
+    purchase: {
+      id: purchaseId,
+      productId: p.id,
+      productName: p.name,
+      quantity: input.quantity,
+      unitPriceCents: p.priceCents,
+      totalCents: total,
+      ledgerEntryId: moved.entryId,
+      balanceCents: moved.balanceCents,
+      createdAt: now.toISOString(),
+    },
+    rows,
+    product: p,
+    pack,
+  };
+}
+
+function userPackDto(id: string, purchaseId: string, p: ProductRow, slots: PackSlot[], createdAt: Date, soldOutNow = false): UserPack {
+  return {
+    id,
+    purchaseId,
+    productId: p.id,
+    productName: p.name,
+    productImageUrl: productDto(p).imageUrl,
+    cardsPerPack: slots.length,
+    priceCents: p.priceCents,
+    soldOut: soldOutNow,
+    createdAt: createdAt.toISOString(),
+  };
+}
+
+/** POST /api/shop/purchases */
+export async function purchasePacks(tx: Tx, actor: Actor, input: PurchaseInput, idempotencyKey: string) {
+  const b = await buy(tx, actor, input, idempotencyKey);
+  // Refuse a purchase that could not be opened right now: odds are never bent around missing stock.
+  const pools = await readPools(tx, [{ slots: b.pack.slots, pool: b.pack.pool }]);
+  const missing = firstEmptyClass(b.pack.slots, pools);
+  if (missing) throw soldOut(`${b.product.name} is sold out: no cards of one of its classes are in stock.`);
+  await tx.insert(userPacks).values(b.rows);
+  return {
+    purchase: b.purchase,
+    packs: b.rows.map((r) => userPackDto(r.id, b.purchase.id, b.product, r.slots, r.createdAt)),
+  };
+}
+
+// Opening ----------------------------------------------------------------------------------------
+
+interface PoolRow {
+  id: string;
+  classId: string;
+  stock: number;
+}
+
+/** Eligible in-stock cards of the given pack definitions, by class, ids sorted. */
+async function readPools(tx: DbOrTx, defs: Array<{ slots: PackSlot[]; pool: PackRow['pool'] }>) {
+  const result: Array<{ pools: Record<string, string[]>; stock: Map<string, number> }> = [];
+  for (const d of defs) {
+    const classIds = classesOf(d.slots);
+    const rows: PoolRow[] = classIds.length
+      ? await tx
+          .select({ id: cards.id, classId: cards.classId, stock: cards.stock })
+          .from(cards)
+          .where(eligibleWhere(classIds, d.pool))
+          .orderBy(asc(cards.classId), asc(cards.id))
+      : [];
+    const pools: Record<string, string[]> = Object.fromEntries(classIds.map((c) => [c, [] as string[]]));
+    const stock = new Map<string, number>();
+    for (const r of rows) {
+      pools[r.classId]!.push(r.id);
+      stock.set(r.id, r.stock);
+    }
+    result.push({ pools, stock });
+  }
+  return result;
+}
+
+function firstEmptyClass(slots: PackSlot[], pools: Array<{ pools: Record<string, string[]> }>) {
+  for (const s of slots) for (const e of s.odds) if (!pools[0]!.pools[e.classId]?.length) return e.classId;
+  return null;
+}
+
+interface ToOpen {
+  userPackId: string;
+  openingId: string;
+  purchaseId: string;
+  product: ProductRow;
+  pack: PackRow;
+  slots: PackSlot[];
+}
+
+interface TakenCard {
+  id: string;
+  name: string;
+  set_name: string;
+  number: number;
+  value_cents: number;
+  image_key: string;
+  class_id: string;
+  architect_id: string;
+  texture_id: string | null;
+  class_name: string;
+  class_colour: string;
+  class_sort_order: number;
+}
+
+export interface OpenOutcome {
+  openings: Opening[];
+  purchase: Purchase | null;
+  balanceCents: number;
+  /** Pool hashes written in this transaction (remembered after the commit). */
+  poolHashes: string[];
+}
+
+/**
+ * Draws and settles `items` (in order, consecutive nonces). Pools are read once per pack
+ * definition; a card whose last copy is taken leaves the pool for later draws of this request.
+ */
+async function settle(tx: Tx, actor: Actor, items: ToOpen[], now: Date): Promise<{ openings: Opening[]; poolHashes: string[] }> {
+  const { seed, firstNonce } = await takeNonces(tx, actor.userId, items.length);
+  // One pool read per distinct pack definition (odds snapshot + pool rule).
+  const defKey = (i: ToOpen) => `${i.pack.id}|${JSON.stringify(i.slots)}`;
+  const defs = new Map<string, ToOpen>();
+  for (const i of items) if (!defs.has(defKey(i))) defs.set(defKey(i), i);
+  const defList = [...defs.values()];
+  const read = await readPools(tx, defList.map((d) => ({ slots: d.slots, pool: d.pack.pool })));
+  const state = new Map(defList.map((d, k) => [defKey(d), read[k]!]));
+  // Stock is shared across definitions (the same card can be in several packs' pools).
+  const left = new Map<string, number>();
+  for (const r of read) for (const [id, n] of r.stock) left.set(id, n);
+
+  const drawn: Array<{ item: ToOpen; nonce: number; draws: DrawRecord[]; poolHash: string; oddsHash: string; pools: Record<string, string[]> }> = [];
+  for (let k = 0; k < items.length; k++) {
+    const item = items[k]!;
+    const st = state.get(defKey(item))!;
+    // Cards exhausted by another definition's draws leave this pool too.
+    for (const ids of Object.values(st.pools)) {
+      for (let i = ids.length - 1; i >= 0; i--) if ((left.get(ids[i]!) ?? 0) <= 0) ids.splice(i, 1);
+    }
+    for (const s of item.slots) {
+      for (const e of s.odds) {
+        if (!st.pools[e.classId]?.length) {
+          throw soldOut(
+            items.length > 1
+              ? `${item.product.name} sold out while opening ${items.length} packs: one of its classes has no cards left in stock. Try fewer packs.`
+              : `${item.product.name} is sold out: no cards of one of its classes are in stock.`,
+          );
+        }
+      }
+    }
+    const nonce = firstNonce + k;
+    const startPools = Object.fromEntries(Object.entries(st.pools).map(([c, ids]) => [c, [...ids]]));
+    let result;
+    try {
+      result = await drawOpening(nodeFair, {
+        serverSeed: seed.serverSeed,
+        clientSeed: seed.clientSeed,
+        nonce,
+        slots: item.slots,
+        pools: startPools,
+        stock: left,
+      });
+    } catch (err) {
+      if (err instanceof PoolEmptyError) throw soldOut(`${item.product.name} sold out while opening: not enough cards left in stock.`);
+      throw err;
+    }
+    for (const d of result.draws) left.set(d.cardId, (left.get(d.cardId) ?? 0) - 1);
+    st.pools = result.poolsAfter;
+    drawn.push({
+      item,
+      nonce,
+      draws: result.draws,
+      poolHash: sha256HexSync(poolCanonical(startPools)),
+      oddsHash: await oddsHash(nodeFair, item.slots),
+      pools: startPools,
+    });
+  }
+
+  // Take the stock: lock the drawn cards in id order (no deadlocks between openings), then
+  // decrement only where enough is left. Fewer rows back = someone took it first: retry.
+  const want = new Map<string, number>();
+  for (const d of drawn) for (const r of d.draws) want.set(r.cardId, (want.get(r.cardId) ?? 0) + 1);
+  const values = sql.join(
+    [...want].map(([id, n]) => sql`(${id}::uuid, ${n}::int)`),
+    sql`, `,
+  );
+  const taken = rowsOf<TakenCard>(
+    await tx.execute(sql`
+      with want(id, n) as (values ${values}),
+      locked as materialized (
+        select c.id from cards c where c.id in (select id from want) order by c.id for update
+      )
+      update cards c set stock = c.stock - w.n
+      from want w, card_classes cc
+      where c.id = w.id and c.id in (select id from locked) and cc.id = c.class_id
+        and c.stock >= w.n and c.active and c.archived_at is null
+      returning c.id, c.name, c.set_name, c.number, c.value_cents, c.image_key, c.class_id, c.architect_id,
+        coalesce(c.texture_id, cc.default_texture_id) as texture_id,
+        cc.name as class_name, cc.colour as class_colour, cc.sort_order as class_sort_order`),
+  );
+  if (taken.length !== want.size) throw new StockRace();
+  const card = new Map(taken.map((t) => [t.id, t]));
+
+  const openingRows: Array<typeof openings.$inferInsert> = [];
+  const ownedRows: Array<typeof ownedCards.$inferInsert> = [];
+  const out: Opening[] = [];
+  const poolHashes = new Set<string>();
+  for (const d of drawn) {
+    const openingId = d.item.openingId;
+    const revealed = d.draws.map((r) => {
+      const c = card.get(r.cardId)!;
+      const ownedCardId = randomUUID();
+      ownedRows.push({
+        id: ownedCardId,
+        cardId: c.id,
+        ownerId: actor.userId,
+        acquiredVia: 'opening',
+        valueCents: Number(c.value_cents),
+        status: 'in_vault',
+        openingId,
+        productId: d.item.product.id,
+        slot: r.slot,
+        acquiredAt: now,
+        updatedAt: now,
+      });
+      return {
+        id: c.id,
+        name: c.name,
+        setName: c.set_name,
+        number: Number(c.number),
+        valueCents: Number(c.value_cents),
+        imageKey: c.image_key,
+        classId: c.class_id,
+        className: c.class_name,
+        classColour: c.class_colour,
+        classSortOrder: Number(c.class_sort_order),
+        architectId: c.architect_id,
+        textureId: c.texture_id,
+        slot: r.slot,
+        ownedCardId,
+      };
+    });
+    const totalValueCents = revealed.reduce((a, c) => a + c.valueCents, 0);
+    openingRows.push({
+      id: openingId,
+      userId: actor.userId,
+      userPackId: d.item.userPackId,
+      purchaseId: d.item.purchaseId,
+      productId: d.item.product.id,
+      packId: d.item.pack.id,
+      seedId: seed.id,
+      serverSeedHash: seed.serverSeedHash,
+      clientSeed: seed.clientSeed,
+      nonce: d.nonce,
+      slots: d.item.slots,
+      oddsHash: d.oddsHash,
+      poolHash: d.poolHash,
+      draws: d.draws,
+      totalValueCents,
+      createdAt: now,
+    });
+    if (!poolHashes.has(d.poolHash)) {
+      poolHashes.add(d.poolHash);
+      await storePool(tx, d.poolHash, d.pools);
+    }
+    out.push({
+      id: openingId,
+      userPackId: d.item.userPackId,
+      purchaseId: d.item.purchaseId,
+      productId: d.item.product.id,
+      productName: d.item.product.name,
+      packId: d.item.pack.id,
+      cards: revealed,
+      totalValueCents,
+      fairness: {
+        serverSeedHash: seed.serverSeedHash,
+        clientSeed: seed.clientSeed,
+        nonce: d.nonce,
+        slots: d.item.slots,
+        oddsHash: d.oddsHash,
+        poolHash: d.poolHash,
+        draws: d.draws,
+        serverSeed: null,
+      },
+      createdAt: now.toISOString(),
+    });
+  }
+  await tx.insert(openings).values(openingRows);
+  await tx.insert(ownedCards).values(ownedRows);
+  return { openings: out, poolHashes: [...poolHashes] };
+}
+
+/** POST /api/shop/open: owned unopened packs, or buy-and-open. */
+export async function openPacks(tx: Tx, actor: Actor, input: OpenInput, idempotencyKey: string): Promise<OpenOutcome> {
+  const now = new Date();
+  if ('productId' in input) {
+    const b = await buy(tx, actor, input, idempotencyKey);
+    const items: ToOpen[] = b.rows.map((r) => ({
+      userPackId: r.id,
+      openingId: randomUUID(),
+      purchaseId: b.purchase.id,
+      product: b.product,
+      pack: b.pack,
+      slots: r.slots,
+    }));
+    // The packs first (openings reference them), already marked opened.
+    await tx.insert(userPacks).values(b.rows.map((r, i) => ({ ...r, openingId: items[i]!.openingId, openedAt: now })));
+    const settled = await settle(tx, actor, items, now);
+    return { openings: settled.openings, purchase: b.purchase, balanceCents: b.purchase.balanceCents, poolHashes: settled.poolHashes };
+  }
+
+  await assertCanSpend(tx, actor.userId, now);
+  // Claim the packs first: the conditional update makes a second tab's request wait, then miss.
+  const claimed = await tx
+    .update(userPacks)
+    .set({ openedAt: now, openingId: sql`gen_random_uuid()` })
+    .where(and(inArray(userPacks.id, input.packIds), eq(userPacks.userId, actor.userId), isNull(userPacks.openedAt)))
+    .returning();
+  if (claimed.length !== input.packIds.length) {
+    const found = await tx
+      .select({ id: userPacks.id, openedAt: userPacks.openedAt, userId: userPacks.userId })
+      .from(userPacks)
+      .where(inArray(userPacks.id, input.packIds));
+    const mine = found.filter((f) => f.userId === actor.userId);
+    if (mine.length !== input.packIds.length) throw notFound('One of these packs is not yours or does not exist.');
+    throw new AppError(409, 'pack_already_opened', 'One of these packs was already opened (maybe in another tab). Refresh your packs.');
+  }
+  const order = new Map(input.packIds.map((id, i) => [id, i]));
+  claimed.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+  const productIds = [...new Set(claimed.map((c) => c.productId))];
+  const prods = new Map<string, { p: ProductRow; pack: PackRow }>();
+  for (const id of productIds) {
+    const row = await productWithPack(tx, id);
+    if (row) prods.set(id, row);
+  }
+  const items: ToOpen[] = claimed.map((c) => {
+    const r = prods.get(c.productId)!;
+    // The claim generated the opening id.
+    return { userPackId: c.id, openingId: c.openingId!, purchaseId: c.purchaseId, product: r.p, pack: r.pack, slots: c.slots };
+  });
+  const settled = await settle(tx, actor, items, now);
+  const { balanceCents } = await getBalance(tx, actor.userId);
+  return { openings: settled.openings, purchase: null, balanceCents, poolHashes: settled.poolHashes };
+}
+
+// Inventory --------------------------------------------------------------------------------------
+
+export async function inventory(db: DbOrTx, userId: string) {
+  const rows = await db
+    .select({ u: userPacks })
+    .from(userPacks)
+    .where(and(eq(userPacks.userId, userId), isNull(userPacks.openedAt)))
+    .orderBy(asc(userPacks.createdAt), asc(userPacks.id))
+    .limit(500);
+  const productIds = [...new Set(rows.map((r) => r.u.productId))];
+  const prods = new Map<string, { p: ProductRow; pack: PackRow }>();
+  for (const id of productIds) {
+    const row = await productWithPack(db, id);
+    if (row) prods.set(id, row);
+  }
+  // Sold out per distinct odds snapshot.
+  const soldOutOf = new Map<string, boolean>();
+  for (const r of rows) {
+    const k = `${r.u.packId}|${JSON.stringify(r.u.slots)}`;
+    if (soldOutOf.has(k)) continue;
+    const pack = prods.get(r.u.productId)!.pack;
+    const pools = await readPools(db, [{ slots: r.u.slots, pool: pack.pool }]);
+    soldOutOf.set(k, r.u.slots.length === 0 || firstEmptyClass(r.u.slots, pools) !== null);
+  }
+  const [count] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(userPacks)
+    .where(and(eq(userPacks.userId, userId), isNull(userPacks.openedAt)));
+  return {
+    items: rows.map((r) =>
+      userPackDto(r.u.id, r.u.purchaseId, prods.get(r.u.productId)!.p, r.u.slots, r.u.createdAt, soldOutOf.get(`${r.u.packId}|${JSON.stringify(r.u.slots)}`)),
+    ),
+    total: Number(count?.n ?? 0),
+  };
+}

@@ -1,0 +1,311 @@
+import { z } from 'zod';
+import { idSchema, lookRefsSchema, MAX_VALUE_CENTS, publicCardSchema } from './catalog.ts';
+import { ACQUIRED_VIA, OWNED_CARD_STATUSES } from './shop.ts';
+
+/**
+ * Collection, buyback and owned cards in the back office (issue 7). Shared by the API
+ * (src/server/modules/collection, buyback, owned-admin) and the web (src/web/features/collection).
+ * Every amount is integer cents; rates are basis points (8500 = 85%).
+ */
+
+const cents = z.number().int();
+const isoDate = z.string();
+
+export const DEFAULT_BUYBACK_RATE_BP = 8500;
+/** How many cards one sale (or one quote) may hold. */
+export const MAX_BUYBACK_CARDS = 500;
+
+export const ownedCardStatusSchema = z.enum(OWNED_CARD_STATUSES, { message: 'Pick a status from the list.' });
+export const acquiredViaSchema = z.enum(ACQUIRED_VIA);
+
+export const STATUS_LABEL: Record<(typeof OWNED_CARD_STATUSES)[number], string> = {
+  in_vault: 'In vault',
+  in_shipment: 'In a shipment',
+  shipped: 'Shipped',
+  delivered: 'Delivered',
+  sold_back: 'Sold back',
+  revoked: 'Revoked',
+};
+export const ACQUIRED_LABEL: Record<(typeof ACQUIRED_VIA)[number], string> = {
+  opening: 'Pack opening',
+  drop: 'Daily drop',
+  grant: 'Gift from Packvault',
+};
+
+/** Rate × value, rounded down to the cent (the house never pays a fraction it does not have). */
+export function buybackAmount(valueCents: number, rateBp: number): number {
+  return Math.floor((valueCents * rateBp) / 10_000);
+}
+
+export function formatRate(bp: number): string {
+  const pct = bp / 100;
+  return `${Number.isInteger(pct) ? pct : pct.toFixed(2).replace(/0+$/, '')}%`;
+}
+
+const rateBpSchema = z
+  .number({ message: 'The rate must be a number.' })
+  .int('Use whole basis points (8500 = 85%).')
+  .min(0, 'The rate cannot be below 0%.')
+  .max(10_000, 'The rate cannot be above 100%.');
+
+// ───────────────────────── the vault ─────────────────────────
+
+export const COLLECTION_SORTS = ['acquired_desc', 'acquired_asc', 'value_desc', 'value_asc', 'name'] as const;
+export const COLLECTION_STATUS_FILTERS = ['in_vault', 'all', ...OWNED_CARD_STATUSES.filter((s) => s !== 'in_vault')] as const;
+
+export const collectionQuerySchema = z.object({
+  q: z.string().trim().max(100, 'Search is at most 100 characters.').optional(),
+  classId: idSchema.optional(),
+  set: z.string().trim().min(1).max(100).optional(),
+  status: z.enum(COLLECTION_STATUS_FILTERS, { message: 'Pick a status from the list.' }).default('in_vault'),
+  sort: z.enum(COLLECTION_SORTS, { message: 'Pick a sort order from the list.' }).default('acquired_desc'),
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(200).default(48),
+});
+export type CollectionQuery = z.input<typeof collectionQuerySchema>;
+
+/** One owned copy, with the card to draw and what selling it back pays right now. */
+export const ownedCardSchema = z.object({
+  id: z.string(),
+  status: ownedCardStatusSchema,
+  acquiredVia: acquiredViaSchema,
+  acquiredAt: isoDate,
+  /** The card's value when it was acquired (the pull value). */
+  acquiredValueCents: cents,
+  openingId: z.string().nullable(),
+  productId: z.string().nullable(),
+  card: publicCardSchema,
+  className: z.string(),
+  classColour: z.string(),
+  /** Current market value (the card's value now). */
+  valueCents: cents,
+  rateBp: z.number().int(),
+  buybackCents: cents,
+});
+export type OwnedCard = z.infer<typeof ownedCardSchema>;
+
+export const collectionPageSchema = z.object({
+  items: z.array(ownedCardSchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  /** What is in the vault now (whatever the filters): count and current market value. */
+  vault: z.object({ count: z.number().int(), valueCents: cents, buybackCents: cents }),
+  /** Counts per status, for the status filter. */
+  statusCounts: z.record(z.string(), z.number().int()),
+  /** Classes and sets of the user's cards, for the filters. */
+  classes: z.array(z.object({ id: z.string(), name: z.string(), colour: z.string() })),
+  sets: z.array(z.string()),
+  refs: lookRefsSchema,
+});
+export type CollectionPage = z.infer<typeof collectionPageSchema>;
+
+export const ownedCardDetailSchema = z.object({
+  ownedCard: ownedCardSchema.extend({ description: z.string() }),
+  opening: z
+    .object({
+      id: z.string(),
+      productId: z.string(),
+      productName: z.string(),
+      serverSeedHash: z.string(),
+      clientSeed: z.string(),
+      nonce: z.number().int(),
+      slot: z.number().int().nullable(),
+      createdAt: isoDate,
+    })
+    .nullable(),
+  buyback: z
+    .object({ id: z.string(), amountCents: cents, rateBp: z.number().int(), marketValueCents: cents, createdAt: isoDate })
+    .nullable(),
+  refs: lookRefsSchema,
+});
+export type OwnedCardDetail = z.infer<typeof ownedCardDetailSchema>;
+
+// ───────────────────────── buyback ─────────────────────────
+
+const ownedCardIdsSchema = z
+  .array(idSchema)
+  .min(1, 'Pick at least one card.')
+  .max(MAX_BUYBACK_CARDS, `Sell at most ${MAX_BUYBACK_CARDS} cards at once.`)
+  .refine((a) => new Set(a).size === a.length, 'A card is listed twice.');
+
+/**
+ * POST /api/buyback/quote and POST /api/buyback. Either explicit cards (`ownedCardIds`), every
+ * vault card worth less than `belowCents`, or both (those of the listed cards worth less).
+ */
+export const buybackInputSchema = z
+  .object({
+    ownedCardIds: ownedCardIdsSchema.optional(),
+    belowCents: z
+      .number({ message: 'The amount must be a number.' })
+      .int('Use whole cents.')
+      .min(1, 'The amount must be at least 1 cent.')
+      .max(MAX_VALUE_CENTS, 'That amount is too large.')
+      .optional(),
+    /** The quoted total the user confirmed: if prices moved since, the sale is refused (409 quote_changed). */
+    expectedTotalCents: z.number().int().min(0).optional(),
+  })
+  .refine((v) => v.ownedCardIds !== undefined || v.belowCents !== undefined, {
+    message: 'Pick the cards to sell, or an amount to sell everything below.',
+    path: ['ownedCardIds'],
+  });
+export type BuybackInput = z.input<typeof buybackInputSchema>;
+
+export const buybackLineSchema = z.object({
+  ownedCardId: z.string(),
+  cardId: z.string(),
+  name: z.string(),
+  classId: z.string(),
+  className: z.string(),
+  marketValueCents: cents,
+  rateBp: z.number().int(),
+  amountCents: cents,
+});
+export type BuybackLine = z.infer<typeof buybackLineSchema>;
+
+export const buybackQuoteSchema = z.object({
+  lines: z.array(buybackLineSchema),
+  cardCount: z.number().int(),
+  marketValueCents: cents,
+  totalCents: cents,
+  defaultRateBp: z.number().int(),
+});
+export type BuybackQuote = z.infer<typeof buybackQuoteSchema>;
+
+/** 201 of POST /api/buyback. */
+export const buybackResultSchema = z.object({
+  buyback: z.object({
+    id: z.string(),
+    cardCount: z.number().int(),
+    marketValueCents: cents,
+    totalCents: cents,
+    ledgerEntryId: z.string().nullable(),
+    createdAt: isoDate,
+  }),
+  lines: z.array(buybackLineSchema),
+  balanceCents: cents,
+});
+export type BuybackResult = z.infer<typeof buybackResultSchema>;
+
+// ───────────────────────── admin: buybacks and rates ─────────────────────────
+
+export const adminBuybackQuerySchema = z.object({
+  /** Username or email (contains). */
+  user: z.string().trim().max(200).optional(),
+  userId: z.string().trim().min(1).max(100).optional(),
+  classId: idSchema.optional(),
+  /** Calendar days in UTC, `to` inclusive. */
+  from: z.iso.date('Use a date (YYYY-MM-DD).').optional(),
+  to: z.iso.date('Use a date (YYYY-MM-DD).').optional(),
+  minCents: z.coerce.number().int().min(0).max(MAX_VALUE_CENTS).optional(),
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(25),
+});
+export type AdminBuybackQuery = z.input<typeof adminBuybackQuerySchema>;
+
+export const adminBuybackSchema = z.object({
+  id: z.string(),
+  userId: z.string(),
+  username: z.string().nullable(),
+  email: z.string().nullable(),
+  cardCount: z.number().int(),
+  marketValueCents: cents,
+  totalCents: cents,
+  /** Effective rate of the sale (total / market value), basis points; null when worth nothing. */
+  rateBp: z.number().int().nullable(),
+  ledgerEntryId: z.string().nullable(),
+  createdAt: isoDate,
+  lines: z.array(buybackLineSchema),
+});
+export type AdminBuyback = z.infer<typeof adminBuybackSchema>;
+
+export const adminBuybackListSchema = z.object({
+  items: z.array(adminBuybackSchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  /** Over the whole filtered set. */
+  summary: z.object({ count: z.number().int(), cardCount: z.number().int(), marketValueCents: cents, totalCents: cents }),
+  /** Per UTC day over the filtered set, newest first (at most 31 days). */
+  daily: z.array(z.object({ day: z.string(), count: z.number().int(), cardCount: z.number().int(), totalCents: cents })),
+});
+export type AdminBuybackList = z.infer<typeof adminBuybackListSchema>;
+
+export const buybackRatesSchema = z.object({
+  defaultRateBp: z.number().int(),
+  classes: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      colour: z.string(),
+      archived: z.boolean(),
+      /** Null: the class uses the default rate. */
+      rateBp: z.number().int().nullable(),
+      effectiveRateBp: z.number().int(),
+    }),
+  ),
+});
+export type BuybackRates = z.infer<typeof buybackRatesSchema>;
+
+export const updateBuybackRatesSchema = z.object({
+  defaultRateBp: rateBpSchema,
+  /** Only the listed classes change; rateBp null = back to the default. */
+  classes: z
+    .array(z.object({ classId: idSchema, rateBp: rateBpSchema.nullable() }))
+    .max(1000)
+    .default([])
+    .refine((a) => new Set(a.map((c) => c.classId)).size === a.length, 'A class is listed twice.'),
+});
+export type UpdateBuybackRatesInput = z.input<typeof updateBuybackRatesSchema>;
+
+// ───────────────────────── admin: owned cards ─────────────────────────
+
+export const adminOwnedQuerySchema = z.object({
+  status: z.enum(['all', ...OWNED_CARD_STATUSES], { message: 'Pick a status from the list.' }).default('all'),
+  classId: idSchema.optional(),
+  cardId: idSchema.optional(),
+  /** Card name (contains). */
+  card: z.string().trim().max(100).optional(),
+  ownerId: z.string().trim().min(1).max(100).optional(),
+  /** Owner username or email (contains). */
+  owner: z.string().trim().max(200).optional(),
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(25),
+});
+export type AdminOwnedQuery = z.input<typeof adminOwnedQuerySchema>;
+
+export const adminOwnedCardSchema = ownedCardSchema.extend({
+  ownerId: z.string(),
+  ownerUsername: z.string().nullable(),
+  ownerEmail: z.string().nullable(),
+  stock: z.number().int(),
+});
+export type AdminOwnedCard = z.infer<typeof adminOwnedCardSchema>;
+
+export const adminOwnedListSchema = z.object({
+  items: z.array(adminOwnedCardSchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  refs: lookRefsSchema,
+});
+export type AdminOwnedList = z.infer<typeof adminOwnedListSchema>;
+
+const reasonSchema = z
+  .string({ message: 'A reason is required.' })
+  .trim()
+  .min(3, 'Give a reason (at least 3 characters); it goes to the audit log.')
+  .max(500, 'Keep the reason under 500 characters.');
+
+export const grantCardSchema = z.object({
+  cardId: idSchema,
+  /** The user's id, username or email. */
+  user: z.string().trim().min(1, 'Pick a user.').max(200),
+  reason: reasonSchema,
+});
+export type GrantCardInput = z.input<typeof grantCardSchema>;
+
+export const revokeCardSchema = z.object({ reason: reasonSchema });
+export type RevokeCardInput = z.input<typeof revokeCardSchema>;
+
+export const adminOwnedResultSchema = z.object({ ownedCard: adminOwnedCardSchema, stock: z.number().int() });

@@ -1,0 +1,272 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { useForm, useWatch } from 'react-hook-form';
+import { z } from 'zod';
+import { HEX_COLOUR, type CardClass } from '@shared/contracts/catalog';
+import { Button, buttonClasses, EmptyState, FormField, Input, Notice, Select, Table, TBody, Td, Th, THead, toast, Tr } from '@web/components/ui';
+import {
+  applyServerErrors,
+  ARCHIVED_OPTIONS,
+  FilterSelect,
+  ListFooter,
+  QueryError,
+  RecordActions,
+  SearchBox,
+  StatusBadge,
+  Toolbar,
+  useUrlState,
+} from './admin-kit';
+import { BackLink, DetailSkeleton, EditorLayout, FormActions, Header } from './admin-layout-parts';
+import { adminClassQuery, adminListQuery, adminOptionsQuery, useSaveEntity } from './api';
+import { CardView } from './card-view';
+import { previewLook } from './look';
+
+const SORTS = [
+  { value: 'order', label: 'Display order' },
+  { value: 'name', label: 'Name' },
+  { value: 'cards', label: 'Most cards' },
+  { value: 'newest', label: 'Newest' },
+];
+
+export function ClassListScreen() {
+  const [s, set] = useUrlState({ q: '', archived: 'active', sort: 'order', page: '1' });
+  const page = Number(s.page) || 1;
+  const list = useQuery(adminListQuery<CardClass>('classes', { q: s.q || undefined, archived: s.archived, sort: s.sort, page, pageSize: 25 }));
+  const options = useQuery(adminOptionsQuery);
+  const textureName = (id: string | null) => (id ? (options.data?.textures.find((t) => t.id === id)?.name ?? 'Archived texture') : '—');
+  return (
+    <div>
+      <Header
+        title="Classes"
+        kind="class"
+        actions={
+          <Link to="/admin/class/$id" params={{ id: 'new' }} className={buttonClasses({ variant: 'primary' })}>
+            New class
+          </Link>
+        }
+      />
+      <Toolbar>
+        <SearchBox label="Search classes" value={s.q} onChange={(q) => set({ q })} />
+        <FilterSelect label="Status" value={s.archived} onChange={(archived) => set({ archived })} options={ARCHIVED_OPTIONS} />
+        <FilterSelect label="Sort" value={s.sort} onChange={(sort) => set({ sort })} options={SORTS} />
+      </Toolbar>
+      {list.isError && !list.data ? (
+        <QueryError error={list.error} retry={() => void list.refetch()} what="classes" />
+      ) : !list.data ? (
+        <p role="status" className="text-zinc-400">Loading classes…</p>
+      ) : list.data.items.length === 0 ? (
+        <EmptyState title="No classes here" description={s.q ? 'Nothing matches that search.' : 'Create the first rarity tier, e.g. Common.'} />
+      ) : (
+        <>
+          <Table caption="Classes" captionHidden>
+            <THead>
+              <Tr>
+                <Th>Name</Th>
+                <Th>Order</Th>
+                <Th>Default texture</Th>
+                <Th>Buyback</Th>
+                <Th>Cards</Th>
+                <Th>Status</Th>
+              </Tr>
+            </THead>
+            <TBody>
+              {list.data.items.map((c) => (
+                <Tr key={c.id}>
+                  <Td>
+                    <Link to="/admin/class/$id" params={{ id: c.id }} className="inline-flex items-center gap-2 font-medium text-white hover:text-violet-200">
+                      <span aria-hidden="true" className="size-3 rounded-full" style={{ background: c.colour, boxShadow: `0 0 8px ${c.colour}` }} />
+                      {c.name}
+                    </Link>
+                  </Td>
+                  <Td>{c.sortOrder}</Td>
+                  <Td>{textureName(c.defaultTextureId)}</Td>
+                  <Td>{c.buybackRateBp === null ? 'Site default' : `${(c.buybackRateBp / 100).toFixed(2)}%`}</Td>
+                  <Td>{c.cardCount ?? 0}</Td>
+                  <Td>
+                    <StatusBadge archivedAt={c.archivedAt} />
+                  </Td>
+                </Tr>
+              ))}
+            </TBody>
+          </Table>
+          <ListFooter page={page} pageSize={list.data.pageSize} total={list.data.total} onPage={(p) => set({ page: String(p) })} noun="classes" />
+        </>
+      )}
+    </div>
+  );
+}
+
+const percent = z
+  .string()
+  .trim()
+  .refine((v) => v === '' || /^\d{1,3}(\.\d{1,2})?$/.test(v), 'Use a percentage such as 85 or 87.5.')
+  .refine((v) => v === '' || Number(v) <= 100, 'Buyback rate cannot exceed 100%.');
+
+const classFormSchema = z.object({
+  name: z.string().trim().min(1, 'Name is required.').max(40, 'Name must be at most 40 characters.'),
+  colour: z.string().trim().regex(HEX_COLOUR, 'Use a hex colour such as #a855f7.'),
+  sortOrder: z.number({ message: 'Order must be a number.' }).int('Order must be a whole number.').min(0, 'Order cannot be negative.').max(10000),
+  defaultTextureId: z.string(),
+  buybackPercent: percent,
+});
+type ClassForm = z.infer<typeof classFormSchema>;
+
+/** "87.5" → 8750 basis points, with string arithmetic (no float rounding). */
+function percentToBp(v: string): number | null {
+  if (v.trim() === '') return null;
+  const [whole, frac = ''] = v.trim().split('.');
+  return Number(whole) * 100 + Number(frac.padEnd(2, '0'));
+}
+function bpToPercent(bp: number | null): string {
+  if (bp === null) return '';
+  const frac = bp % 100;
+  return frac ? `${Math.floor(bp / 100)}.${String(frac).padStart(2, '0').replace(/0$/, '')}` : String(bp / 100);
+}
+
+export function ClassDetailScreen({ id }: { id: string }) {
+  const isNew = id === 'new';
+  const q = useQuery({ ...adminClassQuery(id), enabled: !isNew });
+  if (!isNew && q.isError) {
+    return (
+      <div>
+        <BackLink to="/admin/class">All classes</BackLink>
+        <Header title="Class" kind="class" />
+        <QueryError error={q.error} retry={() => void q.refetch()} what="this class" />
+      </div>
+    );
+  }
+  if (!isNew && !q.data) return <DetailSkeleton />;
+  return <ClassEditor key={id} existing={isNew ? null : q.data!.class} />;
+}
+
+function ClassEditor({ existing }: { existing: CardClass | null }) {
+  const navigate = useNavigate();
+  const options = useQuery(adminOptionsQuery);
+  const save = useSaveEntity('classes');
+  const form = useForm<ClassForm>({
+    resolver: zodResolver(classFormSchema),
+    defaultValues: existing
+      ? {
+          name: existing.name,
+          colour: existing.colour,
+          sortOrder: existing.sortOrder,
+          defaultTextureId: existing.defaultTextureId ?? '',
+          buybackPercent: bpToPercent(existing.buybackRateBp),
+        }
+      : { name: '', colour: '#a855f7', sortOrder: 10, defaultTextureId: '', buybackPercent: '' },
+  });
+  const { register, handleSubmit, formState, setError, control } = form;
+  const values = useWatch({ control });
+  const textures = options.data?.textures ?? [];
+  const architect = options.data?.architects[0] ?? null;
+  const texture = textures.find((t) => t.id === values.defaultTextureId) ?? null;
+  const colourOk = HEX_COLOUR.test(values.colour ?? '');
+
+  const onSubmit = handleSubmit(async (v) => {
+    try {
+      const res = await save.mutateAsync({
+        id: existing?.id,
+        values: {
+          name: v.name,
+          colour: v.colour,
+          sortOrder: v.sortOrder,
+          defaultTextureId: v.defaultTextureId || null,
+          buybackRateBp: percentToBp(v.buybackPercent),
+        },
+      });
+      toast({ title: existing ? 'Class saved.' : 'Class created.', tone: 'success' });
+      if (!existing) void navigate({ to: '/admin/class/$id', params: { id: res.class.id } });
+    } catch (err) {
+      setError('root', { message: applyServerErrors(err, setError, { buybackRateBp: 'buybackPercent' }) });
+    }
+  });
+
+  return (
+    <div>
+      <BackLink to="/admin/class">All classes</BackLink>
+      <Header
+        title={existing ? `Class: ${existing.name}` : 'New class'}
+        kind="class"
+        actions={
+          existing ? (
+            <RecordActions
+              entity="classes"
+              id={existing.id}
+              archived={Boolean(existing.archivedAt)}
+              noun="class"
+              onDeleted={() => void navigate({ to: '/admin/class' })}
+              deleteHint="Only a class no card uses can be deleted; otherwise archive it."
+            />
+          ) : undefined
+        }
+      />
+      {existing?.archivedAt ? (
+        <Notice tone="warning" className="mb-4">
+          This class is archived: its cards keep it, but new cards cannot use it.
+        </Notice>
+      ) : null}
+      <EditorLayout
+        form={
+          <form onSubmit={onSubmit} noValidate className="space-y-5">
+            {formState.errors.root?.message ? <Notice tone="danger">{formState.errors.root.message}</Notice> : null}
+            <FormField label="Name" required error={formState.errors.name?.message}>
+              <Input {...register('name')} autoComplete="off" />
+            </FormField>
+            <div className="grid gap-5 sm:grid-cols-2">
+              <FormField label="Colour" required hint="Used for the glow and the class badge." error={formState.errors.colour?.message}>
+                <div className="flex items-center gap-2">
+                  <input
+                    type="color"
+                    aria-label="Pick colour"
+                    value={colourOk ? values.colour : '#a855f7'}
+                    onChange={(e) => form.setValue('colour', e.target.value, { shouldValidate: true, shouldDirty: true })}
+                    className="h-10 w-12 cursor-pointer rounded-lg border border-white/15 bg-zinc-900"
+                  />
+                  <Input {...register('colour')} className="font-mono" />
+                </div>
+              </FormField>
+              <FormField label="Display order" required hint="Lower comes first (Common before Legendary)." error={formState.errors.sortOrder?.message}>
+                <Input type="number" inputMode="numeric" {...register('sortOrder', { valueAsNumber: true })} />
+              </FormField>
+            </div>
+            <FormField label="Default texture" hint="The foil for this class's cards that have none of their own." error={formState.errors.defaultTextureId?.message}>
+              <Select {...register('defaultTextureId')}>
+                <option value="">No foil</option>
+                {textures.map((t) => (
+                  <option key={t.id} value={t.id}>
+                    {t.name}
+                  </option>
+                ))}
+              </Select>
+            </FormField>
+            <FormField
+              label="Buyback rate (%)"
+              hint="Leave empty to use the site's default buyback rate."
+              error={formState.errors.buybackPercent?.message}
+            >
+              <Input inputMode="decimal" placeholder="e.g. 85" {...register('buybackPercent')} />
+            </FormField>
+            <FormActions>
+              <Button type="submit" loading={formState.isSubmitting}>
+                {existing ? 'Save class' : 'Create class'}
+              </Button>
+            </FormActions>
+          </form>
+        }
+        preview={
+          <CardView
+            size="md"
+            look={previewLook({
+              name: 'Sample card',
+              valueCents: 1234,
+              cls: { name: values.name || 'Class name', colour: colourOk ? values.colour! : '#a1a1aa' },
+              architect,
+              texture,
+            })}
+          />
+        }
+      />
+    </div>
+  );
+}

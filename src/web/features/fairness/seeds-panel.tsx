@@ -1,0 +1,175 @@
+import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Copy, Dices, RefreshCw } from 'lucide-react';
+import { CLIENT_SEED_RE } from '@shared/contracts/shop';
+import { Button, ConfirmDialog, FormField, Input, Notice, Panel, SkeletonText, toast } from '@web/components/ui';
+import { ApiClientError } from '@web/lib/api';
+import { randomClientSeed, seedsQuery, useRotateSeed, useSetClientSeed } from './api';
+
+export function Mono({ children, label }: { children: string; label: string }) {
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(children);
+      toast.success(`${label} copied`);
+    } catch {
+      toast.error('Copy failed', 'Select the text and copy it by hand.');
+    }
+  };
+  return (
+    <span className="flex items-start gap-2">
+      <code className="min-w-0 flex-1 rounded-lg bg-black/40 px-2.5 py-1.5 font-mono text-xs break-all text-gold-300 ring-1 ring-white/10">
+        {children}
+      </code>
+      <Button variant="ghost" size="icon" className="size-8 shrink-0" aria-label={`Copy ${label.toLowerCase()}`} onClick={copy}>
+        <Copy aria-hidden="true" className="size-4" />
+      </Button>
+    </span>
+  );
+}
+
+/**
+ * The signed-in user's seed pair: the active server seed's hash (committed before any opening),
+ * the editable client seed, the next nonce, rotation (which reveals the old server seed), and the
+ * seeds revealed so far.
+ */
+export function SeedsPanel() {
+  const q = useQuery(seedsQuery);
+  const setSeed = useSetClientSeed();
+  const rotate = useRotateSeed();
+  const [draft, setDraft] = useState('');
+  const [fieldError, setFieldError] = useState<string | null>(null);
+  const active = q.data?.active;
+
+  useEffect(() => {
+    if (active) setDraft(active.clientSeed);
+  }, [active]);
+
+  const save = (e: React.FormEvent) => {
+    e.preventDefault();
+    const v = draft.trim();
+    if (!CLIENT_SEED_RE.test(v)) {
+      setFieldError('Use 1–64 letters, digits, “.”, “_” or “-”.');
+      return;
+    }
+    setFieldError(null);
+    setSeed.mutate(v, {
+      onSuccess: () => toast.success('Client seed saved', 'Your next opening uses it.'),
+      onError: (err) => setFieldError(err instanceof ApiClientError ? (err.fields?.clientSeed?.[0] ?? err.message) : 'Could not save; try again.'),
+    });
+  };
+
+  return (
+    <Panel
+      id="seeds"
+      title="Your seeds"
+      description="Every card you pull is drawn from these. The server seed stays secret until you rotate it; its hash below proves it cannot change."
+    >
+      {q.isPending ? (
+        <SkeletonText lines={4} label="Loading your seeds" />
+      ) : q.isError ? (
+        <Notice
+          tone="danger"
+          action={
+            <Button size="sm" variant="secondary" onClick={() => void q.refetch()}>
+              Try again
+            </Button>
+          }
+        >
+          Your seeds could not be loaded. {q.error instanceof ApiClientError ? q.error.message : ''}
+        </Notice>
+      ) : active ? (
+        <div className="space-y-6">
+          <dl className="space-y-4 text-sm">
+            <div className="space-y-1.5">
+              <dt className="font-medium text-zinc-200">Server seed hash (SHA-256)</dt>
+              <dd>
+                <Mono label="Server seed hash">{active.serverSeedHash}</Mono>
+              </dd>
+            </div>
+            <div className="flex gap-8">
+              <div>
+                <dt className="font-medium text-zinc-200">Next nonce</dt>
+                <dd className="mt-1 font-mono text-lg text-white" data-testid="next-nonce">
+                  {active.nextNonce}
+                </dd>
+              </div>
+              <div>
+                <dt className="font-medium text-zinc-200">In use since</dt>
+                <dd className="mt-1 text-zinc-300">{new Date(active.createdAt).toLocaleString()}</dd>
+              </div>
+            </div>
+          </dl>
+
+          <form onSubmit={save} className="space-y-3" noValidate>
+            <FormField
+              label="Client seed"
+              hint="Your own input to every draw. Change it whenever you like; it applies from your next opening."
+              error={fieldError}
+            >
+              <Input value={draft} onChange={(e) => setDraft(e.target.value)} maxLength={64} autoComplete="off" spellCheck={false} className="font-mono" />
+            </FormField>
+            <div className="flex flex-wrap gap-2">
+              <Button type="submit" size="sm" loading={setSeed.isPending} disabled={draft.trim() === active.clientSeed}>
+                Save client seed
+              </Button>
+              <Button type="button" size="sm" variant="secondary" onClick={() => setDraft(randomClientSeed())}>
+                <Dices aria-hidden="true" className="size-4" /> Randomise
+              </Button>
+            </div>
+          </form>
+
+          <div className="space-y-2 border-t border-white/10 pt-5">
+            <ConfirmDialog
+              title="Rotate your server seed?"
+              description="We reveal your current server seed (so you can verify every opening made with it) and commit to a new one. Openings from now on use the new seed and start again at nonce 0."
+              confirmLabel="Rotate and reveal"
+              onConfirm={async () => {
+                try {
+                  await rotate.mutateAsync();
+                  toast.success('Seed rotated', 'The old server seed is revealed below.');
+                } catch (err) {
+                  toast.error('Could not rotate', err instanceof ApiClientError ? err.message : 'Try again in a moment.');
+                  throw err;
+                }
+              }}
+              trigger={
+                <Button variant="secondary" size="sm">
+                  <RefreshCw aria-hidden="true" className="size-4" /> Rotate seed
+                </Button>
+              }
+            />
+            {rotate.data ? (
+              <Notice tone="success" title="Your old server seed">
+                <Mono label="Revealed server seed">{rotate.data.revealed.serverSeed}</Mono>
+                <p className="mt-2">
+                  It hashes to <code className="font-mono text-xs break-all">{rotate.data.revealed.serverSeedHash}</code>, the hash you were
+                  shown. Openings made with it can now be verified below.
+                </p>
+              </Notice>
+            ) : null}
+          </div>
+
+          {q.data.revealed.length ? (
+            <details className="group rounded-xl border border-white/10 bg-white/[0.02] p-4">
+              <summary className="cursor-pointer text-sm font-semibold text-white">
+                Revealed seeds ({q.data.revealed.length})
+              </summary>
+              <ul className="mt-4 space-y-4">
+                {q.data.revealed.map((r) => (
+                  <li key={r.id} className="space-y-1.5 text-xs">
+                    <p className="text-zinc-400">
+                      Used {r.nextNonce} time{r.nextNonce === 1 ? '' : 's'} with client seed <code className="text-zinc-200">{r.clientSeed}</code>;
+                      revealed {new Date(r.revealedAt).toLocaleString()}
+                    </p>
+                    <Mono label="Server seed">{r.serverSeed}</Mono>
+                    <p className="font-mono break-all text-zinc-500">hash {r.serverSeedHash}</p>
+                  </li>
+                ))}
+              </ul>
+            </details>
+          ) : null}
+        </div>
+      ) : null}
+    </Panel>
+  );
+}

@@ -1,0 +1,149 @@
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { LookClass, LookRefs } from '@shared/contracts/catalog';
+import { lookFromRefs } from '@shared/contracts/catalog';
+import type {
+  OpenInput,
+  OpenResult,
+  Opening,
+  ProductDetail,
+  ProductSummary,
+  PurchaseInput,
+  PurchaseResult,
+  TopPulls,
+  UserPack,
+} from '@shared/contracts/shop';
+import { api } from '@web/lib/api';
+import { rankTiers, type RevealPack } from './reveal/build-up';
+
+/** Query keys of the shop (the realtime handlers and mutations invalidate by these prefixes). */
+export const shopKeys = {
+  all: ['shop'] as const,
+  products: () => ['shop', 'products'] as const,
+  product: (id: string) => ['shop', 'products', id] as const,
+  inventory: () => ['shop', 'inventory'] as const,
+  openings: (page: number) => ['shop', 'openings', page] as const,
+  topPulls: (window: string, limit: number) => ['top-pulls', window, limit] as const,
+  classes: () => ['catalog', 'classes', 'public'] as const,
+};
+
+export const productsQuery = queryOptions({
+  queryKey: shopKeys.products(),
+  queryFn: () => api.get<{ items: ProductSummary[] }>('/api/shop/products'),
+  staleTime: 30_000,
+});
+
+export const productQuery = (id: string) =>
+  queryOptions({
+    queryKey: shopKeys.product(id),
+    queryFn: () => api.get<ProductDetail>(`/api/shop/products/${encodeURIComponent(id)}`),
+    staleTime: 15_000,
+  });
+
+export const inventoryQuery = queryOptions({
+  queryKey: shopKeys.inventory(),
+  queryFn: () => api.get<{ items: UserPack[]; total: number }>('/api/shop/inventory'),
+});
+
+export const openingsQuery = (page = 1, pageSize = 10) =>
+  queryOptions({
+    queryKey: [...shopKeys.openings(page), pageSize],
+    queryFn: () =>
+      api.get<{ items: Opening[]; total: number; page: number; pageSize: number; refs: LookRefs }>(
+        `/api/shop/openings?page=${page}&pageSize=${pageSize}`,
+      ),
+    placeholderData: keepPreviousData,
+  });
+
+export type TopPullWindow = '24h' | '7d' | 'all';
+export const topPullsQuery = (window: TopPullWindow, limit = 50) =>
+  queryOptions({
+    queryKey: shopKeys.topPulls(window, limit),
+    queryFn: () => api.get<TopPulls>(`/api/top-pulls?window=${window}&limit=${limit}`),
+    staleTime: 15_000,
+    placeholderData: keepPreviousData,
+  });
+
+/** Every class (not only those in a response), so rarity ranks the same on every reveal. */
+export const classesQuery = queryOptions({
+  queryKey: shopKeys.classes(),
+  queryFn: () => api.get<{ classes: LookClass[] }>('/api/catalog/classes'),
+  select: (d) => d.classes,
+  staleTime: 5 * 60_000,
+});
+
+export function useClassTiers() {
+  const { data } = useQuery(classesQuery);
+  return data;
+}
+
+/** After money moves: balance, inventory, product stock/sold-out state and history all change. */
+export function useInvalidateAfterPurchase() {
+  const qc = useQueryClient();
+  return () => {
+    void qc.invalidateQueries({ queryKey: shopKeys.all });
+    void qc.invalidateQueries({ queryKey: ['wallet'] });
+    void qc.invalidateQueries({ queryKey: ['top-pulls'] });
+  };
+}
+
+export function usePurchase() {
+  const done = useInvalidateAfterPurchase();
+  return useMutation({
+    mutationFn: ({ input, key }: { input: PurchaseInput; key: string }) =>
+      api.post<PurchaseResult>('/api/shop/purchases', input, { idempotencyKey: key }),
+    onSuccess: done,
+  });
+}
+
+export function useOpen() {
+  const done = useInvalidateAfterPurchase();
+  return useMutation({
+    mutationFn: ({ input, key }: { input: OpenInput; key: string }) =>
+      api.post<OpenResult>('/api/shop/open', input, { idempotencyKey: key }),
+    onSuccess: done,
+  });
+}
+
+/**
+ * Turns settled openings into what the reveal shows. `classes` (all classes) ranks rarity; the
+ * response's own refs are the fallback. `prices` maps product id → price paid per pack.
+ */
+export function toRevealPacks(
+  result: { openings: Opening[]; refs: LookRefs },
+  opts: { classes?: Array<{ id: string; sortOrder: number }>; prices?: Record<string, number>; images?: Record<string, string | null> } = {},
+): RevealPack[] {
+  const classes = opts.classes?.length
+    ? opts.classes
+    : result.refs.classes.length
+      ? result.refs.classes
+      : result.openings.flatMap((o) => o.cards.map((c) => ({ id: c.classId, sortOrder: c.classSortOrder })));
+  const tiers = rankTiers(dedupe(classes));
+  return result.openings.map((o) => ({
+    key: o.id,
+    productId: o.productId,
+    productName: o.productName,
+    imageKey: opts.images?.[o.productId] ?? null,
+    priceCents: opts.prices?.[o.productId] ?? 0,
+    cards: o.cards.map((c) => {
+      const look = lookFromRefs(c, result.refs);
+      return {
+        key: c.ownedCardId,
+        slot: c.slot,
+        tier: tiers.get(c.classId) ?? 0,
+        look: { ...look, className: look.className || c.className, classColour: look.className ? look.classColour : c.classColour },
+      };
+    }),
+  }));
+}
+
+function dedupe<T extends { id: string }>(list: T[]): T[] {
+  const seen = new Map<string, T>();
+  for (const x of list) if (!seen.has(x.id)) seen.set(x.id, x);
+  return [...seen.values()];
+}
+
+/** The upload key inside a product image URL (/api/uploads/<key>-full.webp), for the pack art. */
+export function imageKeyFromUrl(url: string | null | undefined): string | null {
+  const m = url ? /\/api\/uploads\/([a-f0-9]{64})-/.exec(url) : null;
+  return m ? m[1]! : null;
+}

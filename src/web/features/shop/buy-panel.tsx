@@ -1,0 +1,236 @@
+import { useState, type ReactNode } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useLocation } from '@tanstack/react-router';
+import { Minus, PackageOpen, Plus, ShoppingBag } from 'lucide-react';
+import type { Balance } from '@shared/contracts/wallet';
+import type { OpenResult, ProductSummary, PurchaseResult } from '@shared/contracts/shop';
+import { MAX_PURCHASE_QUANTITY } from '@shared/contracts/shop';
+import { Button, buttonClasses, Money, Notice } from '@web/components/ui';
+import { api, ApiClientError, newIdempotencyKey } from '@web/lib/api';
+import { useOpen, usePurchase } from './api';
+import { preloadRevealAnimation } from './reveal/build-up';
+
+const link = 'font-semibold text-white underline underline-offset-4 hover:text-fuchsia-200';
+
+/** What went wrong with a purchase, and what to do about it, as the user needs to read it. */
+export function PurchaseError({ error, redirect }: { error: unknown; redirect: string }) {
+  if (!(error instanceof ApiClientError)) {
+    return <Notice tone="danger" title="Something went wrong">Nothing was charged. Try again in a moment.</Notice>;
+  }
+  let title: ReactNode = 'We could not complete the purchase';
+  let body: ReactNode = error.message;
+  switch (error.code) {
+    case 'unauthorized':
+      title = 'Sign in to buy packs';
+      body = (
+        <>
+          Your session has ended.{' '}
+          <Link to="/sign-in" search={{ redirect }} className={link}>
+            Sign in
+          </Link>{' '}
+          and try again; nothing was charged.
+        </>
+      );
+      break;
+    case 'email_not_verified':
+      title = 'Confirm your email first';
+      body = (
+        <>
+          Before you spend anything we need to know your email address is yours. Open the link we sent you, or{' '}
+          <Link to="/confirm-request" className={link}>
+            send a new confirmation email
+          </Link>
+          .
+        </>
+      );
+      break;
+    case 'insufficient_funds':
+      title = 'Not enough credit';
+      body = (
+        <>
+          {error.message}{' '}
+          <Link to="/profile/billing" className={link}>
+            Add funds in billing
+          </Link>{' '}
+          and come back; nothing was charged.
+        </>
+      );
+      break;
+    case 'sold_out':
+      title = 'Sold out';
+      break;
+    case 'not_released':
+      title = 'Not on sale yet';
+      break;
+    case 'purchase_limit_reached':
+      title = 'Purchase limit reached';
+      break;
+    case 'self_excluded':
+      title = 'Spending is paused on your account';
+      body = (
+        <>
+          {error.message} You can review your limits in{' '}
+          <Link to="/profile/privacy-and-security" className={link}>
+            privacy and security
+          </Link>
+          .
+        </>
+      );
+      break;
+    case 'network_error':
+      title = 'No connection';
+      body = 'We could not reach the server, so nothing was bought. Check your connection and try again.';
+      break;
+  }
+  return (
+    <Notice tone={error.code === 'sold_out' || error.code === 'not_released' ? 'warning' : 'danger'} title={title}>
+      {body}
+    </Notice>
+  );
+}
+
+export interface BuyPanelProps {
+  product: ProductSummary;
+  signedIn: boolean;
+  /** Buy-and-open finished: the openings are settled; the page shows the reveal. */
+  onOpened: (result: OpenResult, quantity: number) => void;
+}
+
+/** Quantity, price, "Buy" and "Buy and open". Each click sends a fresh Idempotency-Key. */
+export function BuyPanel({ product, signedIn, onOpened }: BuyPanelProps) {
+  const location = useLocation();
+  const [quantity, setQuantity] = useState(1);
+  const [bought, setBought] = useState<PurchaseResult | null>(null);
+  const purchase = usePurchase();
+  const open = useOpen();
+  const balance = useQuery({
+    queryKey: ['wallet', 'balance'],
+    queryFn: () => api.get<Balance>('/api/wallet/balance'),
+    enabled: signedIn,
+    retry: false,
+  });
+  const busy = purchase.isPending || open.isPending;
+  const error = purchase.error ?? open.error;
+  const total = product.priceCents * quantity;
+  const unavailable = product.soldOut || product.upcoming;
+  const short = balance.data && balance.data.balanceCents < total;
+
+  const setQ = (q: number) => setQuantity(Math.min(MAX_PURCHASE_QUANTITY, Math.max(1, Math.round(q) || 1)));
+
+  const buy = () => {
+    setBought(null);
+    open.reset();
+    purchase.mutate(
+      { input: { productId: product.id, quantity }, key: newIdempotencyKey() },
+      { onSuccess: (r) => setBought(r) },
+    );
+  };
+  const buyAndOpen = () => {
+    setBought(null);
+    purchase.reset();
+    preloadRevealAnimation();
+    open.mutate({ input: { productId: product.id, quantity }, key: newIdempotencyKey() }, { onSuccess: (r) => onOpened(r, quantity) });
+  };
+
+  if (unavailable) {
+    return (
+      <Notice tone="warning" title={product.upcoming ? 'Not on sale yet' : 'Sold out'} live={false}>
+        {product.upcoming
+          ? `This pack goes on sale ${product.releaseAt ? new Date(product.releaseAt).toLocaleString() : 'soon'}. Come back then.`
+          : product.soldOutReasons[0]?.message ?? 'A class in this pack has no cards in stock, so it cannot be opened fairly right now.'}{' '}
+        The odds are never changed to work around missing stock.
+      </Notice>
+    );
+  }
+
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-end gap-4">
+        <div>
+          <label htmlFor="buy-quantity" className="block text-sm font-medium text-zinc-200">
+            Quantity
+          </label>
+          <div className="mt-1.5 flex items-center gap-1">
+            <Button variant="secondary" size="icon" aria-label="One pack fewer" onClick={() => setQ(quantity - 1)} disabled={quantity <= 1 || busy}>
+              <Minus aria-hidden="true" className="size-4" />
+            </Button>
+            <input
+              id="buy-quantity"
+              type="number"
+              inputMode="numeric"
+              min={1}
+              max={MAX_PURCHASE_QUANTITY}
+              value={quantity}
+              onChange={(e) => setQ(Number(e.target.value))}
+              disabled={busy}
+              aria-describedby="buy-quantity-hint"
+              className="h-10 w-16 rounded-lg border border-white/15 bg-zinc-900/80 text-center text-base text-white tabular-nums"
+            />
+            <Button
+              variant="secondary"
+              size="icon"
+              aria-label="One pack more"
+              onClick={() => setQ(quantity + 1)}
+              disabled={quantity >= MAX_PURCHASE_QUANTITY || busy}
+            >
+              <Plus aria-hidden="true" className="size-4" />
+            </Button>
+          </div>
+          <p id="buy-quantity-hint" className="mt-1 text-xs text-zinc-400">
+            1 to {MAX_PURCHASE_QUANTITY} packs
+            {product.purchaseLimitPerUser ? `; at most ${product.purchaseLimitPerUser} per person` : ''}
+          </p>
+        </div>
+        <div className="ml-auto text-right">
+          <p className="text-sm text-zinc-400">Total</p>
+          <p className="text-2xl font-bold text-white" aria-live="polite">
+            <Money cents={total} />
+          </p>
+          {balance.data ? (
+            <p className={short ? 'text-sm text-amber-300' : 'text-sm text-zinc-400'}>
+              Balance <Money cents={balance.data.balanceCents} />
+            </p>
+          ) : null}
+        </div>
+      </div>
+
+      {signedIn ? (
+        <div className="grid gap-2 sm:grid-cols-2">
+          <Button size="lg" onClick={buyAndOpen} loading={open.isPending} loadingText="Opening…" disabled={busy}>
+            <PackageOpen aria-hidden="true" className="size-5" /> Buy and open
+          </Button>
+          <Button size="lg" variant="secondary" onClick={buy} loading={purchase.isPending} loadingText="Buying…" disabled={busy}>
+            <ShoppingBag aria-hidden="true" className="size-5" /> Buy
+          </Button>
+        </div>
+      ) : (
+        <div className="space-y-2">
+          <Link to="/sign-in" search={{ redirect: location.href }} className={buttonClasses({ size: 'lg', className: 'w-full' })}>
+            Sign in to buy
+          </Link>
+          <p className="text-center text-sm text-zinc-400">
+            New here?{' '}
+            <Link to="/sign-up" className="text-violet-300 underline underline-offset-4">
+              Create an account
+            </Link>
+          </p>
+        </div>
+      )}
+
+      {error ? <PurchaseError error={error} redirect={location.href} /> : null}
+      {bought ? (
+        <Notice
+          tone="success"
+          title={`${bought.packs.length} pack${bought.packs.length === 1 ? '' : 's'} added to your unopened packs`}
+          action={
+            <Link to="/open-pack" className={buttonClasses({ size: 'sm' })}>
+              Open {bought.packs.length === 1 ? 'it' : 'them'} now
+            </Link>
+          }
+        >
+          You paid <Money cents={bought.purchase.totalCents} />. Your balance is now <Money cents={bought.purchase.balanceCents} />.
+        </Notice>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,227 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { ShieldCheck } from 'lucide-react';
+import { useEffect, useState, type FormEvent } from 'react';
+import {
+  LIMIT_PERIODS,
+  SELF_EXCLUSION_DURATIONS,
+  SELF_EXCLUSION_LABELS,
+  type LimitPeriod,
+  type Limits,
+  type SelfExclusionDuration,
+  type UpdateLimitsInput,
+} from '@shared/contracts/wallet';
+import { formatMoney, parseMoney } from '@shared/money';
+import { Button, Checkbox, ConfirmDialog, FormField, Input, Notice, Panel, Select, SkeletonText, toast, useCurrency } from '@web/components/ui';
+import { ApiClientError } from '@web/lib/api';
+import { limitsQuery, walletApi, walletKeys } from './api';
+import { formatDateTime } from './format';
+
+const PERIOD_LABEL: Record<LimitPeriod, string> = { day: 'Daily limit', week: 'Weekly limit', month: 'Monthly limit' };
+const WINDOW: Record<LimitPeriod, string> = { day: 'last 24 hours', week: 'last 7 days', month: 'last 30 days' };
+
+function centsToInput(c: number | null): string {
+  return c === null ? '' : (c / 100).toFixed(2).replace(/\.00$/, '');
+}
+
+function DepositLimitsForm({ limits }: { limits: Limits }) {
+  const qc = useQueryClient();
+  const currency = useCurrency();
+  const initial = () =>
+    Object.fromEntries(LIMIT_PERIODS.map((p) => [p, centsToInput(limits.limits[p].limitCents)])) as Record<LimitPeriod, string>;
+  const [values, setValues] = useState<Record<LimitPeriod, string>>(initial);
+  const [errors, setErrors] = useState<Partial<Record<LimitPeriod, string>>>({});
+  const [busy, setBusy] = useState(false);
+  const [message, setMessage] = useState<{ tone: 'success' | 'danger'; text: string } | null>(null);
+  // Re-sync when the server answers with new limits.
+  useEffect(() => setValues(initial()), [limits]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    setMessage(null);
+    const input: UpdateLimitsInput = {};
+    const errs: Partial<Record<LimitPeriod, string>> = {};
+    for (const p of LIMIT_PERIODS) {
+      const raw = values[p].trim();
+      const next = raw === '' ? null : parseMoney(raw);
+      if (raw !== '' && (next === null || next < 100)) {
+        errs[p] = 'Enter an amount of at least 1.00, or leave empty for no limit.';
+        continue;
+      }
+      if (next !== limits.limits[p].limitCents || limits.limits[p].pending) input[p] = next;
+    }
+    setErrors(errs);
+    if (Object.keys(errs).length) return;
+    if (Object.keys(input).length === 0) {
+      setMessage({ tone: 'success', text: 'Nothing changed.' });
+      return;
+    }
+    setBusy(true);
+    try {
+      const r = await walletApi.updateLimits(input);
+      qc.setQueryData(walletKeys.limits, r);
+      const waiting = LIMIT_PERIODS.filter((p) => r.limits[p].pending);
+      setMessage({
+        tone: 'success',
+        text: waiting.length
+          ? 'Saved. Lower limits apply now; raising or removing a limit takes effect after 24 hours.'
+          : 'Saved. Your limits apply now.',
+      });
+    } catch (err) {
+      if (err instanceof ApiClientError && err.fields) {
+        setErrors(Object.fromEntries(LIMIT_PERIODS.filter((p) => err.fields?.[p]).map((p) => [p, err.fields![p]![0]!])));
+      }
+      setMessage({ tone: 'danger', text: err instanceof Error ? err.message : 'Saving failed. Try again.' });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form onSubmit={submit} noValidate className="space-y-4">
+      <h3 className="text-sm font-semibold text-white">Deposit limits</h3>
+      <p className="text-sm text-zinc-400">
+        Cap how much you can deposit over a rolling day, week or month. Leave a box empty for no limit. A lower limit
+        applies at once; a higher one (or removing it) waits 24 hours.
+      </p>
+      <div className="grid gap-4 sm:grid-cols-3">
+        {LIMIT_PERIODS.map((p) => {
+          const s = limits.limits[p];
+          const hint = [
+            `Deposited in the ${WINDOW[p]}: ${formatMoney(s.usedCents, currency)}.`,
+            s.pending
+              ? `Changes to ${s.pending.limitCents === null ? 'no limit' : formatMoney(s.pending.limitCents, currency)} on ${formatDateTime(s.pending.effectiveAt)}.`
+              : '',
+          ]
+            .filter(Boolean)
+            .join(' ');
+          return (
+            <FormField key={p} label={PERIOD_LABEL[p]} hint={hint} error={errors[p]}>
+              <Input
+                inputMode="decimal"
+                autoComplete="off"
+                placeholder="No limit"
+                value={values[p]}
+                onChange={(e) => setValues((v) => ({ ...v, [p]: e.target.value }))}
+              />
+            </FormField>
+          );
+        })}
+      </div>
+      {message ? <Notice tone={message.tone}>{message.text}</Notice> : null}
+      <Button type="submit" loading={busy} loadingText="Saving…">
+        Save limits
+      </Button>
+    </form>
+  );
+}
+
+function SelfExclusionForm({ limits }: { limits: Limits }) {
+  const qc = useQueryClient();
+  const [duration, setDuration] = useState<SelfExclusionDuration>('24h');
+  const [confirmed, setConfirmed] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [open, setOpen] = useState(false);
+  const ex = limits.selfExclusion;
+
+  async function exclude() {
+    try {
+      const r = await walletApi.selfExclude(duration);
+      qc.setQueryData(walletKeys.limits, r);
+      setConfirmed(false);
+      toast({ title: 'Self-exclusion is on', description: `Deposits and purchases are blocked until ${formatDateTime(r.selfExclusion!.endsAt)}.`, tone: 'success' });
+    } catch (err) {
+      setError(err instanceof Error ? err.message : 'That did not work. Try again.');
+      throw err;
+    }
+  }
+
+  return (
+    <div className="space-y-4">
+      <h3 className="text-sm font-semibold text-white">Take a break</h3>
+      {ex ? (
+        <Notice tone="warning" title="You are taking a break">
+          Deposits, pack purchases and promo codes are blocked until <strong>{formatDateTime(ex.endsAt)}</strong>. A break
+          cannot be shortened; you can extend it below.
+        </Notice>
+      ) : (
+        <p className="text-sm text-zinc-400">
+          Self-exclusion blocks deposits, pack purchases and promo codes for the time you choose. It cannot be undone or
+          shortened once started. You can still sign in, see your vault and request shipments.
+        </p>
+      )}
+      <form
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (!confirmed) {
+            setError('Tick the box to confirm you understand.');
+            return;
+          }
+          setError(null);
+          setOpen(true);
+        }}
+        className="space-y-4"
+      >
+        <FormField label="Length" className="max-w-xs">
+          <Select value={duration} onChange={(e) => setDuration(e.target.value as SelfExclusionDuration)}>
+            {SELF_EXCLUSION_DURATIONS.map((d) => (
+              <option key={d} value={d}>
+                {SELF_EXCLUSION_LABELS[d]}
+              </option>
+            ))}
+          </Select>
+        </FormField>
+        <FormField inline label="I understand I cannot deposit or buy packs until the break ends." error={error}>
+          <Checkbox checked={confirmed} onChange={(e) => setConfirmed(e.target.checked)} />
+        </FormField>
+        <Button type="submit" variant="danger">
+          {ex ? 'Extend my break' : 'Start my break'}
+        </Button>
+      </form>
+      <ConfirmDialog
+        open={open}
+        onOpenChange={setOpen}
+        title={`Exclude yourself for ${SELF_EXCLUSION_LABELS[duration]}?`}
+        description="Deposits, pack purchases and promo codes will be blocked until it ends. This cannot be undone."
+        confirmLabel="Yes, start the break"
+        variant="danger"
+        onConfirm={exclude}
+      />
+    </div>
+  );
+}
+
+/**
+ * Responsible play: deposit limits and self-exclusion. Exported for /profile/privacy-and-security
+ * (composed by that page; this feature owns the behaviour).
+ */
+export function ResponsiblePlaySection() {
+  const q = useQuery(limitsQuery);
+  return (
+    <Panel
+      id="responsible-play"
+      title={
+        <span className="flex items-center gap-2">
+          <ShieldCheck aria-hidden="true" className="size-5 text-violet-300" /> Responsible play
+        </span>
+      }
+      description="Set limits on your deposits or take a break. The shop enforces these on every request."
+    >
+      <div className="space-y-8 p-5 sm:p-6">
+        {q.isError ? (
+          <Notice tone="danger" title="Your limits could not load" action={<Button size="sm" variant="secondary" onClick={() => void q.refetch()}>Try again</Button>}>
+            {q.error.message}
+          </Notice>
+        ) : !q.data ? (
+          <SkeletonText lines={5} label="Loading your limits" />
+        ) : (
+          <>
+            <DepositLimitsForm limits={q.data} />
+            <hr className="border-white/10" />
+            <SelfExclusionForm limits={q.data} />
+          </>
+        )}
+      </div>
+    </Panel>
+  );
+}

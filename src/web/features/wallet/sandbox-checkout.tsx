@@ -1,0 +1,135 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { CheckCircle2, CreditCard, XCircle } from 'lucide-react';
+import { useState } from 'react';
+import { formatMoney } from '@shared/money';
+import { Button, buttonClasses, Card, Notice, SkeletonText } from '@web/components/ui';
+import { ApiClientError } from '@web/lib/api';
+import { depositQuery, useIdempotent, walletApi, walletKeys } from './api';
+import { DEPOSIT_STATUS_LABEL, formatDateTime, receiptNumber } from './format';
+import { TestModeBadge, TestModeBanner } from './test-mode';
+
+/**
+ * The built-in sandbox provider's checkout: the user presses Pay (the deposit is credited) or
+ * Decline (it fails). Always labelled as test mode.
+ */
+export function SandboxCheckout({ depositId }: { depositId: string }) {
+  const qc = useQueryClient();
+  const q = useQuery(depositQuery(depositId));
+  const [busy, setBusy] = useState<'pay' | 'decline' | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [paidBalance, setPaidBalance] = useState<number | null>(null);
+  const pay = useIdempotent((id: string, key: string) => walletApi.sandboxPay(id, key));
+
+  async function act(kind: 'pay' | 'decline') {
+    setBusy(kind);
+    setError(null);
+    try {
+      if (kind === 'pay') {
+        const r = await pay(depositId);
+        setPaidBalance(r.balanceCents);
+        qc.setQueryData(walletKeys.deposit(depositId), r.deposit);
+      } else {
+        const r = await walletApi.sandboxDecline(depositId);
+        qc.setQueryData(walletKeys.deposit(depositId), r.deposit);
+      }
+      void qc.invalidateQueries({ queryKey: walletKeys.all });
+    } catch (err) {
+      setError(err instanceof Error ? err.message : 'Something went wrong. Try again.');
+      if (err instanceof ApiClientError && err.status === 409) void q.refetch();
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  const d = q.data;
+  return (
+    <div className="mx-auto w-full max-w-lg space-y-5">
+      <TestModeBanner>
+        This is the <strong>test-mode checkout</strong>. Pressing Pay adds site credit without charging any card.
+      </TestModeBanner>
+      <Card className="space-y-5">
+        <div className="flex items-start justify-between gap-4">
+          <div>
+            <p className="text-sm text-zinc-400">Packvault test checkout</p>
+            <h1 className="text-2xl font-bold text-white">{d ? `Pay ${formatMoney(d.amountCents, d.currency)}` : 'Checkout'}</h1>
+          </div>
+          <TestModeBadge />
+        </div>
+
+        {q.isError ? (
+          <Notice
+            tone="danger"
+            title="This checkout could not be found"
+            action={
+              <Link to="/profile/billing" className={buttonClasses({ variant: 'secondary', size: 'sm' })}>
+                Back to billing
+              </Link>
+            }
+          >
+            {q.error.message}
+          </Notice>
+        ) : !d ? (
+          <SkeletonText lines={4} label="Loading the checkout" />
+        ) : (
+          <>
+            <dl className="grid grid-cols-2 gap-y-2 text-sm">
+              <dt className="text-zinc-400">Receipt</dt>
+              <dd className="text-right font-mono">{receiptNumber(d.id)}</dd>
+              <dt className="text-zinc-400">Started</dt>
+              <dd className="text-right">{formatDateTime(d.createdAt)}</dd>
+              <dt className="text-zinc-400">Status</dt>
+              <dd className="text-right">{DEPOSIT_STATUS_LABEL[d.status]}</dd>
+            </dl>
+
+            {d.status === 'pending' ? (
+              <>
+                <div className="rounded-xl border border-dashed border-white/15 p-4 text-sm text-zinc-300">
+                  <p className="flex items-center gap-2 font-medium text-zinc-100">
+                    <CreditCard aria-hidden="true" className="size-4" /> Test card •••• 4242
+                  </p>
+                  <p className="mt-1">Nothing is charged. Choose what the simulated bank answers.</p>
+                </div>
+                {error ? <Notice tone="danger">{error}</Notice> : null}
+                <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+                  <Button variant="secondary" onClick={() => void act('decline')} loading={busy === 'decline'} disabled={busy !== null}>
+                    Decline
+                  </Button>
+                  <Button size="lg" onClick={() => void act('pay')} loading={busy === 'pay'} loadingText="Paying…" disabled={busy !== null}>
+                    Pay {formatMoney(d.amountCents, d.currency)} (test)
+                  </Button>
+                </div>
+              </>
+            ) : d.status === 'succeeded' ? (
+              <Notice tone="success" title="Payment received (test mode)">
+                <span className="flex items-center gap-2">
+                  <CheckCircle2 aria-hidden="true" className="size-4" />
+                  {formatMoney(d.amountCents, d.currency)} was added to your balance
+                  {d.bonusCents > 0 ? ` plus a ${formatMoney(d.bonusCents, d.currency)} bonus` : ''}
+                  {paidBalance !== null ? `; it is now ${formatMoney(paidBalance, d.currency)}` : ''}.
+                </span>
+              </Notice>
+            ) : (
+              <Notice tone="warning" title={d.status === 'failed' ? 'This deposit did not go through' : 'This deposit was refunded'}>
+                <span className="flex items-center gap-2">
+                  <XCircle aria-hidden="true" className="size-4" />
+                  {d.failureReason ?? 'No money was added.'} Start a new deposit from the billing page if you want to try again.
+                </span>
+              </Notice>
+            )}
+            {d.status !== 'pending' ? (
+              <div className="flex flex-wrap justify-end gap-2">
+                <Link to="/profile/history" className={buttonClasses({ variant: 'ghost' })}>
+                  See history
+                </Link>
+                <Link to="/profile/billing" className={buttonClasses({ variant: 'primary' })}>
+                  Back to billing
+                </Link>
+              </div>
+            ) : null}
+          </>
+        )}
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,5 @@
+import { PublicCatalog } from '@web/features/catalog/public-catalog';
+
+export default function CardsPage() {
+  return <PublicCatalog />;
+}

@@ -1,0 +1,190 @@
+import { useMemo, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useParams } from '@tanstack/react-router';
+import { ArrowLeft, ShieldCheck } from 'lucide-react';
+import { lookFromRefs } from '@shared/contracts/catalog';
+import type { OpenResult } from '@shared/contracts/shop';
+import {
+  Button,
+  buttonClasses,
+  Notice,
+  Panel,
+  Skeleton,
+  SkeletonText,
+  Tabs,
+  TabsContent,
+  TabsList,
+  TabsTrigger,
+} from '@web/components/ui';
+import { ApiClientError } from '@web/lib/api';
+import { useSession } from '@web/features/auth/session';
+import { classesQuery, imageKeyFromUrl, productQuery, toRevealPacks } from '@web/features/shop/api';
+import { BuyPanel } from '@web/features/shop/buy-panel';
+import { ShopCard } from '@web/features/shop/card-slot';
+import { CardOddsTable, SlotOddsTable } from '@web/features/shop/odds-table';
+import { PackArt } from '@web/features/shop/pack-art';
+import { ProductBadges } from '@web/features/shop/product-tile';
+import { timeAgo, useNow } from '@web/features/shop/pulls';
+import { PackOpening } from '@web/features/shop/reveal/pack-opening';
+import { ValueRange } from '@web/features/shop/value-range';
+import { WithCards } from './with-cards';
+
+/** /shop/$id — one pack: art, description, full odds, value range, best recent pulls, buying. */
+export default function ProductPage() {
+  const { id = '' } = useParams({ strict: false }) as { id?: string };
+  const q = useQuery(productQuery(id));
+  const { data: me } = useSession();
+  const classes = useQuery(classesQuery);
+  const now = useNow();
+  const [opened, setOpened] = useState<OpenResult | null>(null);
+
+  const classMap = useMemo(() => {
+    const m = new Map<string, { name: string; colour: string }>();
+    for (const s of q.data?.slotOdds ?? []) for (const o of s.odds) m.set(o.classId, { name: o.className, colour: o.classColour });
+    return m;
+  }, [q.data]);
+
+  if (q.isPending) {
+    return (
+      <div role="status" aria-label="Loading the pack" className="grid gap-8 lg:grid-cols-[minmax(0,22rem)_1fr]">
+        <Skeleton className="aspect-[5/7] w-full max-w-80 rounded-xl" />
+        <div className="space-y-4">
+          <Skeleton className="h-9 w-2/3" />
+          <SkeletonText lines={4} />
+        </div>
+      </div>
+    );
+  }
+  if (q.isError) {
+    const missing = q.error instanceof ApiClientError && (q.error.status === 404 || q.error.status === 400);
+    return (
+      <div className="space-y-6">
+        <h1 className="text-2xl font-bold text-white">{missing ? 'Pack not found' : 'This pack could not be loaded'}</h1>
+        <Notice
+          tone={missing ? 'warning' : 'danger'}
+          action={
+            missing ? (
+              <Link to="/shop" className={buttonClasses({ variant: 'secondary', size: 'sm' })}>
+                Back to the shop
+              </Link>
+            ) : (
+              <Button variant="secondary" size="sm" onClick={() => void q.refetch()}>
+                Try again
+              </Button>
+            )
+          }
+        >
+          {missing
+            ? 'This pack is not on sale (it may have been retired). Every pack on sale is in the shop.'
+            : 'Check your connection and try again.'}
+        </Notice>
+      </div>
+    );
+  }
+
+  const { product, slotOdds, cardOdds, bestPulls, refs } = q.data;
+  const imageKey = product.imageKey ?? imageKeyFromUrl(product.imageUrl);
+
+  if (opened) {
+    const packs = toRevealPacks(opened, {
+      classes: classes.data,
+      prices: { [product.id]: opened.purchase?.unitPriceCents ?? product.priceCents },
+      images: { [product.id]: imageKey },
+    });
+    return (
+      <WithCards>
+        <h1 className="sr-only">{product.name}: opening</h1>
+        <PackOpening
+          packs={packs}
+          autoStart={false}
+          actions={
+            <>
+              <Button onClick={() => setOpened(null)}>Buy more {product.name}</Button>
+              <Link to="/open-pack" className={buttonClasses({ variant: 'secondary' })}>
+                My unopened packs
+              </Link>
+            </>
+          }
+        />
+      </WithCards>
+    );
+  }
+
+  return (
+    <WithCards>
+      <Link to="/shop" className="mb-6 inline-flex items-center gap-1.5 text-sm text-zinc-400 hover:text-white">
+        <ArrowLeft aria-hidden="true" className="size-4" /> All packs
+      </Link>
+      <div className="grid gap-8 lg:grid-cols-[minmax(0,22rem)_1fr] lg:gap-12">
+        <div className="mx-auto w-full max-w-80 lg:mx-0">
+          <PackArt seed={product.id} name={product.name} imageKey={imageKey} caption={`${product.cardsPerPack} cards`} large />
+        </div>
+        <div className="space-y-6">
+          <div className="space-y-3">
+            <ProductBadges product={product} />
+            <h1 className="text-3xl font-bold tracking-tight text-white sm:text-4xl">{product.name}</h1>
+            <p className="text-zinc-300">
+              {product.cardsPerPack} card{product.cardsPerPack === 1 ? '' : 's'} per pack
+            </p>
+            {product.description ? <p className="max-w-prose leading-relaxed whitespace-pre-line text-zinc-300">{product.description}</p> : null}
+          </div>
+          <ValueRange
+            floorCents={product.floorCents}
+            expectedValueCents={product.expectedValueCents}
+            ceilingCents={product.ceilingCents}
+            priceCents={product.priceCents}
+          />
+          <div className="rounded-2xl border border-white/10 bg-surface/80 p-5">
+            <BuyPanel product={product} signedIn={Boolean(me)} onOpened={(r) => setOpened(r)} />
+          </div>
+          <p className="flex items-start gap-2 text-sm text-zinc-400">
+            <ShieldCheck aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-emerald-300" />
+            <span>
+              Every card is drawn from your own provably fair seed, using exactly the odds below.{' '}
+              <Link to="/fairness" className="text-violet-300 underline underline-offset-4">
+                How to verify
+              </Link>
+            </span>
+          </p>
+        </div>
+      </div>
+
+      <div className="mt-12 grid gap-8 xl:grid-cols-[1fr_22rem]">
+        <Panel id="odds" title="Odds" description="Each card slot draws a class by these odds, then a card of that class from the cards in stock.">
+          <Tabs defaultValue="slots">
+            <TabsList aria-label="Odds view">
+              <TabsTrigger value="slots">Per slot</TabsTrigger>
+              <TabsTrigger value="cards">Per card ({cardOdds.length})</TabsTrigger>
+            </TabsList>
+            <TabsContent value="slots">
+              <SlotOddsTable slotOdds={slotOdds} />
+            </TabsContent>
+            <TabsContent value="cards">
+              <CardOddsTable cardOdds={cardOdds} classes={classMap} />
+            </TabsContent>
+          </Tabs>
+        </Panel>
+        <Panel id="best-pulls" title="Best recent pulls" description="The most valuable cards from this pack in the last 7 days.">
+          {bestPulls.length === 0 ? (
+            <p className="text-sm text-zinc-400">No pulls from this pack in the last 7 days yet.</p>
+          ) : (
+            <ul className="grid grid-cols-2 gap-4 sm:grid-cols-3 xl:grid-cols-2">
+              {bestPulls.map((p) => {
+                const look = lookFromRefs(p.card, refs);
+                return (
+                  <li key={p.ownedCardId} className="space-y-1.5">
+                    <ShopCard look={look} size="sm" className="w-full" />
+                    <p className="truncate text-xs text-zinc-400">
+                      <span className="font-medium text-zinc-200">{p.username}</span> ·{' '}
+                      <time dateTime={p.createdAt}>{timeAgo(p.createdAt, now)}</time>
+                    </p>
+                  </li>
+                );
+              })}
+            </ul>
+          )}
+        </Panel>
+      </div>
+    </WithCards>
+  );
+}

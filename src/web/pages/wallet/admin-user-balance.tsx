@@ -1,0 +1,13 @@
+import { useParams } from '@tanstack/react-router';
+import { PageHeader } from '@web/components/ui';
+import { AdminBalance } from '@web/features/wallet';
+
+export default function AdminUserBalancePage() {
+  const { id } = useParams({ strict: false }) as { id?: string };
+  return (
+    <>
+      <PageHeader eyebrow="Money" title="User balance" description="The balance, the latest entries, and audited adjustments." />
+      <AdminBalance userId={id ?? ''} />
+    </>
+  );
+}
