@@ -304,8 +304,14 @@ async function main() {
 
   const outDir = path.join(ROOT, 'bench/results');
   mkdirSync(outDir, { recursive: true });
-  const file = path.join(outDir, o.quick || o.only ? 'latest.partial.json' : 'latest.json');
+  const partial = o.quick || o.only;
+  const file = path.join(outDir, partial ? 'latest.partial.json' : 'latest.json');
+  const { script: _s1, ...smallOut } = small ?? { script: '' };
+  const { script: _s2, ...largeOut } = large ?? { script: '' };
+  (results.detail as Record<string, unknown>).small = small ? smallOut : null;
+  (results.detail as Record<string, unknown>).large = large ? largeOut : null;
   writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+  if (small && !partial) writeFileSync(path.join(outDir, 'open-sql.pgbench'), `-- The SQL of one POST /api/shop/open as captured from the server (most frequent shape), as replayed by pgbench.\n-- Constants are passed with -D; see bench/lib/pgbench.ts.\n${small.script}`);
   log(`wrote ${path.relative(ROOT, file)}`);
 }
 

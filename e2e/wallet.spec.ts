@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { authFile } from './accounts.ts';
-import { expect, test } from './fixtures.ts';
+import { allowConsoleError, expect, test } from './fixtures.ts';
 
 /**
  * The wallet as a new user meets it: deposit through the test-mode checkout, redeem a promo code,
@@ -15,8 +15,8 @@ test('deposit through the sandbox checkout, redeem WELCOME5, see balance and his
   await expect(page.getByText('Test mode').first()).toBeVisible();
   const before = await (await page.request.get('/api/wallet/balance')).json();
 
-  await page.getByRole('button', { name: '$25.00' }).click();
-  await expect(page.getByRole('button', { name: '$25.00' })).toHaveAttribute('aria-pressed', 'true');
+  await page.getByRole('button', { name: '$25.00', exact: true }).click();
+  await expect(page.getByRole('button', { name: '$25.00', exact: true })).toHaveAttribute('aria-pressed', 'true');
   await page.getByRole('button', { name: 'Deposit $25.00' }).click();
 
   await expect(page).toHaveURL(/\/checkout\/[0-9a-f-]{36}$/);
@@ -36,7 +36,9 @@ test('deposit through the sandbox checkout, redeem WELCOME5, see balance and his
   await expect(page.getByRole('dialog', { name: 'Deposit receipt' })).toContainText('$25.00');
   await page.keyboard.press('Escape');
 
-  await page.getByLabel('Code').fill('welcome5');
+  // On a re-run against the same database the code was already used (a 409 the page explains).
+  allowConsoleError(page, /status of 409/);
+  await page.getByRole('textbox', { name: 'Code' }).fill('welcome5');
   await page.getByRole('button', { name: 'Redeem' }).click();
   await expect(page.getByText(/\$5\.00 was added to your balance|already used this code/)).toBeVisible();
 
@@ -54,13 +56,20 @@ test('deposit through the sandbox checkout, redeem WELCOME5, see balance and his
 
 test('the server validates deposit amounts and demands an Idempotency-Key', async ({ userPage: page }) => {
   await page.goto('/profile/billing');
+  const origin = new URL(page.url()).origin;
   const res = await page.request.post('/api/wallet/deposits', {
     data: { amountCents: 1 },
-    headers: { 'Idempotency-Key': randomUUID() },
+    headers: { 'Idempotency-Key': randomUUID(), Origin: origin },
   });
   expect(res.status()).toBe(400);
-  const noKey = await page.request.post('/api/wallet/deposits', { data: { amountCents: 1000 } });
+  expect((await res.json()).error.fields.amountCents).toBeDefined();
+  const noKey = await page.request.post('/api/wallet/deposits', { data: { amountCents: 1000 }, headers: { Origin: origin } });
   expect(noKey.status()).toBe(400);
+  expect((await noKey.json()).error.code).toBe('idempotency_key_required');
+  // The page refuses out-of-bounds amounts before asking the server.
+  await page.getByRole('textbox', { name: 'Or another amount' }).fill('2');
+  await page.getByRole('button', { name: 'Deposit $2.00' }).click();
+  await expect(page.getByText('Deposit between $5.00 and $1,000.00.')).toBeVisible();
 });
 
 test('admin creates a promo code and adjusts a balance', async ({ adminPage: page, browser }) => {
@@ -70,12 +79,12 @@ test('admin creates a promo code and adjusts a balance', async ({ adminPage: pag
   await expect(page.getByRole('link', { name: 'WELCOME5' })).toBeVisible();
   await page.getByRole('button', { name: 'New code' }).click();
   const dialog = page.getByRole('dialog', { name: 'New promo code' });
-  await dialog.getByLabel('Code').fill(code);
-  await dialog.getByLabel('Amount').fill('3');
-  await dialog.getByLabel('Total redemptions').fill('10');
+  await dialog.getByRole('textbox', { name: 'Code' }).fill(code);
+  await dialog.getByRole('textbox', { name: 'Amount' }).fill('3');
+  await dialog.getByRole('textbox', { name: 'Total redemptions' }).fill('10');
   await dialog.getByRole('button', { name: 'Create code' }).click();
   await expect(page).toHaveURL(/\/admin\/promo\/[0-9a-f-]{36}$/);
-  await expect(page.getByLabel('Code')).toHaveValue(code);
+  await expect(page.getByRole('textbox', { name: 'Code' })).toHaveValue(code);
 
   await page.getByRole('button', { name: 'Deactivate' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Deactivate' }).click();
@@ -87,8 +96,8 @@ test('admin creates a promo code and adjusts a balance', async ({ adminPage: pag
   await userCtx.close();
   await page.goto(`/admin/users/${me.user.id}/balance`);
   await expect(page.getByRole('heading', { level: 1, name: 'User balance' })).toBeVisible();
-  await page.getByLabel('Amount').fill('1.25');
-  await page.getByLabel('Reason').fill('E2E goodwill credit');
+  await page.getByRole('textbox', { name: 'Amount' }).fill('1.25');
+  await page.getByRole('textbox', { name: 'Reason' }).fill('E2E goodwill credit');
   await page.getByRole('button', { name: 'Review adjustment' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Apply adjustment' }).click();
   await expect(page.getByText('Balance adjusted')).toBeVisible();

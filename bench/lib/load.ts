@@ -71,7 +71,7 @@ export async function load(opts: LoadOptions): Promise<LoadResult> {
           ? {
               setupRequest: (req: { headers: Record<string, string>; body?: string }) => {
                 const r = opts.perRequest!();
-                req.headers = { ...baseHeaders, ...r.headers };
+                req.headers = { ...req.headers, ...r.headers };
                 if (r.body !== undefined) req.body = r.body;
                 return req;
               },

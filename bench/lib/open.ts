@@ -4,12 +4,13 @@ import path from 'node:path';
 import type { BenchOptions } from './options.ts';
 import { buildScript, pgbench, type PgbenchResult, type Script, type Statement } from './pgbench.ts';
 import { cloneDatabase, connect, databaseName, dropDatabase } from './pg.ts';
-import { PRODUCT_ID, sessionCookie } from './seed.ts';
+import { ARCHITECT_ID, CLASS_IDS, PACK_ID, PRODUCT_ID, sessionCookie } from './seed.ts';
 import { cpuMs, startServer, type ServerHandle } from './server.ts';
 import { load, type LoadResult } from './load.ts';
 import { log, round } from './util.ts';
 
 export const OPEN_PATH = '/api/shop/open';
+const CONSTANT_IDS = new Set([PRODUCT_ID, PACK_ID, ARCHITECT_ID, ...CLASS_IDS]);
 const BODY = JSON.stringify({ productId: PRODUCT_ID, quantity: 1 });
 
 let seq = 0;
@@ -100,11 +101,12 @@ export async function captureOpenSql(opts: { databaseUrl: string; poolSize: numb
       const stmts = lines.map((l) => JSON.parse(l) as Statement);
       statements += stmts.length;
       const [seed] = await sql<Array<{ id: string }>>`select id::text as id from user_seeds where user_id = ${`bench${n}`} and active`;
-      const script = buildScript(
+      const script = await buildScript(
         stmts,
-        { userNumber: n, cardNumbers, seedId: seed!.id, idempotencyKey: key, nonce: body.openings[0]!.fairness.nonce },
+        { userNumber: n, cardNumbers, seedId: seed!.id, idempotencyKey: key, nonce: body.openings[0]!.fairness.nonce, constants: CONSTANT_IDS },
         { users: opts.users, cards: opts.cards },
         `s${groups.size}`,
+        async (table, id) => (await sql.unsafe(`select 1 from "${table}" where id::text = $1`, [id])).length > 0,
       );
       const g = groups.get(script.shape);
       if (g) g.weight++;
@@ -125,6 +127,8 @@ export interface OpenBenchResult {
   ratio: number | null;
   /** 201 answers in total (captures included), for the invariants. */
   opened: number;
+  /** The most frequent request shape as a pgbench script (written next to the results). */
+  script: string;
 }
 
 /** The limit (pgbench on the captured SQL) and the app (autocannon on the endpoint), closed loop and at fixed rates. */
@@ -183,6 +187,7 @@ export async function openBench(
       app: { closed, rates, cpu_ms_per_open: closed.ok ? round(cpu / closed.ok, 2) : null, connections: o.connections },
       ratio: closedDb.tps ? round(closed.rps / closedDb.tps, 3) : null,
       opened,
+      script: [...cap.scripts].sort((a, b) => b.weight - a.weight)[0]!.script.text,
     };
   } finally {
     await server.stop();

@@ -29,6 +29,8 @@ export interface CaptureFacts {
   idempotencyKey: string;
   /** The nonce the captured opening used (seeded nonces start at NONCE_BASE). */
   nonce: number;
+  /** Ids that exist before the request (product, pack, classes…): passed as they are. */
+  constants: Set<string>;
 }
 
 export const NONCE_BASE = 1_000_000;
@@ -44,7 +46,17 @@ export interface Script {
 
 const pgQuote = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
-export function buildScript(stmts: Statement[], facts: CaptureFacts, sizes: { users: number; cards: number }, scriptId: string): Script {
+/**
+ * `idExists(table, id)`: whether a row with that id exists now, to recognise ids the database
+ * generated (INSERT … RETURNING "id") when a later statement of the request uses them.
+ */
+export async function buildScript(
+  stmts: Statement[],
+  facts: CaptureFacts,
+  sizes: { users: number; cards: number },
+  scriptId: string,
+  idExists: (table: string, id: string) => Promise<boolean>,
+): Promise<Script> {
   const uid = `bench${facts.userNumber}`;
   const exprs: Array<[string, string]> = [];
   const sets: string[] = [`\\set n random(1, ${sizes.users})`, `\\set r random(1, 9000000000000000000)`];
@@ -55,7 +67,14 @@ export function buildScript(stmts: Statement[], facts: CaptureFacts, sizes: { us
   let constant = 0;
   let needNonce = false;
 
-  const varFor = (raw: unknown): string => {
+  // INSERT … RETURNING "id" statements so far: their id comes back through \gset.
+  const returning: Array<{ table: string; variable: string }> = [];
+  const generatedBy = async (v: string) => {
+    for (let i = returning.length - 1; i >= 0; i--) if (await idExists(returning[i]!.table, v)) return returning[i]!.variable;
+    return null;
+  };
+
+  const varFor = async (raw: unknown): Promise<string> => {
     const v = raw === null || raw === undefined ? null : String(raw);
     if (v === null) throw new Error('a NULL parameter cannot be replayed by pgbench');
     const known = byValue.get(v);
@@ -73,8 +92,11 @@ export function buildScript(stmts: Statement[], facts: CaptureFacts, sizes: { us
     } else if (/^\d+$/.test(v) && Number(v) === facts.nonce) {
       name = 'nonce';
       needNonce = true;
-    } else if (UUID_RE.test(v)) exprs.push([(name = `f${++fresh}`), 'gen_random_uuid()::text']);
-    else {
+    } else if (UUID_RE.test(v) && !facts.constants.has(v)) {
+      const generated = await generatedBy(v);
+      if (generated) name = generated;
+      else exprs.push([(name = `f${++fresh}`), 'gen_random_uuid()::text']);
+    } else {
       name = `${scriptId}c${++constant}`;
       defines[name] = v;
     }
@@ -84,8 +106,9 @@ export function buildScript(stmts: Statement[], facts: CaptureFacts, sizes: { us
 
   const body: string[] = [];
   let nonceSource = false;
-  for (const s of stmts) {
-    const names = s.parameters.map(varFor);
+  for (const [index, s] of stmts.entries()) {
+    const names: string[] = [];
+    for (const p of s.parameters) names.push(await varFor(p));
     // $10 before $1: replace from the highest number down.
     let text = s.query.trim().replace(/;\s*$/, '');
     for (let i = names.length; i >= 1; i--) text = text.replaceAll(`$${i}`, `:${names[i - 1]}`);
@@ -93,6 +116,9 @@ export function buildScript(stmts: Statement[], facts: CaptureFacts, sizes: { us
       body.push(`${text}\n\\gset ns_`);
       body.push(`\\set nonce :ns_next_nonce - 1`);
       nonceSource = true;
+    } else if (/^insert into "(\w+)"/i.test(text) && /returning "id"$/i.test(text)) {
+      body.push(`${text}\n\\gset r${index}_`);
+      returning.push({ table: /^insert into "(\w+)"/i.exec(text)![1]!, variable: `r${index}_id` });
     } else body.push(`${text};`);
   }
   if (needNonce && !nonceSource) throw new Error('the nonce is used but no UPDATE "user_seeds" … RETURNING was captured');
@@ -134,7 +160,11 @@ export async function pgbench(opts: {
       args.push('-f', `${file}@${weight}`);
       for (const [k, v] of Object.entries(script.defines)) args.push('-D', `${k}=${v}`);
     });
-    const { stdout, stderr } = await run('pgbench', args, { env: { ...process.env, ...libpqEnv(opts.url) } });
+    const { stdout, stderr } = await run('pgbench', args, { env: { ...process.env, ...libpqEnv(opts.url) } }).catch((err: Error) => {
+      const keep = path.join(tmpdir(), `pv-bench-failed-script-${process.pid}.sql`);
+      writeFileSync(keep, opts.scripts.map((x) => `${x.script.text}\n-- defines: ${JSON.stringify(x.script.defines)}`).join('\n\n-- next script --\n'));
+      throw new Error(`${err.message}\nscripts kept in ${keep}`);
+    });
     if (/aborted|error/i.test(stderr) && !/^$/.test(stderr)) {
       const aborted = /client \d+ aborted/.test(stderr);
       if (aborted) throw new Error(`pgbench: a client aborted:\n${stderr.slice(0, 3000)}`);

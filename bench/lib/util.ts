@@ -28,7 +28,7 @@ export function run(cmd: string, args: string[], opts: SpawnOptions & { input?: 
     child.on('error', reject);
     child.on('close', (code) => {
       if (code === 0) resolve({ stdout, stderr });
-      else reject(new Error(`${cmd} ${args.join(' ')} exited with ${code}\n${stderr.slice(-2000)}`));
+      else reject(new Error(`${cmd} exited with ${code}\n${stderr.slice(-1500)}`));
     });
     if (opts.input !== undefined) child.stdin!.end(opts.input);
     else child.stdin!.end();

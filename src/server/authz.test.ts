@@ -26,6 +26,11 @@ const PUBLIC_API_ROUTES = new Set([
   'GET /api/catalog/classes',
   'GET /api/catalog/sets',
   'GET /api/uploads/:file',
+  // Public shop window, top pulls and provably-fair proofs.
+  'GET /api/shop/products',
+  'GET /api/shop/products/:id',
+  'GET /api/top-pulls',
+  'GET /api/fairness/pools/:hash',
   // Payment provider callbacks: authenticated by signature, not by session.
   'POST /api/payments/stripe/webhook',
 ]);

@@ -1,5 +1,6 @@
 import type { Deps } from '../deps.ts';
 import { catalogSeedStep } from './catalog.ts';
+import { shopSeedStep } from './shop.ts';
 import { authSeedSteps } from '../modules/auth/seed.ts';
 import { seedPromoCodes } from './wallet.ts';
 
@@ -9,7 +10,7 @@ import { seedPromoCodes } from './wallet.ts';
  */
 export type SeedStep = { name: string; run: (deps: Deps) => Promise<void> };
 
-export const SEED_STEPS: SeedStep[] = [...authSeedSteps, catalogSeedStep, seedPromoCodes];
+export const SEED_STEPS: SeedStep[] = [...authSeedSteps, catalogSeedStep, shopSeedStep, seedPromoCodes];
 
 export async function runSeed(deps: Deps): Promise<void> {
   if (deps.config.isProduction) return;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { applyBasisPoints } from '../money.ts';
 import { idSchema, lookRefsSchema, MAX_VALUE_CENTS, publicCardSchema } from './catalog.ts';
 import { ACQUIRED_VIA, OWNED_CARD_STATUSES } from './shop.ts';
 
@@ -34,7 +35,7 @@ export const ACQUIRED_LABEL: Record<(typeof ACQUIRED_VIA)[number], string> = {
 
 /** Rate × value, rounded down to the cent (the house never pays a fraction it does not have). */
 export function buybackAmount(valueCents: number, rateBp: number): number {
-  return Math.floor((valueCents * rateBp) / 10_000);
+  return applyBasisPoints(valueCents, rateBp);
 }
 
 export function formatRate(bp: number): string {
@@ -59,6 +60,13 @@ export const collectionQuerySchema = z.object({
   set: z.string().trim().min(1).max(100).optional(),
   status: z.enum(COLLECTION_STATUS_FILTERS, { message: 'Pick a status from the list.' }).default('in_vault'),
   sort: z.enum(COLLECTION_SORTS, { message: 'Pick a sort order from the list.' }).default('acquired_desc'),
+  /** Only these owned cards (comma-separated ids, e.g. the cards of a reveal). */
+  ids: z
+    .string()
+    .max(100 * 37)
+    .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean))
+    .pipe(z.array(idSchema).max(100, 'At most 100 ids.'))
+    .optional(),
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(200).default(48),
 });

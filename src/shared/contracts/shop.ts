@@ -164,7 +164,7 @@ export const PRODUCT_STATUSES = ['draft', 'live', 'archived'] as const;
 export const productStatusSchema = z.enum(PRODUCT_STATUSES, { message: 'Pick draft, live or archived.' });
 export type ProductStatus = z.infer<typeof productStatusSchema>;
 
-export const productInputSchema = z.object({
+const productFields = {
   name: z.string().trim().min(1, 'Name is required.').max(80, 'Name must be at most 80 characters.'),
   description: z.string().trim().max(4000, 'Description must be at most 4000 characters.').default(''),
   imageKey: uploadKeySchema.nullable().default(null),
@@ -182,9 +182,22 @@ export const productInputSchema = z.object({
   sortOrder: z.number().int('Whole number.').min(0).max(100_000).default(0),
   /** The pack it sells; omitted on create = a new empty pack named after the product. */
   packId: idSchema.optional(),
-});
+};
+export const productInputSchema = z.object(productFields);
 export type ProductInput = z.input<typeof productInputSchema>;
-export const productPatchSchema = productInputSchema.partial();
+/** PATCH: only the fields sent change (no defaults, so an omitted field is left alone). */
+export const productPatchSchema = z.object({
+  name: productFields.name.optional(),
+  description: z.string().trim().max(4000, 'Description must be at most 4000 characters.').optional(),
+  imageKey: uploadKeySchema.nullable().optional(),
+  priceCents: productFields.priceCents.optional(),
+  status: productStatusSchema.optional(),
+  releaseAt: z.iso.datetime({ offset: true, message: 'Use a date and time.' }).nullable().optional(),
+  purchaseLimitPerUser: z.number().int('Whole packs.').min(1, 'At least 1, or no limit.').max(100_000).nullable().optional(),
+  featured: z.boolean().optional(),
+  sortOrder: z.number().int('Whole number.').min(0).max(100_000).optional(),
+  packId: idSchema.optional(),
+});
 
 export const productSchema = z.object({
   id: z.string(),

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, ilike, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import {
   buybackAmount,
@@ -130,6 +130,7 @@ export async function listCollection(
     q.classId ? eq(cards.classId, q.classId) : undefined,
     q.set ? eq(cards.setName, q.set) : undefined,
     q.q ? ilike(cards.name, likePattern(q.q)) : undefined,
+    q.ids ? (q.ids.length ? inArray(ownedCards.id, q.ids) : sql`false`) : undefined,
   );
   const rate = effectiveRateSql(defaultRateBp);
   const [rows, [totalRow], [vault], statusRows, classRows, setRows] = await Promise.all([

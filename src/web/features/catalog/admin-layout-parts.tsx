@@ -26,7 +26,7 @@ export function EditorLayout({ form, preview, previewTitle = 'Preview' }: { form
       <aside aria-label={previewTitle} className="lg:sticky lg:top-6 lg:self-start">
         <h2 className="mb-3 text-sm font-semibold tracking-widest text-zinc-400 uppercase">{previewTitle}</h2>
         <div className="flex justify-center rounded-2xl border border-white/10 bg-[radial-gradient(ellipse_at_top,rgba(139,92,246,0.15),transparent_60%)] p-6">
-          {preview}
+          <div className="w-full max-w-[18rem]">{preview}</div>
         </div>
         <p className="mt-2 text-center text-xs text-zinc-400">Live: updates as you type. Move your pointer over it to see the foil.</p>
       </aside>

@@ -256,6 +256,7 @@ function ClassEditor({ existing }: { existing: CardClass | null }) {
         }
         preview={
           <CardView
+            fluid
             size="md"
             look={previewLook({
               name: 'Sample card',

@@ -1,0 +1,610 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { useId, useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { z } from 'zod';
+import { lookFromRefs, MAX_STOCK, UPLOAD_KEY, type LookRefs, type Paged, type StockAdjustment } from '@shared/contracts/catalog';
+import { parseMoney } from '@shared/money';
+import {
+  Badge,
+  Button,
+  buttonClasses,
+  Checkbox,
+  Dialog,
+  EmptyState,
+  FormField,
+  Input,
+  Money,
+  Notice,
+  Select,
+  Table,
+  TBody,
+  Td,
+  Textarea,
+  Th,
+  THead,
+  toast,
+  Tr,
+} from '@web/components/ui';
+import {
+  applyServerErrors,
+  ARCHIVED_OPTIONS,
+  FilterSelect,
+  ImageUploadField,
+  ListFooter,
+  QueryError,
+  RecordActions,
+  SearchBox,
+  StatusBadge,
+  Toolbar,
+  useUrlState,
+} from './admin-kit';
+import { BackLink, DetailSkeleton, EditorLayout, FormActions, Header } from './admin-layout-parts';
+import {
+  adminCardQuery,
+  adminListQuery,
+  adminOptionsQuery,
+  exportCsvUrl,
+  useAdjustStock,
+  useImportCsv,
+  useSaveEntity,
+  type AdminCard,
+} from './api';
+import { CardView } from './card-view';
+import { effectiveTexture, previewLook } from './look';
+
+const SORTS = [
+  { value: 'newest', label: 'Newest' },
+  { value: 'oldest', label: 'Oldest' },
+  { value: 'name', label: 'Name' },
+  { value: 'number', label: 'Set and number' },
+  { value: 'value_desc', label: 'Value: high to low' },
+  { value: 'value_asc', label: 'Value: low to high' },
+  { value: 'stock_asc', label: 'Stock: low to high' },
+  { value: 'stock_desc', label: 'Stock: high to low' },
+];
+
+export function CardListScreen() {
+  const [s, set] = useUrlState({ q: '', classId: '', set: '', active: '', stock: '', archived: 'active', sort: 'newest', page: '1' });
+  const page = Number(s.page) || 1;
+  const filters = {
+    q: s.q || undefined,
+    classId: s.classId || undefined,
+    set: s.set || undefined,
+    active: s.active || undefined,
+    stock: s.stock || undefined,
+    archived: s.archived,
+    sort: s.sort,
+  };
+  const list = useQuery(adminListQuery<AdminCard>('cards', { ...filters, page, pageSize: 25 }));
+  const options = useQuery(adminOptionsQuery);
+  const [importOpen, setImportOpen] = useState(false);
+  return (
+    <div>
+      <Header
+        title="Cards"
+        kind="card"
+        actions={
+          <>
+            <Button variant="secondary" onClick={() => setImportOpen(true)}>
+              Import CSV
+            </Button>
+            <a href={exportCsvUrl(filters)} className={buttonClasses({ variant: 'secondary' })} download>
+              Export CSV
+            </a>
+            <Link to="/admin/cards/$id" params={{ id: 'new' }} className={buttonClasses({ variant: 'primary' })}>
+              New card
+            </Link>
+          </>
+        }
+      />
+      <Toolbar>
+        <SearchBox label="Search cards" value={s.q} onChange={(q) => set({ q })} />
+        <FilterSelect
+          label="Class"
+          value={s.classId}
+          onChange={(classId) => set({ classId })}
+          options={[{ value: '', label: 'All classes' }, ...(options.data?.classes ?? []).map((c) => ({ value: c.id, label: c.name }))]}
+        />
+        <FilterSelect
+          label="Set"
+          value={s.set}
+          onChange={(v) => set({ set: v })}
+          options={[{ value: '', label: 'All sets' }, ...(options.data?.sets ?? []).map((x) => ({ value: x.name, label: x.name }))]}
+        />
+        <FilterSelect
+          label="On sale"
+          value={s.active}
+          onChange={(active) => set({ active })}
+          options={[
+            { value: '', label: 'Any' },
+            { value: 'true', label: 'On sale' },
+            { value: 'false', label: 'Inactive' },
+          ]}
+        />
+        <FilterSelect
+          label="Stock"
+          value={s.stock}
+          onChange={(stock) => set({ stock })}
+          options={[
+            { value: '', label: 'Any' },
+            { value: 'in', label: 'In stock' },
+            { value: 'low', label: 'Low (1–5)' },
+            { value: 'out', label: 'Out of stock' },
+          ]}
+        />
+        <FilterSelect label="Status" value={s.archived} onChange={(archived) => set({ archived })} options={ARCHIVED_OPTIONS} />
+        <FilterSelect label="Sort" value={s.sort} onChange={(sort) => set({ sort })} options={SORTS} />
+      </Toolbar>
+      {list.isError && !list.data ? (
+        <QueryError error={list.error} retry={() => void list.refetch()} what="cards" />
+      ) : !list.data ? (
+        <p role="status" className="text-zinc-400">Loading cards…</p>
+      ) : list.data.items.length === 0 ? (
+        <EmptyState title="No cards here" description={s.q ? 'Nothing matches those filters.' : 'Create a card, or import many at once from CSV.'} />
+      ) : (
+        <>
+          <Table caption="Cards" captionHidden>
+            <THead>
+              <Tr>
+                <Th>Card</Th>
+                <Th>Set · #</Th>
+                <Th>Class</Th>
+                <Th className="text-right">Value</Th>
+                <Th className="text-right">Stock</Th>
+                <Th>Status</Th>
+              </Tr>
+            </THead>
+            <TBody>
+              {list.data.items.map((c) => (
+                <CardRow key={c.id} card={c} refs={list.data.refs!} />
+              ))}
+            </TBody>
+          </Table>
+          <ListFooter page={page} pageSize={list.data.pageSize} total={list.data.total} onPage={(p) => set({ page: String(p) })} noun="cards" />
+        </>
+      )}
+      <ImportDialog open={importOpen} onOpenChange={setImportOpen} />
+    </div>
+  );
+}
+
+function CardRow({ card, refs }: { card: AdminCard; refs: LookRefs }) {
+  const look = lookFromRefs({ ...card, textureId: card.effectiveTextureId }, refs);
+  return (
+    <Tr>
+      <Td>
+        <Link to="/admin/cards/$id" params={{ id: card.id }} className="flex items-center gap-3 font-medium text-white hover:text-violet-200">
+          <span className="w-10 shrink-0">
+            <CardView look={look} size="xs" fluid interactive={false} />
+          </span>
+          <span className="truncate">{card.name}</span>
+        </Link>
+      </Td>
+      <Td className="whitespace-nowrap">
+        {card.setName} · #{card.number}
+      </Td>
+      <Td>
+        <span className="inline-flex items-center gap-2">
+          <span aria-hidden="true" className="size-2.5 rounded-full" style={{ background: look.classColour }} />
+          {look.className}
+        </span>
+      </Td>
+      <Td className="text-right tabular-nums">
+        <Money cents={card.valueCents} />
+      </Td>
+      <Td className="text-right tabular-nums">{card.stock === 0 ? <Badge tone="danger">0</Badge> : card.stock.toLocaleString()}</Td>
+      <Td>
+        <StatusBadge archivedAt={card.archivedAt} active={card.active} />
+      </Td>
+    </Tr>
+  );
+}
+
+function ImportDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (o: boolean) => void }) {
+  const id = useId();
+  const [csv, setCsv] = useState('');
+  const [fileName, setFileName] = useState('');
+  const run = useImportCsv();
+  const result = run.data;
+  const doRun = (dryRun: boolean) =>
+    run.mutate(
+      { csv, dryRun },
+      {
+        onSuccess: (r) => {
+          if (r.ok && !r.dryRun) toast({ title: `Imported: ${r.created} created, ${r.updated} updated.`, tone: 'success' });
+        },
+      },
+    );
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(o) => {
+        onOpenChange(o);
+        if (!o) {
+          run.reset();
+          setCsv('');
+          setFileName('');
+        }
+      }}
+      title="Import cards from CSV"
+      description="Columns: name, set, number, class, architect, texture, image, value, description, active, stock. Cards are matched on set + number: existing ones are updated, new ones created. If any row has a problem, nothing is imported."
+      className="sm:max-w-2xl"
+    >
+      <div className="space-y-4">
+        <div>
+          <label htmlFor={id} className="block text-sm font-medium text-zinc-200">
+            CSV file
+          </label>
+          <input
+            id={id}
+            type="file"
+            accept=".csv,text/csv"
+            className="mt-1 block w-full text-sm text-zinc-300 file:mr-3 file:rounded-lg file:border-0 file:bg-violet-600 file:px-3 file:py-2 file:text-sm file:font-semibold file:text-white"
+            onChange={async (e) => {
+              const f = e.target.files?.[0];
+              run.reset();
+              if (!f) return;
+              if (f.size > 900_000) {
+                setFileName('');
+                setCsv('');
+                toast({ title: 'That file is too large; split it into files under 900 KB.', tone: 'danger' });
+                return;
+              }
+              setFileName(f.name);
+              setCsv(await f.text());
+            }}
+          />
+          <p className="mt-1 text-sm text-zinc-400">{fileName ? `${fileName}: ${csv.split(/\r?\n/).filter(Boolean).length - 1} rows` : 'Tip: export first to get the format.'}</p>
+        </div>
+        {run.isError ? <Notice tone="danger">{(run.error as Error).message}</Notice> : null}
+        {result ? (
+          result.ok ? (
+            <Notice tone="success" title={result.dryRun ? 'Everything checks out' : 'Imported'}>
+              {result.dryRun ? 'Would create' : 'Created'} {result.created} and {result.dryRun ? 'update' : 'updated'} {result.updated} cards.
+            </Notice>
+          ) : (
+            <div>
+              <Notice tone="danger" title="Nothing was imported">
+                {result.errors.length} problem{result.errors.length === 1 ? '' : 's'} to fix. Correct the file and try again.
+              </Notice>
+              <div className="mt-3 max-h-72 overflow-auto">
+                <Table caption="Problems by row">
+                  <THead>
+                    <Tr>
+                      <Th>Row</Th>
+                      <Th>Column</Th>
+                      <Th>Problem</Th>
+                    </Tr>
+                  </THead>
+                  <TBody>
+                    {result.errors.map((e, i) => (
+                      <Tr key={i}>
+                        <Td>{e.row}</Td>
+                        <Td>{e.field ?? '—'}</Td>
+                        <Td>{e.message}</Td>
+                      </Tr>
+                    ))}
+                  </TBody>
+                </Table>
+              </div>
+            </div>
+          )
+        ) : null}
+        <div className="flex flex-wrap gap-2">
+          <Button variant="secondary" disabled={!csv} loading={run.isPending && run.variables?.dryRun} onClick={() => doRun(true)}>
+            Check only
+          </Button>
+          <Button disabled={!csv} loading={run.isPending && !run.variables?.dryRun} onClick={() => doRun(false)}>
+            Import
+          </Button>
+        </div>
+      </div>
+    </Dialog>
+  );
+}
+
+// ───────────── detail ─────────────
+
+const cardFormSchema = z.object({
+  name: z.string().trim().min(1, 'Name is required.').max(80, 'Name must be at most 80 characters.'),
+  setName: z.string().trim().min(1, 'Set is required.').max(60, 'Set must be at most 60 characters.'),
+  number: z.number({ message: 'Number must be a number.' }).int('Number must be a whole number.').min(1, 'Number starts at 1.').max(99999),
+  classId: z.string().min(1, 'Pick a class.'),
+  architectId: z.string().min(1, 'Pick an architect.'),
+  textureId: z.string(),
+  imageKey: z.string().regex(UPLOAD_KEY, 'Upload the artwork.'),
+  value: z
+    .string()
+    .trim()
+    .refine((v) => parseMoney(v) !== null, 'Enter an amount such as 12.50.')
+    .refine((v) => (parseMoney(v) ?? 0) <= 100_000_000, 'Value must be at most $1,000,000.'),
+  description: z.string().max(2000, 'Description must be at most 2000 characters.'),
+  active: z.boolean(),
+  stock: z.number({ message: 'Stock must be a number.' }).int('Stock must be a whole number.').min(0, 'Stock cannot be negative.').max(MAX_STOCK),
+});
+type CardForm = z.infer<typeof cardFormSchema>;
+
+export function CardDetailScreen({ id }: { id: string }) {
+  const isNew = id === 'new';
+  const q = useQuery({ ...adminCardQuery(id), enabled: !isNew });
+  if (!isNew && q.isError) {
+    return (
+      <div>
+        <BackLink to="/admin/cards">All cards</BackLink>
+        <Header title="Card" kind="card" />
+        <QueryError error={q.error} retry={() => void q.refetch()} what="this card" />
+      </div>
+    );
+  }
+  if (!isNew && !q.data) return <DetailSkeleton />;
+  return <CardEditor key={id} existing={isNew ? null : q.data!.card} adjustments={q.data?.adjustments} />;
+}
+
+const centsToInput = (c: number) => `${Math.floor(c / 100)}.${String(c % 100).padStart(2, '0')}`;
+
+function CardEditor({ existing, adjustments }: { existing: AdminCard | null; adjustments?: Paged<StockAdjustment> }) {
+  const navigate = useNavigate();
+  const options = useQuery(adminOptionsQuery);
+  const save = useSaveEntity('cards');
+  const form = useForm<CardForm>({
+    resolver: zodResolver(cardFormSchema),
+    defaultValues: existing
+      ? {
+          name: existing.name,
+          setName: existing.setName,
+          number: existing.number,
+          classId: existing.classId,
+          architectId: existing.architectId,
+          textureId: existing.textureId ?? '',
+          imageKey: existing.imageKey,
+          value: centsToInput(existing.valueCents),
+          description: existing.description,
+          active: existing.active,
+          stock: existing.stock,
+        }
+      : { name: '', setName: '', number: 1, classId: '', architectId: '', textureId: '', imageKey: '', value: '', description: '', active: true, stock: 0 },
+  });
+  const { register, handleSubmit, formState, setError, control, setValue } = form;
+  const v = useWatch({ control });
+  const o = options.data;
+  // Archived records stay listed when this card already uses them.
+  const classes = (o?.classes ?? []).filter((c) => !c.archivedAt || c.id === existing?.classId);
+  const cls = o?.classes.find((c) => c.id === v.classId);
+  const architect = o?.architects.find((a) => a.id === v.architectId) ?? null;
+  const texture = effectiveTexture(v.textureId, cls, o?.textures ?? []);
+  const classDefault = cls?.defaultTextureId ? o?.textures.find((t) => t.id === cls.defaultTextureId) : null;
+  const setsId = useId();
+
+  const onSubmit = handleSubmit(async (f) => {
+    const values = {
+      name: f.name,
+      setName: f.setName,
+      number: f.number,
+      classId: f.classId,
+      architectId: f.architectId,
+      textureId: f.textureId || null,
+      imageKey: f.imageKey,
+      valueCents: parseMoney(f.value)!,
+      description: f.description,
+      active: f.active,
+      ...(existing ? {} : { stock: f.stock }),
+    };
+    try {
+      const res = await save.mutateAsync({ id: existing?.id, values });
+      toast({ title: existing ? 'Card saved.' : 'Card created.', tone: 'success' });
+      if (!existing) void navigate({ to: '/admin/cards/$id', params: { id: res.card.id } });
+    } catch (err) {
+      setError('root', { message: applyServerErrors(err, setError, { valueCents: 'value' }) });
+    }
+  });
+
+  return (
+    <div>
+      <BackLink to="/admin/cards">All cards</BackLink>
+      <Header
+        title={existing ? `Card: ${existing.name}` : 'New card'}
+        kind="card"
+        actions={
+          existing ? (
+            <RecordActions
+              entity="cards"
+              id={existing.id}
+              archived={Boolean(existing.archivedAt)}
+              noun="card"
+              onDeleted={() => void navigate({ to: '/admin/cards' })}
+              deleteHint="Only a card with no stock that nobody owns and no pack uses can be deleted; otherwise archive it (which takes it off sale)."
+            />
+          ) : undefined
+        }
+      />
+      {existing?.archivedAt ? (
+        <Notice tone="warning" className="mb-4">
+          This card is archived and off sale. Restore it, then switch “On sale” back on to sell it again.
+        </Notice>
+      ) : null}
+      {!o && options.isError ? <QueryError error={options.error} retry={() => void options.refetch()} what="classes and frames" /> : null}
+      <EditorLayout
+        form={
+          <div className="space-y-8">
+            <form onSubmit={onSubmit} noValidate className="space-y-5">
+              {formState.errors.root?.message ? <Notice tone="danger">{formState.errors.root.message}</Notice> : null}
+              <FormField label="Name" required error={formState.errors.name?.message}>
+                <Input {...register('name')} autoComplete="off" />
+              </FormField>
+              <div className="grid gap-5 sm:grid-cols-[1fr_8rem]">
+                <FormField label="Set" required hint="The series this card belongs to." error={formState.errors.setName?.message}>
+                  <Input {...register('setName')} list={setsId} autoComplete="off" />
+                </FormField>
+                <FormField label="Number" required error={formState.errors.number?.message}>
+                  <Input type="number" inputMode="numeric" {...register('number', { valueAsNumber: true })} />
+                </FormField>
+                <datalist id={setsId}>
+                  {(o?.sets ?? []).map((x) => (
+                    <option key={x.name} value={x.name} />
+                  ))}
+                </datalist>
+              </div>
+              <div className="grid gap-5 sm:grid-cols-2">
+                <FormField label="Class" required error={formState.errors.classId?.message}>
+                  <Select {...register('classId')}>
+                    <option value="">Pick a class…</option>
+                    {classes.map((c) => (
+                      <option key={c.id} value={c.id}>
+                        {c.name}
+                      </option>
+                    ))}
+                  </Select>
+                </FormField>
+                <FormField label="Architect (frame)" required error={formState.errors.architectId?.message}>
+                  <Select {...register('architectId')}>
+                    <option value="">Pick a frame…</option>
+                    {(o?.architects ?? []).map((a) => (
+                      <option key={a.id} value={a.id}>
+                        {a.name}
+                      </option>
+                    ))}
+                  </Select>
+                </FormField>
+              </div>
+              <FormField label="Texture (foil)" hint="Leave on the class default unless this card needs its own foil." error={formState.errors.textureId?.message}>
+                <Select {...register('textureId')}>
+                  <option value="">{classDefault ? `Class default (${classDefault.name})` : 'Class default (none)'}</option>
+                  {(o?.textures ?? []).map((t) => (
+                    <option key={t.id} value={t.id}>
+                      {t.name}
+                    </option>
+                  ))}
+                </Select>
+              </FormField>
+              <ImageUploadField
+                label="Artwork"
+                hint="Portrait works best. PNG, JPEG or WebP, up to 5 MB."
+                value={v.imageKey}
+                onChange={(key) => setValue('imageKey', key, { shouldValidate: true, shouldDirty: true })}
+                error={formState.errors.imageKey?.message}
+              />
+              <div className="grid gap-5 sm:grid-cols-2">
+                <FormField label="Market value (USD)" required hint="What one copy is worth, e.g. 12.50." error={formState.errors.value?.message}>
+                  <Input inputMode="decimal" {...register('value')} placeholder="0.00" />
+                </FormField>
+                {existing ? (
+                  <FormField label="Stock" hint="Change it with a reason below.">
+                    <Input value={existing.stock} readOnly disabled />
+                  </FormField>
+                ) : (
+                  <FormField label="Starting stock" hint="Copies in the vault now." error={formState.errors.stock?.message}>
+                    <Input type="number" inputMode="numeric" {...register('stock', { valueAsNumber: true })} />
+                  </FormField>
+                )}
+              </div>
+              <FormField label="Description" error={formState.errors.description?.message}>
+                <Textarea rows={3} {...register('description')} />
+              </FormField>
+              <FormField label="On sale (shown on /cards and can be pulled)" inline error={formState.errors.active?.message}>
+                <Checkbox {...register('active')} />
+              </FormField>
+              <FormActions>
+                <Button type="submit" loading={formState.isSubmitting}>
+                  {existing ? 'Save card' : 'Create card'}
+                </Button>
+              </FormActions>
+            </form>
+            {existing ? <StockPanel card={existing} adjustments={adjustments} /> : null}
+          </div>
+        }
+        preview={
+          <CardView
+            fluid
+            size="lg"
+            look={previewLook({
+              name: v.name || 'Card name',
+              valueCents: parseMoney(v.value ?? '') ?? 0,
+              imageKey: v.imageKey,
+              cls,
+              architect,
+              texture,
+            })}
+          />
+        }
+      />
+    </div>
+  );
+}
+
+const stockSchema = z.object({
+  delta: z
+    .number({ message: 'Enter how many copies to add (e.g. 5) or remove (e.g. -2).' })
+    .int('Use a whole number.')
+    .refine((d) => d !== 0, 'The change cannot be zero.'),
+  reason: z.string().trim().min(3, 'Say why, in a few words.').max(300),
+});
+type StockForm = z.infer<typeof stockSchema>;
+
+function StockPanel({ card, adjustments }: { card: AdminCard; adjustments?: Paged<StockAdjustment> }) {
+  const adjust = useAdjustStock(card.id);
+  const form = useForm<StockForm>({ resolver: zodResolver(stockSchema), defaultValues: { reason: '' } });
+  const { register, handleSubmit, formState, setError, reset } = form;
+  const onSubmit = handleSubmit(async (v) => {
+    try {
+      const res = await adjust.mutateAsync(v);
+      toast({ title: `Stock is now ${res.card.stock}.`, tone: 'success' });
+      reset({ reason: '' });
+    } catch (err) {
+      setError('root', { message: applyServerErrors(err, setError) });
+    }
+  });
+  return (
+    <section aria-labelledby="stock-title" className="rounded-2xl border border-white/10 bg-surface/80 p-5">
+      <h2 id="stock-title" className="text-lg font-semibold text-white">
+        Stock: {card.stock.toLocaleString()} in the vault
+      </h2>
+      <p className="mt-1 text-sm text-zinc-400">Every change needs a reason and is kept in the history below and in the audit log.</p>
+      <form onSubmit={onSubmit} noValidate className="mt-4 grid gap-4 sm:grid-cols-[8rem_1fr_auto] sm:items-start">
+        <FormField label="Change" error={formState.errors.delta?.message}>
+          <Input type="number" inputMode="numeric" placeholder="+5 or -2" {...register('delta', { valueAsNumber: true })} />
+        </FormField>
+        <FormField label="Reason" error={formState.errors.reason?.message}>
+          <Input {...register('reason')} placeholder="e.g. New shipment received" />
+        </FormField>
+        <div className="sm:pt-6">
+          <Button type="submit" loading={formState.isSubmitting}>
+            Apply
+          </Button>
+        </div>
+      </form>
+      {formState.errors.root?.message ? (
+        <Notice tone="danger" className="mt-3">
+          {formState.errors.root.message}
+        </Notice>
+      ) : null}
+      {adjustments && adjustments.items.length ? (
+        <div className="mt-5">
+          <Table caption={`Recent stock changes (${adjustments.total})`}>
+            <THead>
+              <Tr>
+                <Th>When</Th>
+                <Th className="text-right">Change</Th>
+                <Th className="text-right">After</Th>
+                <Th>Reason</Th>
+              </Tr>
+            </THead>
+            <TBody>
+              {adjustments.items.map((a) => (
+                <Tr key={a.id}>
+                  <Td className="whitespace-nowrap">{new Date(a.createdAt).toLocaleString()}</Td>
+                  <Td className={`text-right tabular-nums ${a.delta > 0 ? 'text-emerald-300' : 'text-red-300'}`}>{a.delta > 0 ? `+${a.delta}` : a.delta}</Td>
+                  <Td className="text-right tabular-nums">{a.stockAfter}</Td>
+                  <Td>{a.reason}</Td>
+                </Tr>
+              ))}
+            </TBody>
+          </Table>
+        </div>
+      ) : (
+        <p className="mt-4 text-sm text-zinc-400">No stock changes yet.</p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,113 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { ShieldCheck } from 'lucide-react';
+import { ACQUIRED_LABEL, formatRate, STATUS_LABEL } from '@shared/contracts/collection';
+import { Badge, Button, Dialog, Money, Notice, SkeletonText, buttonClasses } from '@web/components/ui';
+import { ownedCardQuery } from './api';
+import { CollectionCard } from './card-renderer';
+import { formatDateTime, STATUS_TONE } from './format';
+
+/** One owned card: the card large, when and how it was acquired, its proof, its sale. */
+export function OwnedCardDialog({
+  ownedCardId,
+  onOpenChange,
+  onSell,
+}: {
+  ownedCardId: string | null;
+  onOpenChange: (open: boolean) => void;
+  onSell: (ownedCardId: string) => void;
+}) {
+  const q = useQuery({ ...ownedCardQuery(ownedCardId ?? ''), enabled: ownedCardId !== null });
+  const d = q.data;
+  const o = d?.ownedCard;
+  return (
+    <Dialog
+      open={ownedCardId !== null}
+      onOpenChange={onOpenChange}
+      title={o ? o.card.name : 'Card'}
+      className="max-w-3xl"
+      footer={
+        o?.status === 'in_vault' ? (
+          <Button onClick={() => onSell(o.id)}>
+            Sell back for <Money cents={o.buybackCents} />
+          </Button>
+        ) : undefined
+      }
+    >
+      {q.isPending ? (
+        <SkeletonText lines={5} label="Loading the card" />
+      ) : q.isError ? (
+        <Notice tone="danger" title="We could not load this card">
+          {q.error.message} Close this and refresh your vault.
+        </Notice>
+      ) : d && o ? (
+        <div className="grid gap-6 sm:grid-cols-[minmax(0,16rem)_1fr]">
+          <div className="mx-auto w-56 sm:w-full">
+            <CollectionCard card={o.card} refs={d.refs} size="md" />
+          </div>
+          <div className="space-y-4 text-sm">
+            <div className="flex flex-wrap gap-2">
+              <Badge tone={STATUS_TONE[o.status]}>{STATUS_LABEL[o.status]}</Badge>
+              <Badge tone="violet">{o.className}</Badge>
+            </div>
+            <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2">
+              <dt className="text-zinc-400">Set</dt>
+              <dd className="text-zinc-100">
+                {o.card.setName} #{o.card.number}
+              </dd>
+              <dt className="text-zinc-400">Acquired</dt>
+              <dd className="text-zinc-100">
+                {ACQUIRED_LABEL[o.acquiredVia]}, {formatDateTime(o.acquiredAt)}
+              </dd>
+              <dt className="text-zinc-400">Value then</dt>
+              <dd className="text-zinc-100">
+                <Money cents={o.acquiredValueCents} />
+              </dd>
+              <dt className="text-zinc-400">Market value now</dt>
+              <dd className="font-semibold text-white">
+                <Money cents={o.valueCents} />
+              </dd>
+              {o.status === 'in_vault' ? (
+                <>
+                  <dt className="text-zinc-400">Buyback</dt>
+                  <dd className="text-emerald-300">
+                    <Money cents={o.buybackCents} /> ({formatRate(o.rateBp)})
+                  </dd>
+                </>
+              ) : null}
+              {d.buyback ? (
+                <>
+                  <dt className="text-zinc-400">Sold back</dt>
+                  <dd className="text-zinc-100">
+                    <Money cents={d.buyback.amountCents} /> on {formatDateTime(d.buyback.createdAt)} ({formatRate(d.buyback.rateBp)} of{' '}
+                    <Money cents={d.buyback.marketValueCents} />)
+                  </dd>
+                </>
+              ) : null}
+            </dl>
+            {d.opening ? (
+              <div className="rounded-xl border border-white/10 bg-white/[0.03] p-3">
+                <p className="font-medium text-white">
+                  Pulled from {d.opening.productName}
+                  {d.opening.slot !== null ? `, card ${d.opening.slot + 1}` : ''}
+                </p>
+                <p className="mt-1 break-all text-xs text-zinc-400">
+                  Server seed hash {d.opening.serverSeedHash} · client seed {d.opening.clientSeed} · nonce {d.opening.nonce}
+                </p>
+                <Link
+                  to="/fairness"
+                  search={{ opening: d.opening.id }}
+                  className={buttonClasses({ variant: 'secondary', size: 'sm', className: 'mt-3' })}
+                >
+                  <ShieldCheck aria-hidden="true" className="size-4" />
+                  Verify this opening
+                </Link>
+              </div>
+            ) : null}
+            {o.description ? <p className="text-zinc-300">{o.description}</p> : null}
+          </div>
+        </div>
+      ) : null}
+    </Dialog>
+  );
+}

@@ -1,0 +1,379 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { useEffect, useMemo, useState } from 'react';
+import { PackageOpen, Search, X } from 'lucide-react';
+import {
+  COLLECTION_SORTS,
+  COLLECTION_STATUS_FILTERS,
+  STATUS_LABEL,
+  type BuybackInput,
+  type CollectionPage,
+  type OwnedCard,
+} from '@shared/contracts/collection';
+import {
+  Badge,
+  Button,
+  Checkbox,
+  EmptyState,
+  FormField,
+  Input,
+  Money,
+  Notice,
+  Pagination,
+  Select,
+  Skeleton,
+  buttonClasses,
+  cn,
+} from '@web/components/ui';
+import { collectionQuery, type CollectionParams } from './api';
+import { CollectionCard } from './card-renderer';
+import { STATUS_TONE } from './format';
+import { OwnedCardDialog } from './owned-card-dialog';
+import { SellBackDialog } from './sell-back-dialog';
+
+const SORT_LABEL: Record<(typeof COLLECTION_SORTS)[number], string> = {
+  acquired_desc: 'Newest first',
+  acquired_asc: 'Oldest first',
+  value_desc: 'Value: high to low',
+  value_asc: 'Value: low to high',
+  name: 'Name',
+};
+
+const PAGE_SIZE = 24;
+
+function useDebounced<T>(value: T, ms = 300): T {
+  const [v, setV] = useState(value);
+  useEffect(() => {
+    const t = setTimeout(() => setV(value), ms);
+    return () => clearTimeout(t);
+  }, [value, ms]);
+  return v;
+}
+
+function statusOptionLabel(s: (typeof COLLECTION_STATUS_FILTERS)[number], counts: CollectionPage['statusCounts'] | undefined) {
+  if (s === 'all') return 'All statuses';
+  const n = counts?.[s];
+  return `${STATUS_LABEL[s]}${n ? ` (${n})` : ''}`;
+}
+
+/** /collect: the signed-in user's vault with filters, totals, multi-select and selling back. */
+export function Vault() {
+  const [search, setSearch] = useState('');
+  const [classId, setClassId] = useState('');
+  const [set, setSet] = useState('');
+  const [status, setStatus] = useState<(typeof COLLECTION_STATUS_FILTERS)[number]>('in_vault');
+  const [sort, setSort] = useState<(typeof COLLECTION_SORTS)[number]>('acquired_desc');
+  const [page, setPage] = useState(1);
+  const q = useDebounced(search.trim());
+  const params: CollectionParams = {
+    status,
+    sort,
+    page,
+    pageSize: PAGE_SIZE,
+    ...(q ? { q } : {}),
+    ...(classId ? { classId } : {}),
+    ...(set ? { set } : {}),
+  };
+  const list = useQuery(collectionQuery(params));
+  const data = list.data;
+
+  // Selection survives paging; cards that left the vault drop out when the list refreshes.
+  const [selected, setSelected] = useState<Map<string, OwnedCard>>(new Map());
+  useEffect(() => {
+    if (!data) return;
+    setSelected((prev) => {
+      let changed = false;
+      const next = new Map(prev);
+      for (const item of data.items) {
+        if (next.has(item.id) && item.status !== 'in_vault') {
+          next.delete(item.id);
+          changed = true;
+        }
+      }
+      return changed ? next : prev;
+    });
+  }, [data]);
+
+  const [detail, setDetail] = useState<string | null>(null);
+  const [sale, setSale] = useState<BuybackInput | null>(null);
+
+  useEffect(() => setPage(1), [q, classId, set, status, sort]);
+
+  const sellable = useMemo(() => data?.items.filter((i) => i.status === 'in_vault') ?? [], [data]);
+  const allOnPage = sellable.length > 0 && sellable.every((i) => selected.has(i.id));
+  const toggle = (item: OwnedCard, on: boolean) =>
+    setSelected((prev) => {
+      const next = new Map(prev);
+      if (on) next.set(item.id, item);
+      else next.delete(item.id);
+      return next;
+    });
+  const togglePage = (on: boolean) =>
+    setSelected((prev) => {
+      const next = new Map(prev);
+      for (const i of sellable) {
+        if (on) next.set(i.id, i);
+        else next.delete(i.id);
+      }
+      return next;
+    });
+  const selectedTotal = [...selected.values()].reduce((s, i) => s + i.buybackCents, 0);
+  const filtered = Boolean(q || classId || set || status !== 'in_vault');
+
+  return (
+    <div className="space-y-6 pb-24">
+      <section aria-label="Vault summary" className="grid gap-3 sm:grid-cols-3">
+        <Stat label="Cards in your vault" value={data ? String(data.vault.count) : null} />
+        <Stat label="Vault value" value={data ? <Money cents={data.vault.valueCents} /> : null} />
+        <Stat label="Sells back for" value={data ? <Money cents={data.vault.buybackCents} /> : null} tone="emerald" />
+      </section>
+
+      <form
+        role="search"
+        aria-label="Filter your cards"
+        className="grid gap-3 rounded-2xl border border-white/10 bg-surface/70 p-4 sm:grid-cols-2 lg:grid-cols-5"
+        onSubmit={(e) => e.preventDefault()}
+      >
+        <FormField label="Search">
+          <div className="relative">
+            <Search aria-hidden="true" className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-zinc-500" />
+            <Input type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="Card name" className="pl-9" />
+          </div>
+        </FormField>
+        <FormField label="Class">
+          <Select value={classId} onChange={(e) => setClassId(e.target.value)}>
+            <option value="">All classes</option>
+            {data?.classes.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.name}
+              </option>
+            ))}
+          </Select>
+        </FormField>
+        <FormField label="Set">
+          <Select value={set} onChange={(e) => setSet(e.target.value)}>
+            <option value="">All sets</option>
+            {data?.sets.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </Select>
+        </FormField>
+        <FormField label="Status">
+          <Select value={status} onChange={(e) => setStatus(e.target.value as typeof status)}>
+            {COLLECTION_STATUS_FILTERS.map((s) => (
+              <option key={s} value={s}>
+                {statusOptionLabel(s, data?.statusCounts)}
+              </option>
+            ))}
+          </Select>
+        </FormField>
+        <FormField label="Sort by">
+          <Select value={sort} onChange={(e) => setSort(e.target.value as typeof sort)}>
+            {COLLECTION_SORTS.map((s) => (
+              <option key={s} value={s}>
+                {SORT_LABEL[s]}
+              </option>
+            ))}
+          </Select>
+        </FormField>
+      </form>
+
+      {list.isError ? (
+        <Notice
+          tone="danger"
+          title="We could not load your vault"
+          action={
+            <Button variant="secondary" size="sm" onClick={() => void list.refetch()}>
+              Try again
+            </Button>
+          }
+        >
+          {list.error.message}
+        </Notice>
+      ) : !data ? (
+        <div className="grid grid-cols-2 gap-4 sm:grid-cols-3 md:grid-cols-4 xl:grid-cols-6" aria-busy="true" aria-label="Loading your cards">
+          {Array.from({ length: 12 }, (_, i) => (
+            <Skeleton key={i} className="aspect-[5/7] rounded-xl" />
+          ))}
+        </div>
+      ) : data.items.length === 0 ? (
+        filtered ? (
+          <EmptyState
+            icon={<Search />}
+            title="No cards match"
+            description="Try another search, class, set or status."
+            action={
+              <Button
+                variant="secondary"
+                onClick={() => {
+                  setSearch('');
+                  setClassId('');
+                  setSet('');
+                  setStatus('in_vault');
+                }}
+              >
+                Clear filters
+              </Button>
+            }
+          />
+        ) : (
+          <EmptyState
+            icon={<PackageOpen />}
+            title="Your vault is empty"
+            description="Every card you pull from a pack lands here. Open a pack to start your collection."
+            action={
+              <Link to="/shop" className={buttonClasses()}>
+                Browse packs
+              </Link>
+            }
+          />
+        )
+      ) : (
+        <>
+          <div className="flex flex-wrap items-center justify-between gap-3">
+            <p className="text-sm text-zinc-400" aria-live="polite">
+              {data.total} card{data.total === 1 ? '' : 's'}
+              {list.isFetching ? ' · updating…' : ''}
+            </p>
+            {sellable.length ? (
+              <label className="flex cursor-pointer items-center gap-2 text-sm text-zinc-200">
+                <Checkbox checked={allOnPage} onChange={(e) => togglePage(e.target.checked)} />
+                Select all sellable on this page
+              </label>
+            ) : null}
+          </div>
+          <ul className="grid grid-cols-2 gap-4 sm:grid-cols-3 md:grid-cols-4 xl:grid-cols-6" aria-label="Your cards">
+            {data.items.map((item) => (
+              <VaultTile
+                key={item.id}
+                item={item}
+                refs={data.refs}
+                selected={selected.has(item.id)}
+                onToggle={(on) => toggle(item, on)}
+                onOpen={() => setDetail(item.id)}
+              />
+            ))}
+          </ul>
+          <Pagination page={page} pageCount={Math.ceil(data.total / PAGE_SIZE)} onPageChange={setPage} label="Vault pages" />
+        </>
+      )}
+
+      {selected.size > 0 ? (
+        <div
+          role="region"
+          aria-label="Selected cards"
+          className="fixed inset-x-0 bottom-0 z-30 border-t border-white/10 bg-zinc-950/95 px-4 py-3 backdrop-blur"
+        >
+          <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-3">
+            <p className="text-sm text-zinc-200">
+              <strong className="text-white">{selected.size}</strong> selected · sells for{' '}
+              <Money cents={selectedTotal} className="font-semibold text-emerald-300" />
+            </p>
+            <div className="flex gap-2">
+              <Button variant="ghost" onClick={() => setSelected(new Map())}>
+                <X aria-hidden="true" className="size-4" />
+                Clear
+              </Button>
+              <Button onClick={() => setSale({ ownedCardIds: [...selected.keys()] })}>Sell back {selected.size}</Button>
+            </div>
+          </div>
+        </div>
+      ) : null}
+
+      <OwnedCardDialog
+        ownedCardId={detail}
+        onOpenChange={(o) => !o && setDetail(null)}
+        onSell={(id) => {
+          setDetail(null);
+          setSale({ ownedCardIds: [id] });
+        }}
+      />
+      {sale ? (
+        <SellBackDialog
+          open
+          input={sale}
+          onOpenChange={(o) => !o && setSale(null)}
+          onSold={(r) =>
+            setSelected((prev) => {
+              const next = new Map(prev);
+              for (const l of r.lines) next.delete(l.ownedCardId);
+              return next;
+            })
+          }
+        />
+      ) : null}
+    </div>
+  );
+}
+
+function Stat({ label, value, tone }: { label: string; value: React.ReactNode; tone?: 'emerald' }) {
+  return (
+    <div className="rounded-2xl border border-white/10 bg-gradient-to-br from-violet-500/10 to-fuchsia-500/5 p-4">
+      <p className="text-xs font-semibold tracking-widest text-zinc-400 uppercase">{label}</p>
+      <p className={cn('mt-1 text-2xl font-bold text-white', tone === 'emerald' && 'text-emerald-300')}>
+        {value ?? <Skeleton className="h-8 w-24" />}
+      </p>
+    </div>
+  );
+}
+
+function VaultTile({
+  item,
+  refs,
+  selected,
+  onToggle,
+  onOpen,
+}: {
+  item: OwnedCard;
+  refs: CollectionPage['refs'];
+  selected: boolean;
+  onToggle: (on: boolean) => void;
+  onOpen: () => void;
+}) {
+  const sellable = item.status === 'in_vault';
+  return (
+    <li
+      className={cn(
+        'group relative flex flex-col gap-2 rounded-2xl border border-white/10 bg-surface/60 p-2 transition-colors',
+        selected && 'border-fuchsia-400/70 bg-fuchsia-500/10',
+      )}
+    >
+      <button
+        type="button"
+        onClick={onOpen}
+        className="rounded-xl focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-violet-400"
+        aria-label={`${item.card.name}: details`}
+      >
+        <CollectionCard card={item.card} refs={refs} size="sm" className={cn(!sellable && 'opacity-60')} />
+      </button>
+      <div className="flex items-start justify-between gap-2 px-1">
+        <div className="min-w-0">
+          <p className="truncate text-sm font-medium text-white">{item.card.name}</p>
+          <p className="text-xs text-zinc-400">
+            <Money cents={item.valueCents} />
+            {sellable ? (
+              <>
+                {' '}
+                · sells <Money cents={item.buybackCents} className="text-emerald-300" />
+              </>
+            ) : null}
+          </p>
+        </div>
+        {sellable ? (
+          <Checkbox
+            checked={selected}
+            onChange={(e) => onToggle(e.target.checked)}
+            aria-label={`Select ${item.card.name}`}
+          />
+        ) : null}
+      </div>
+      {!sellable ? (
+        <Badge tone={STATUS_TONE[item.status]} className="absolute top-3 left-3">
+          {STATUS_LABEL[item.status]}
+        </Badge>
+      ) : null}
+    </li>
+  );
+}

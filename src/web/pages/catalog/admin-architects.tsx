@@ -1,0 +1,5 @@
+import { ArchitectListScreen } from '@web/features/catalog/architect-admin';
+
+export default function Page() {
+  return <ArchitectListScreen />;
+}

@@ -1,0 +1,5 @@
+import { CardListScreen } from '@web/features/catalog/card-admin';
+
+export default function Page() {
+  return <CardListScreen />;
+}

@@ -1,0 +1,5 @@
+import { ClassListScreen } from '@web/features/catalog/class-admin';
+
+export default function Page() {
+  return <ClassListScreen />;
+}

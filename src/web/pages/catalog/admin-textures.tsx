@@ -1,0 +1,5 @@
+import { TextureListScreen } from '@web/features/catalog/texture-admin';
+
+export default function Page() {
+  return <TextureListScreen />;
+}
