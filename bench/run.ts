@@ -141,7 +141,8 @@ async function pgliteBench(): Promise<PgliteResult> {
 async function main() {
   const started = new Date();
   log(`packvault bench (${o.quick ? 'quick' : 'full'}) against ${ADMIN_URL.replace(/:[^:@/]*@/, ':***@')}`);
-  await ensureBuilt();
+  const buildNote = await ensureBuilt('server');
+  if (buildNote) notes.push(buildNote);
   const before = await machine();
   const results: Record<string, unknown> = {};
   const dbs: string[] = [];

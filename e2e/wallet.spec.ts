@@ -107,3 +107,24 @@ test('admin creates a promo code and adjusts a balance', async ({ adminPage: pag
   await expect(page.getByRole('heading', { level: 1, name: 'User history' })).toBeVisible();
   await expect(page.getByText('E2E goodwill credit').first()).toBeVisible();
 });
+
+test('a balance change is pushed to open pages without a reload', async ({ userPage: page }) => {
+  await page.goto('/profile/billing');
+  await expect(page.getByRole('heading', { level: 1, name: 'Billing' })).toBeVisible();
+  const origin = new URL(page.url()).origin;
+  const before = (await (await page.request.get('/api/wallet/balance')).json()).balanceCents as number;
+  // Pay a deposit outside the page (its own request context shares only the cookie).
+  const started = await page.request.post('/api/wallet/deposits', {
+    data: { amountCents: 1000 },
+    headers: { 'Idempotency-Key': randomUUID(), Origin: origin },
+  });
+  expect(started.status()).toBe(201);
+  const { deposit } = await started.json();
+  const paid = await page.request.post(`/api/payments/sandbox/deposits/${deposit.id}/pay`, {
+    headers: { 'Idempotency-Key': randomUUID(), Origin: origin },
+  });
+  expect(paid.status()).toBe(200);
+  const expected = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format((before + 1000) / 100);
+  await expect(page.getByRole('link', { name: `Balance: ${expected}` })).toBeVisible();
+  await expect(page.locator('main').getByText(expected).first()).toBeVisible();
+});

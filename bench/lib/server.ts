@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { log, sleep } from './util.ts';
@@ -10,14 +10,33 @@ export const BENCH_SECRET = 'packvault-bench-secret-0123456789-abcdefghijklmnop'
 /** Production cookies are __Secure- prefixed (useSecureCookies), even over plain HTTP. */
 export const SESSION_COOKIE = '__Secure-better-auth.session_token';
 
-/** `npm run build` when dist/ is missing or older than its sources (scripts/build-state.mjs). */
-export async function ensureBuilt(force = false): Promise<void> {
+/**
+ * `npm run build` when dist/ is missing or older than its sources (scripts/build-state.mjs).
+ * `need`: 'server' (npm run bench only runs dist/server) falls back to bundling just the server
+ * when the SPA build fails (in a shared tree someone's half-saved page must not stop the bench);
+ * 'web' falls back to the previous dist/web if there is one. Returns a note when it fell back.
+ */
+export async function ensureBuilt(need: 'server' | 'web'): Promise<string | null> {
   const { buildIsStale } = (await import(path.join(ROOT, 'scripts/build-state.mjs'))) as { buildIsStale: (root?: string) => string | null };
-  const why = force ? 'requested' : buildIsStale(ROOT);
-  if (!why) return;
+  const why = buildIsStale(ROOT);
+  if (!why) return null;
   log(`build is ${why}; running npm run build`);
-  const res = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
-  if (res.status !== 0) throw new Error('npm run build failed');
+  const res = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  if (res.status === 0) return null;
+  const first = (res.stderr ?? '').split('\n').find((l) => /error|failed/i.test(l)) ?? 'see npm run build';
+  if (need === 'server') {
+    const srv = spawnSync(process.execPath, ['scripts/build-server.mjs'], { cwd: ROOT, stdio: 'inherit' });
+    if (srv.status !== 0) throw new Error('the server bundle does not build (node scripts/build-server.mjs)');
+    const note = `npm run build failed (${first.trim().slice(0, 200)}); the server was bundled alone, the SPA is from an earlier build`;
+    log(note);
+    return note;
+  }
+  if (existsSync(path.join(ROOT, 'dist/web/index.html'))) {
+    const note = `npm run build failed (${first.trim().slice(0, 200)}); measured the previous dist/web`;
+    log(note);
+    return note;
+  }
+  throw new Error(`npm run build failed: ${first}`);
 }
 
 export async function freePort(): Promise<number> {
@@ -47,6 +66,8 @@ export interface ServerOptions {
   statementLog?: string;
   logLevel?: string;
   extraEnv?: Record<string, string>;
+  /** 'development' lets SEED_DEMO fill an empty database (the web bench needs real pages). */
+  nodeEnv?: 'production' | 'development';
 }
 
 /** Starts dist/server/main.mjs as a child process in production mode and waits for /api/health. */
@@ -56,7 +77,7 @@ export async function startServer(opts: ServerOptions): Promise<ServerHandle> {
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
-    NODE_ENV: 'production',
+    NODE_ENV: opts.nodeEnv ?? 'production',
     PORT: String(port),
     HOST: '127.0.0.1',
     PUBLIC_URL: origin,

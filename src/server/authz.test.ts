@@ -12,6 +12,8 @@ const PUBLIC_API_ROUTES = new Set([
   'GET /api/health',
   'GET /api/config',
   'GET /api/openapi.json',
+  // Who is signed in: null for a visitor.
+  'GET /api/me',
   // Realtime stream: anyone may listen to public topics; user topics need a session inside.
   'GET /api/events',
   // Better Auth's own endpoints (sign-up, sign-in, reset…) guard themselves.

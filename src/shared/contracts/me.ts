@@ -3,7 +3,7 @@ import { z } from 'zod';
 export const roleSchema = z.enum(['user', 'admin', 'owner']);
 export type Role = z.infer<typeof roleSchema>;
 
-/** GET /api/me — who is signed in on this browser (401 when nobody is). */
+/** GET /api/me — who is signed in on this browser (null when nobody is). */
 export const meSchema = z.object({
   user: z.object({
     id: z.string(),

@@ -78,7 +78,7 @@ class RealtimeConnection {
 
   private dispatch(type: string, event: MessageEvent<string>) {
     if (event.lastEventId) this.lastEventId = event.lastEventId;
-    let data: unknown = null;
+    let data: unknown;
     try {
       data = event.data ? JSON.parse(event.data) : null;
     } catch {

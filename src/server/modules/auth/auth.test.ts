@@ -52,10 +52,10 @@ describe('sign-up → verify → signed in', () => {
     expect(row!.termsAcceptedAt).toBeInstanceOf(Date);
   });
 
-  it('answers 401 on /api/me when signed out', async () => {
+  it('answers null on /api/me when signed out', async () => {
     const res = await t.request('/api/me');
-    expect(res.status).toBe(401);
-    expect((await res.json()).error.code).toBe('unauthorized');
+    expect(res.status).toBe(200);
+    expect(await res.json()).toBeNull();
   });
 
   it('validates sign-up fields with per-field messages', async () => {
@@ -138,7 +138,7 @@ describe('sign-in', () => {
     expect(body.code).toBe('BANNED_USER');
     expect(body.message).toContain('chargeback fraud');
     // The existing cookie no longer counts either.
-    expect((await t.request('/api/me', { headers: u.headers })).status).toBe(401);
+    expect(await (await t.request('/api/me', { headers: u.headers })).json()).toBeNull();
     // A wrong password still gets the generic answer.
     expect((await signIn(u.email, 'nope-nope-nope')).status).toBe(401);
   });
@@ -166,8 +166,8 @@ describe('password reset', () => {
 
     const reset = await t.request('/api/auth/reset-password', { method: 'POST', json: { token, newPassword: 'brand-new-lantern-42' } });
     expect(reset.status).toBe(200);
-    expect((await t.request('/api/me', { headers: u.headers })).status).toBe(401);
-    expect((await t.request('/api/me', { headers: { cookie: otherCookie } })).status).toBe(401);
+    expect(await (await t.request('/api/me', { headers: u.headers })).json()).toBeNull();
+    expect(await (await t.request('/api/me', { headers: { cookie: otherCookie } })).json()).toBeNull();
     expect((await signIn(u.email, 'brand-new-lantern-42')).status).toBe(200);
 
     const reused = await t.request(`${link.pathname}${link.search}`);

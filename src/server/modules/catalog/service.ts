@@ -30,7 +30,7 @@ import {
 } from '../../../shared/contracts/catalog.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { architects, cardClasses, cards, stockAdjustments, textures, uploads } from '../../db/schema/catalog.ts';
-import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
+import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import { audit } from '../audit/service.ts';
 
 /** Who is changing the catalog, for the audit log. */

@@ -106,8 +106,8 @@ export async function storePool(tx: DbOrTx, hash: string, pools: Record<string, 
     .sort()
     .map((classId) => ({ classId, cardIds: pools[classId]! }));
   await tx.insert(fairnessPools).values({ hash, classes }).onConflictDoNothing({ target: fairnessPools.hash });
-  // Remembered only once the transaction commits would be stricter; a rolled-back insert of a
-  // hash is re-inserted by the next opening that misses it in the database (see getPool).
+  // The caller calls rememberPool() only after its transaction commits, so a rolled-back insert
+  // is never taken as stored.
   if (knownPools.size > 10_000) knownPools.clear();
 }
 

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Hono } from 'hono';
+import { compress } from 'hono/compress';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { matchRoute } from '../../../shared/routes.ts';
 import type { Deps } from '../../deps.ts';
@@ -23,6 +24,8 @@ export function spaRoutes(deps: Deps, distDir = webDistDir) {
     return indexHtml;
   };
 
+  // gzip the JS/CSS on the way out (perf: ~3× fewer bytes; browsers then cache them for a year).
+  app.use('/assets/*', compress());
   if (existsSync(distDir)) app.use(
     '/assets/*',
     serveStatic({

@@ -18,7 +18,7 @@ export async function authPost<T = unknown>(path: string, body: unknown = {}): P
     throw new ApiClientError(0, 'network_error', 'We could not reach the server. Check your connection and try again.');
   }
   const text = await res.text();
-  let data: any = undefined;
+  let data: any;
   try {
     data = text ? JSON.parse(text) : undefined;
   } catch {

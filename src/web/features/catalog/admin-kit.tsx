@@ -67,7 +67,7 @@ export function SearchBox({ value, onChange, label, placeholder }: { value: stri
     return () => clearTimeout(t);
   }, [text, onChange]);
   return (
-    <div className="min-w-0 flex-1 sm:max-w-xs">
+    <div className="w-full sm:w-auto sm:min-w-56 sm:max-w-xs sm:flex-1">
       <Label htmlFor={id}>{label}</Label>
       <Input id={id} type="search" value={text} placeholder={placeholder} onChange={(e) => setText(e.target.value)} className="mt-1" />
     </div>
@@ -87,7 +87,7 @@ export function FilterSelect({
 }) {
   const id = useId();
   return (
-    <div className="min-w-36">
+    <div className="min-w-36 flex-1 sm:flex-none">
       <Label htmlFor={id}>{label}</Label>
       <div className="mt-1">
         <Select id={id} value={value} onChange={(e) => onChange(e.target.value)}>

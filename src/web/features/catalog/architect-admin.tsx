@@ -11,7 +11,7 @@ import {
   type Architect,
   type ArchitectLayout,
 } from '@shared/contracts/catalog';
-import { Button, buttonClasses, EmptyState, FormField, Input, Notice, Select, toast } from '@web/components/ui';
+import { Button, buttonClasses, EmptyState, FormField, Input, Notice, Select, toast, SkeletonText } from '@web/components/ui';
 import {
   applyServerErrors,
   ARCHIVED_OPTIONS,
@@ -63,7 +63,7 @@ export function ArchitectListScreen() {
       {list.isError && !list.data ? (
         <QueryError error={list.error} retry={() => void list.refetch()} what="architects" />
       ) : !list.data ? (
-        <p role="status" className="text-zinc-400">Loading architects…</p>
+        <SkeletonText lines={6} label="Loading architects" />
       ) : list.data.items.length === 0 ? (
         <EmptyState title="No architects here" description={s.q ? 'Nothing matches that search.' : 'Upload a frame to create the first card template.'} />
       ) : (

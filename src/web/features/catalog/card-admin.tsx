@@ -26,6 +26,7 @@ import {
   THead,
   toast,
   Tr,
+  SkeletonText,
 } from '@web/components/ui';
 import {
   applyServerErrors,
@@ -140,7 +141,7 @@ export function CardListScreen() {
       {list.isError && !list.data ? (
         <QueryError error={list.error} retry={() => void list.refetch()} what="cards" />
       ) : !list.data ? (
-        <p role="status" className="text-zinc-400">Loading cards…</p>
+        <SkeletonText lines={6} label="Loading cards" />
       ) : list.data.items.length === 0 ? (
         <EmptyState title="No cards here" description={s.q ? 'Nothing matches those filters.' : 'Create a card, or import many at once from CSV.'} />
       ) : (

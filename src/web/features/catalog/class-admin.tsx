@@ -4,7 +4,7 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { useForm, useWatch } from 'react-hook-form';
 import { z } from 'zod';
 import { HEX_COLOUR, type CardClass } from '@shared/contracts/catalog';
-import { Button, buttonClasses, EmptyState, FormField, Input, Notice, Select, Table, TBody, Td, Th, THead, toast, Tr } from '@web/components/ui';
+import { Button, buttonClasses, EmptyState, FormField, Input, Notice, Select, Table, TBody, Td, Th, THead, toast, Tr, SkeletonText } from '@web/components/ui';
 import {
   applyServerErrors,
   ARCHIVED_OPTIONS,
@@ -54,7 +54,7 @@ export function ClassListScreen() {
       {list.isError && !list.data ? (
         <QueryError error={list.error} retry={() => void list.refetch()} what="classes" />
       ) : !list.data ? (
-        <p role="status" className="text-zinc-400">Loading classes…</p>
+        <SkeletonText lines={6} label="Loading classes" />
       ) : list.data.items.length === 0 ? (
         <EmptyState title="No classes here" description={s.q ? 'Nothing matches that search.' : 'Create the first rarity tier, e.g. Common.'} />
       ) : (

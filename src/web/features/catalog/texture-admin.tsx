@@ -4,7 +4,7 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { useForm, useWatch } from 'react-hook-form';
 import { z } from 'zod';
 import { BLEND_MODES, imageUrl, UPLOAD_KEY, type BlendMode, type Texture } from '@shared/contracts/catalog';
-import { Button, buttonClasses, EmptyState, FormField, Input, Notice, Select, toast } from '@web/components/ui';
+import { Button, buttonClasses, EmptyState, FormField, Input, Notice, Select, toast, SkeletonText } from '@web/components/ui';
 import {
   applyServerErrors,
   ARCHIVED_OPTIONS,
@@ -74,7 +74,7 @@ export function TextureListScreen() {
       {list.isError && !list.data ? (
         <QueryError error={list.error} retry={() => void list.refetch()} what="textures" />
       ) : !list.data ? (
-        <p role="status" className="text-zinc-400">Loading textures…</p>
+        <SkeletonText lines={6} label="Loading textures" />
       ) : list.data.items.length === 0 ? (
         <EmptyState title="No textures here" description={s.q ? 'Nothing matches that search.' : 'Upload a foil image to create the first texture.'} />
       ) : (

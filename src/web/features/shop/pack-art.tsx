@@ -15,6 +15,11 @@ function hash(s: string): number {
 const SHEEN =
   'pointer-events-none absolute inset-0 bg-[linear-gradient(115deg,transparent_30%,rgb(255_255_255/0.22)_45%,transparent_58%)] mix-blend-screen';
 
+/** "5 cards", "1 card". */
+export function cardsCaption(n: number): string {
+  return `${n} card${n === 1 ? '' : 's'}`;
+}
+
 /** Two hues in the violet…gold band of the shop, picked from the product's id. */
 export function packPalette(seed: string) {
   const h = hash(seed);

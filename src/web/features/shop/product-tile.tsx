@@ -3,7 +3,7 @@ import { Star } from 'lucide-react';
 import type { ProductSummary } from '@shared/contracts/shop';
 import { Badge, cn, Money, Skeleton } from '@web/components/ui';
 import { imageKeyFromUrl } from './api';
-import { PackArt } from './pack-art';
+import { cardsCaption, PackArt } from './pack-art';
 
 export function formatDateTime(iso: string): string {
   return new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
@@ -45,11 +45,11 @@ export function ProductTile({ product }: { product: ProductSummary }) {
           seed={product.id}
           name={product.name}
           imageKey={product.imageKey ?? imageKeyFromUrl(product.imageUrl)}
-          caption={`${product.cardsPerPack} cards`}
+          caption={cardsCaption(product.cardsPerPack)}
           decorative
           className={cn('transition duration-300 group-hover:rotate-1 group-hover:scale-[1.02]', unavailable && 'opacity-60 grayscale-[40%]')}
         />
-        <ProductBadges product={product} className="absolute top-2 left-2" />
+        <ProductBadges product={product} className="absolute -top-2.5 left-1/2 -translate-x-1/2 flex-nowrap" />
       </div>
       <div className="mt-4 flex flex-1 flex-col gap-2">
         <h3 className="text-lg font-semibold text-white group-hover:text-violet-100">{product.name}</h3>

@@ -76,7 +76,7 @@ function AdjustForm({ userId, balanceCents, currency }: { userId: string; balanc
 
   return (
     <Panel title="Adjust balance" description="Credits or debits with an admin_adjustment entry. The reason is shown to the user and written to the audit log.">
-      <form onSubmit={review} noValidate className="space-y-4 p-5 sm:p-6">
+      <form onSubmit={review} noValidate className="space-y-4">
         <div className="grid gap-4 sm:grid-cols-[10rem_1fr]">
           <FormField label="Direction">
             <Select value={direction} onChange={(e) => setDirection(e.target.value as 'credit' | 'debit')}>
@@ -139,7 +139,7 @@ export function AdminBalance({ userId }: { userId: string }) {
       </Card>
       <AdjustForm userId={userId} balanceCents={b.balanceCents} currency={b.currency} />
       <Panel title="Recent entries" description="The last 10 ledger entries.">
-        <div className="p-5 sm:p-6">
+        <div>
           {b.recent.length === 0 ? (
             <EmptyState title="No entries yet" description="This user has not deposited or spent anything." />
           ) : (

@@ -188,12 +188,12 @@ export function AdminPromoDetail({ promoId }: { promoId: string }) {
         </div>
       </div>
       <Panel title="Settings">
-        <div className="p-5 sm:p-6">
+        <div>
           <PromoForm key={promo.updatedAt} promo={promo} submitLabel="Save changes" onSubmit={save} />
         </div>
       </Panel>
       <Panel title="Redemptions" description="Newest first (up to 500).">
-        <div className="p-5 sm:p-6">
+        <div>
           {redemptions.length === 0 ? (
             <EmptyState title="Not redeemed yet" />
           ) : (

@@ -80,7 +80,7 @@ export function DepositHistory({ initialReceipt }: { initialReceipt?: string | n
 
   return (
     <Panel id="deposits" title="Deposit history" description="Every deposit you started, with its status. Open one for its receipt.">
-      <div className="space-y-4 p-5 sm:p-6">
+      <div className="space-y-4">
         {q.isError ? (
           <Notice tone="danger" title="Deposit history could not load" action={<Button size="sm" variant="secondary" onClick={() => void q.refetch()}>Try again</Button>}>
             {q.error.message}

@@ -59,7 +59,7 @@ export function DepositPanel() {
       description="Top up your balance to open packs. Deposits are credited as soon as the payment is confirmed."
       actions={o?.testMode ? <TestModeBadge /> : undefined}
     >
-      <div className="p-5 sm:p-6">
+      <div>
         {options.isError ? (
           <Notice tone="danger" title="Deposits could not load" action={<Button size="sm" variant="secondary" onClick={() => void options.refetch()}>Try again</Button>}>
             {options.error.message}

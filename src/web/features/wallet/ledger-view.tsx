@@ -97,7 +97,7 @@ export function LedgerView({ userId }: LedgerViewProps) {
             ))}
           </Select>
         </FormField>
-        <FormField label="From" hint="Dates are in UTC.">
+        <FormField label="From (UTC)">
           <Input
             type="date"
             value={from}
@@ -108,7 +108,7 @@ export function LedgerView({ userId }: LedgerViewProps) {
             }}
           />
         </FormField>
-        <FormField label="To" error={datesBad ? 'The end date is before the start date.' : null}>
+        <FormField label="To (UTC)" error={datesBad ? 'The end date is before the start date.' : null}>
           <Input
             type="date"
             value={to}

@@ -40,7 +40,7 @@ export function PromoRedeem() {
 
   return (
     <Panel id="promo" title="Promo code" description="Got a code? Redeem it here. Each code works once per account.">
-      <form onSubmit={submit} noValidate className="space-y-4 p-5 sm:p-6">
+      <form onSubmit={submit} noValidate className="space-y-4">
         <div className="flex flex-col gap-3 sm:flex-row sm:items-start">
           <FormField label="Code" error={fieldError} className="flex-1">
             <Input

@@ -207,7 +207,7 @@ export function ResponsiblePlaySection() {
       }
       description="Set limits on your deposits or take a break. The shop enforces these on every request."
     >
-      <div className="space-y-8 p-5 sm:p-6">
+      <div className="space-y-8">
         {q.isError ? (
           <Notice tone="danger" title="Your limits could not load" action={<Button size="sm" variant="secondary" onClick={() => void q.refetch()}>Try again</Button>}>
             {q.error.message}

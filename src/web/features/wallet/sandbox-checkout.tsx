@@ -82,7 +82,12 @@ export function SandboxCheckout({ depositId }: { depositId: string }) {
               <dd className="text-right">{DEPOSIT_STATUS_LABEL[d.status]}</dd>
             </dl>
 
-            {d.status === 'pending' ? (
+            {d.provider !== 'sandbox' ? (
+              <Notice tone="info" title="This deposit is paid on Stripe">
+                It is not a test-mode deposit, so there is nothing to confirm here. Its status updates on the billing page
+                once Stripe confirms the payment.
+              </Notice>
+            ) : d.status === 'pending' ? (
               <>
                 <div className="rounded-xl border border-dashed border-white/15 p-4 text-sm text-zinc-300">
                   <p className="flex items-center gap-2 font-medium text-zinc-100">
@@ -117,7 +122,7 @@ export function SandboxCheckout({ depositId }: { depositId: string }) {
                 </span>
               </Notice>
             )}
-            {d.status !== 'pending' ? (
+            {d.status !== 'pending' || d.provider !== 'sandbox' ? (
               <div className="flex flex-wrap justify-end gap-2">
                 <Link to="/profile/history" className={buttonClasses({ variant: 'ghost' })}>
                   See history

@@ -5,7 +5,7 @@ import { buttonClasses, Notice } from '@web/components/ui';
 import { useSession } from '@web/features/auth/session';
 import { imageKeyFromUrl, productsQuery } from '@web/features/shop/api';
 import { HowItWorks } from '@web/features/shop/how-it-works';
-import { PackArt } from '@web/features/shop/pack-art';
+import { cardsCaption, PackArt } from '@web/features/shop/pack-art';
 import { ProductTile, ProductTileSkeleton } from '@web/features/shop/product-tile';
 import { LiveDot, PullsTicker } from '@web/features/shop/pulls';
 import { useSiteConfig } from '@web/hooks/use-site-config';
@@ -54,7 +54,7 @@ export default function LandingPage() {
               style={{ transform: `translate(-50%, -50%) translateX(${(i - 1) * 38}%) rotate(${(i - 1) * 9}deg)`, zIndex: i === 1 ? 2 : 1 }}
             >
               {p ? (
-                <PackArt seed={p.id} name={p.name} imageKey={p.imageKey ?? imageKeyFromUrl(p.imageUrl)} caption={`${p.cardsPerPack} cards`} decorative />
+                <PackArt seed={p.id} name={p.name} imageKey={p.imageKey ?? imageKeyFromUrl(p.imageUrl)} caption={cardsCaption(p.cardsPerPack)} decorative />
               ) : (
                 <PackArt seed={`hero-${i}`} name={['Starter', 'Classic', 'Premium'][i]!} caption="Packvault" decorative />
               )}

@@ -11,6 +11,7 @@ import { PurchaseError } from '@web/features/shop/buy-panel';
 import { PackArt } from '@web/features/shop/pack-art';
 import { PackOpening } from '@web/features/shop/reveal/pack-opening';
 import { preloadRevealAnimation } from '@web/features/shop/reveal/build-up';
+import { SellBackPanel } from '@web/features/collection';
 import { WithCards } from './with-cards';
 
 interface Group {
@@ -76,6 +77,7 @@ export default function OpenPackPage() {
         <h1 className="sr-only">Open a pack</h1>
         <PackOpening
           packs={packs}
+          sellBack={<SellBackPanel ownedCardIds={result.data.openings.flatMap((o) => o.cards.map((c) => c.ownedCardId))} />}
           actions={
             <>
               {items.length ? (

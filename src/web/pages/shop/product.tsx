@@ -22,7 +22,7 @@ import { classesQuery, imageKeyFromUrl, productQuery, toRevealPacks } from '@web
 import { BuyPanel } from '@web/features/shop/buy-panel';
 import { ShopCard } from '@web/features/shop/card-slot';
 import { CardOddsTable, SlotOddsTable } from '@web/features/shop/odds-table';
-import { PackArt } from '@web/features/shop/pack-art';
+import { cardsCaption, PackArt } from '@web/features/shop/pack-art';
 import { ProductBadges } from '@web/features/shop/product-tile';
 import { timeAgo, useNow } from '@web/features/shop/pulls';
 import { PackOpening } from '@web/features/shop/reveal/pack-opening';
@@ -117,7 +117,7 @@ export default function ProductPage() {
       </Link>
       <div className="grid gap-8 lg:grid-cols-[minmax(0,22rem)_1fr] lg:gap-12">
         <div className="mx-auto w-full max-w-80 lg:mx-0">
-          <PackArt seed={product.id} name={product.name} imageKey={imageKey} caption={`${product.cardsPerPack} cards`} large />
+          <PackArt seed={product.id} name={product.name} imageKey={imageKey} caption={cardsCaption(product.cardsPerPack)} large />
         </div>
         <div className="space-y-6">
           <div className="space-y-3">

@@ -3,7 +3,7 @@ import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type
 import { Link } from '@tanstack/react-router';
 import { Check, FastForward, Sparkles, Vault } from 'lucide-react';
 import { Badge, Button, buttonClasses, cn, Money } from '@web/components/ui';
-import { PackArt } from '../pack-art';
+import { cardsCaption, PackArt } from '../pack-art';
 import { ShopCard } from '../card-slot';
 import { buildUpFor, prefersReducedMotion, type RevealPack } from './build-up';
 import { StillStage } from './still-stage';
@@ -19,6 +19,8 @@ export interface PackOpeningProps {
   /** Start straight at the first card instead of showing the sealed pack first. */
   autoStart?: boolean;
   className?: string;
+  /** Selling back after the reveal (the collection feature's SellBackPanel, composed by the page). */
+  sellBack?: ReactNode;
 }
 
 /**
@@ -26,7 +28,7 @@ export interface PackOpeningProps {
  * settled the opening before this mounted, so leaving mid-reveal loses nothing. Skippable at
  * any moment; reduced-motion users get still frames and step through with the same buttons.
  */
-export function PackOpening({ packs, actions, autoStart = false, className }: PackOpeningProps) {
+export function PackOpening({ packs, actions, autoStart = false, className, sellBack }: PackOpeningProps) {
   const [reduced] = useState(prefersReducedMotion);
   const [packIndex, setPackIndex] = useState(0);
   const [cardIndex, setCardIndex] = useState(0);
@@ -111,24 +113,28 @@ export function PackOpening({ packs, actions, autoStart = false, className }: Pa
                     <Badge tone="success" className="self-start">
                       <Check aria-hidden="true" className="size-3" /> Kept in your vault
                     </Badge>
-                    <Button
-                      variant="secondary"
-                      size="sm"
-                      disabled
-                      title="Selling cards back is not available yet"
-                      aria-describedby="sellback-note"
-                    >
-                      Sell back (coming soon)
-                    </Button>
+                    {sellBack ? null : (
+                      <Button
+                        variant="secondary"
+                        size="sm"
+                        disabled
+                        title="Selling cards back is not available yet"
+                        aria-describedby="sellback-note"
+                      >
+                        Sell back (soon)
+                      </Button>
+                    )}
                   </div>
                 </li>
               ))}
             </ul>
           </div>
         ))}
-        <p id="sellback-note" className="text-sm text-zinc-400">
-          Selling cards back to the shop is coming soon. Until then every card you pull stays in your vault, yours to keep.
-        </p>
+        {sellBack ?? (
+          <p id="sellback-note" className="text-sm text-zinc-400">
+            Selling cards back to the shop is coming soon. Until then every card you pull stays in your vault, yours to keep.
+          </p>
+        )}
         <Link to="/collect" className={buttonClasses({ variant: 'secondary' })}>
           <Vault aria-hidden="true" className="size-4" /> Go to my vault
         </Link>
@@ -170,7 +176,7 @@ export function PackOpening({ packs, actions, autoStart = false, className }: Pa
               phase === 'tearing' ? '-translate-y-10 scale-110 rotate-3 opacity-0 blur-sm' : 'animate-[pack-idle_2.4s_ease-in-out_infinite]',
             )}
           >
-            <PackArt seed={pack.productId} name={pack.productName} imageKey={pack.imageKey} caption={`${pack.cards.length} cards`} large />
+            <PackArt seed={pack.productId} name={pack.productName} imageKey={pack.imageKey} caption={cardsCaption(pack.cards.length)} large />
           </div>
         </div>
       ) : (
@@ -204,7 +210,7 @@ export function PackOpening({ packs, actions, autoStart = false, className }: Pa
           </div>
         ) : (
           <p className="text-sm text-zinc-400">
-            {sealed ? `${pack.cards.length} cards inside` : `Card ${cardIndex + 1} of ${pack.cards.length}`}
+            {sealed ? `${cardsCaption(pack.cards.length)} inside` : `Card ${cardIndex + 1} of ${pack.cards.length}`}
           </p>
         )}
         <div className="flex flex-wrap justify-center gap-2">

@@ -1,0 +1,126 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { Button, Checkbox, CurrencyContext, FormField, Input, Money, Notice, pageWindow, Pagination } from './index';
+
+afterEach(cleanup);
+
+describe('Button', () => {
+  it('is a type=button by default so it never submits a form by accident', () => {
+    render(<Button>Save</Button>);
+    expect(screen.getByRole('button', { name: 'Save' }).getAttribute('type')).toBe('button');
+  });
+
+  it('while loading: disabled, aria-busy, shows the loading text and ignores clicks', () => {
+    const onClick = vi.fn();
+    render(
+      <Button loading loadingText="Saving…" onClick={onClick}>
+        Save
+      </Button>,
+    );
+    const btn = screen.getByRole('button', { name: 'Saving…' }) as HTMLButtonElement;
+    expect(btn.disabled).toBe(true);
+    expect(btn.getAttribute('aria-busy')).toBe('true');
+    fireEvent.click(btn);
+    expect(onClick).not.toHaveBeenCalled();
+  });
+
+  it('renders a link with button styles when asChild', () => {
+    render(
+      <Button asChild variant="secondary">
+        <a href="/shop">Shop</a>
+      </Button>,
+    );
+    const link = screen.getByRole('link', { name: 'Shop' });
+    expect(link.className).toContain('ring-white/15');
+  });
+});
+
+describe('FormField', () => {
+  it('labels the control and describes it with the hint', () => {
+    render(
+      <FormField label="Username" hint="3–20 characters">
+        <Input />
+      </FormField>,
+    );
+    const input = screen.getByLabelText('Username');
+    const describedBy = input.getAttribute('aria-describedby')!;
+    expect(document.getElementById(describedBy)?.textContent).toBe('3–20 characters');
+    expect(input.getAttribute('aria-invalid')).toBeNull();
+  });
+
+  it('marks the control invalid and puts the error first in its description', () => {
+    render(
+      <FormField label="Email" hint="We never share it" error="Enter a valid email address.">
+        <Input type="email" />
+      </FormField>,
+    );
+    const input = screen.getByLabelText('Email');
+    expect(input.getAttribute('aria-invalid')).toBe('true');
+    const ids = input.getAttribute('aria-describedby')!.split(' ');
+    expect(ids).toHaveLength(2);
+    expect(document.getElementById(ids[0]!)?.textContent).toBe('Enter a valid email address.');
+    expect(document.getElementById(ids[1]!)?.textContent).toBe('We never share it');
+  });
+
+  it('wires an inline checkbox the same way', () => {
+    render(
+      <FormField inline label="I am 18 or older." error="You must be 18 or older to sign up.">
+        <Checkbox />
+      </FormField>,
+    );
+    const box = screen.getByRole('checkbox', { name: 'I am 18 or older.' });
+    expect(box.getAttribute('aria-invalid')).toBe('true');
+    expect(document.getElementById(box.getAttribute('aria-describedby')!)?.textContent).toContain('18 or older');
+  });
+
+  it('keeps a control usable outside a field', () => {
+    render(<Input aria-label="Search" />);
+    expect(screen.getByRole('textbox', { name: 'Search' }).getAttribute('aria-invalid')).toBeNull();
+  });
+});
+
+describe('Money', () => {
+  it('formats integer cents in the shop currency', () => {
+    render(
+      <CurrencyContext.Provider value="EUR">
+        <Money cents={123456} />
+      </CurrencyContext.Provider>,
+    );
+    expect(screen.getByText('€1,234.56')).toBeTruthy();
+  });
+
+  it('refuses fractional cents rather than rounding money silently', () => {
+    expect(() => render(<Money cents={1.5} />)).toThrow(RangeError);
+  });
+});
+
+describe('Pagination', () => {
+  it('windows long page lists around the current page', () => {
+    expect(pageWindow(5, 20)).toEqual([1, 'gap', 4, 5, 6, 'gap', 20]);
+    expect(pageWindow(1, 3)).toEqual([1, 2, 3]);
+  });
+
+  it('marks the current page and moves with next/previous', () => {
+    const onPageChange = vi.fn();
+    render(<Pagination page={1} pageCount={4} onPageChange={onPageChange} />);
+    expect(screen.getByRole('button', { name: 'Page 1' }).getAttribute('aria-current')).toBe('page');
+    expect((screen.getByRole('button', { name: 'Previous page' }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.click(screen.getByRole('button', { name: 'Next page' }));
+    expect(onPageChange).toHaveBeenCalledWith(2);
+  });
+});
+
+describe('Notice', () => {
+  it('announces errors as alerts and other news politely', () => {
+    render(
+      <>
+        <Notice tone="danger">Card declined</Notice>
+        <Notice tone="success">Saved</Notice>
+        <Notice live={false}>Static help</Notice>
+      </>,
+    );
+    expect(screen.getByRole('alert').textContent).toContain('Card declined');
+    expect(screen.getByRole('status').textContent).toContain('Saved');
+    expect(screen.getByText('Static help').closest('[role]')).toBeNull();
+  });
+});
