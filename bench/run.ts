@@ -32,6 +32,7 @@ const o = parseOptions(process.argv.slice(2));
 const want = (phase: string) => !o.only || o.only.has(phase);
 const runId = `${Date.now().toString(36)}`;
 const notes: string[] = [];
+const errors: string[] = [];
 
 async function seedPostgres(name: string, cards: number, owned: number) {
   const url = await createDatabase(name);
@@ -182,15 +183,24 @@ async function main() {
         }
       }
     }
+    // A failing phase is reported (and the exit code says so) without losing the others' figures.
     if (want('growth') && endpoint) {
-      const l = await seedPostgres(`packvault_bench_${runId}_large`, o.largeCards, o.ownedCards);
-      dbs.push(l.name);
-      large = await openBench(o, { databaseUrl: l.url, cards: o.largeCards, rates: [], label: `open @${o.largeCards} cards` });
-      largeInv = await invariantsOf(l.url, large.opened);
+      try {
+        const l = await seedPostgres(`packvault_bench_${runId}_large`, o.largeCards, o.ownedCards);
+        dbs.push(l.name);
+        large = await openBench(o, { databaseUrl: l.url, cards: o.largeCards, rates: [], label: `open @${o.largeCards} cards` });
+        largeInv = await invariantsOf(l.url, large.opened);
+      } catch (err) {
+        errors.push(`growth: ${(err as Error).message}`);
+      }
     }
     if (want('pglite') && endpoint) {
       log('pglite: embedded database');
-      pglite = await pgliteBench();
+      try {
+        pglite = await pgliteBench();
+      } catch (err) {
+        errors.push(`pglite: ${(err as Error).message}`);
+      }
     }
   } finally {
     if (!o.keep) for (const d of dbs) await dropDatabase(d).catch(() => {});
@@ -268,6 +278,7 @@ async function main() {
       machine_after: after,
       postgres: await serverVersion(),
       notes,
+      errors,
     },
   });
 
@@ -301,6 +312,7 @@ async function main() {
   console.log(`\n${table(rows)}\n`);
   for (const inv of [smallInv, largeInv, pglite?.invariants]) if (inv && !inv.ok) console.log(`invariant failures: ${inv.failures.join(', ')}`);
   for (const n of notes) console.log(`note: ${n}`);
+  for (const e of errors) console.log(`ERROR: ${e}`);
   console.log(`load average before ${before.loadavg.join(' ')}, after ${after.loadavg.join(' ')} (${before.cpus} cores)`);
 
   const outDir = path.join(ROOT, 'bench/results');
@@ -327,7 +339,7 @@ async function serverVersion() {
 }
 
 main().then(
-  () => process.exit(0),
+  () => process.exit(errors.length ? 1 : 0),
   (err: unknown) => {
     console.error(`bench failed: ${(err as Error).stack ?? String(err)}`);
     process.exit(1);

@@ -7,6 +7,10 @@ import { expect, newPageAs, test } from './fixtures.ts';
  * the vault; and a second browser on /top-pulls seeing a big pull arrive without reloading.
  */
 
+// Both tests spend as the demo user; run them one after the other so balances and inventories
+// seen by one are not moved by the other mid-test.
+test.describe.configure({ mode: 'serial' });
+
 interface ProductItem {
   id: string;
   name: string;

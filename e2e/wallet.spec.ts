@@ -92,20 +92,22 @@ test('admin creates a promo code and adjusts a balance', async ({ adminPage: pag
 
   // The demo user's id, from their own session.
   const userCtx = await browser.newContext({ storageState: authFile('user') });
-  const me = await (await userCtx.request.get('/api/me')).json();
+  const meRes = await userCtx.request.get('/api/me');
+  const me = await meRes.json();
+  expect(me?.user?.id, `GET /api/me answered ${meRes.status()}`).toBeTruthy();
   await userCtx.close();
   await page.goto(`/admin/users/${me.user.id}/balance`);
   await expect(page.getByRole('heading', { level: 1, name: 'User balance' })).toBeVisible();
   await page.getByRole('textbox', { name: 'Amount' }).fill('1.25');
-  await page.getByRole('textbox', { name: 'Reason' }).fill('E2E goodwill credit');
+  await page.getByRole('textbox', { name: 'Reason' }).fill(`E2E goodwill ${code}`);
   await page.getByRole('button', { name: 'Review adjustment' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Apply adjustment' }).click();
-  await expect(page.getByText('Balance adjusted')).toBeVisible();
-  await expect(page.getByRole('region', { name: 'Recent ledger entries' }).getByText('E2E goodwill credit')).toBeVisible();
+  await expect(page.getByText('Balance adjusted', { exact: true }).first()).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Recent ledger entries' }).getByText(`E2E goodwill ${code}`)).toBeVisible();
 
   await page.goto(`/admin/users/${me.user.id}/history`);
   await expect(page.getByRole('heading', { level: 1, name: 'User history' })).toBeVisible();
-  await expect(page.getByText('E2E goodwill credit').first()).toBeVisible();
+  await expect(page.getByText(`E2E goodwill ${code}`)).toBeVisible();
 });
 
 test('a balance change is pushed to open pages without a reload', async ({ userPage: page }) => {

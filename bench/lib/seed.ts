@@ -103,7 +103,7 @@ export async function seedOwnedCards(exec: Exec, opts: { count: number; users: n
   for (let from = 1; from <= opts.count; from += batch) {
     const to = Math.min(opts.count, from + batch - 1);
     await exec(`insert into owned_cards (card_id, owner_id, acquired_via, value_cents, status, acquired_at, updated_at)
-      select md5('card' || (1 + (g * 7919) % ${opts.cards}))::uuid, 'bench' || (1 + g % ${opts.users}), 'grant', 100,
+      select md5('card' || (1 + (g::bigint * 7919) % ${opts.cards}))::uuid, 'bench' || (1 + g % ${opts.users}), 'grant', 100,
         (case when g % 10 = 0 then 'sold_back' else 'in_vault' end)::owned_card_status,
         now() - make_interval(secs => g), now()
       from generate_series(${from}, ${to}) g`);

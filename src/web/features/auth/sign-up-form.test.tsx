@@ -42,7 +42,7 @@ describe('SignUpForm', () => {
   });
 
   it('shows the server’s per-field messages next to their fields', async () => {
-    const fetchMock = vi.fn(async (url: string) => {
+    const fetchMock = vi.fn(async (url: string, _init?: RequestInit) => {
       if (url.startsWith('/api/account/username-available')) return jsonResponse(200, { available: true });
       return jsonResponse(400, {
         code: 'PASSWORD_COMPROMISED',

@@ -330,6 +330,8 @@ type CardForm = z.infer<typeof cardFormSchema>;
 export function CardDetailScreen({ id }: { id: string }) {
   const isNew = id === 'new';
   const q = useQuery({ ...adminCardQuery(id), enabled: !isNew });
+  // Selects need their options before the form mounts, or they would show the placeholder.
+  const options = useQuery(adminOptionsQuery);
   if (!isNew && q.isError) {
     return (
       <div>
@@ -339,7 +341,10 @@ export function CardDetailScreen({ id }: { id: string }) {
       </div>
     );
   }
-  if (!isNew && !q.data) return <DetailSkeleton />;
+  if (options.isError && !options.data) {
+    return <QueryError error={options.error} retry={() => void options.refetch()} what="the catalog options" />;
+  }
+  if ((!isNew && !q.data) || !options.data) return <DetailSkeleton />;
   return <CardEditor key={id} existing={isNew ? null : q.data!.card} adjustments={q.data?.adjustments} />;
 }
 

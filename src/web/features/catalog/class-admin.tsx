@@ -127,6 +127,8 @@ function bpToPercent(bp: number | null): string {
 export function ClassDetailScreen({ id }: { id: string }) {
   const isNew = id === 'new';
   const q = useQuery({ ...adminClassQuery(id), enabled: !isNew });
+  // Selects need their options before the form mounts, or they would show the placeholder.
+  const options = useQuery(adminOptionsQuery);
   if (!isNew && q.isError) {
     return (
       <div>
@@ -136,7 +138,10 @@ export function ClassDetailScreen({ id }: { id: string }) {
       </div>
     );
   }
-  if (!isNew && !q.data) return <DetailSkeleton />;
+  if (options.isError && !options.data) {
+    return <QueryError error={options.error} retry={() => void options.refetch()} what="the catalog options" />;
+  }
+  if ((!isNew && !q.data) || !options.data) return <DetailSkeleton />;
   return <ClassEditor key={id} existing={isNew ? null : q.data!.class} />;
 }
 

@@ -57,7 +57,7 @@ export const ownedCardQuery = (id: string) =>
 
 export const quoteQuery = (input: BuybackInput, enabled = true) =>
   queryOptions({
-    queryKey: ['collection', 'quote', input],
+    queryKey: ['buyback-quote', input],
     queryFn: ({ signal }) => api.post<BuybackQuote>('/api/buyback/quote', input, { signal }),
     enabled,
     staleTime: 0,
