@@ -34,9 +34,9 @@ test('admin creates a class, texture, architect and card; it appears on /cards',
   await expect(page.getByText('A class is a rarity tier')).toBeVisible();
   await page.getByRole('button', { name: 'Create class' }).click();
   await expect(page.getByText('Name is required.')).toBeVisible();
-  await page.getByLabel('Name', { exact: true }).fill(names.cls);
-  await page.getByRole('textbox', { name: 'Colour' }).fill('#E11D48');
-  await page.getByLabel('Display order', { exact: true }).fill('99');
+  await page.getByRole('textbox', { name: 'Name', exact: true }).fill(names.cls);
+  await page.getByRole('textbox', { name: 'Colour', exact: true }).fill('#E11D48');
+  await page.getByRole('spinbutton', { name: 'Display order', exact: true }).fill('99');
   await page.getByRole('button', { name: 'Create class' }).click();
   await expect(page).toHaveURL(/\/admin\/class\/[0-9a-f-]{36}$/);
   await expect(page.getByRole('heading', { level: 1, name: `Class: ${names.cls}` })).toBeVisible();
@@ -44,20 +44,20 @@ test('admin creates a class, texture, architect and card; it appears on /cards',
   // Texture — first a renamed text file, which the server refuses.
   await page.goto('/admin/textures/new');
   await expect(page.getByText('A texture is the foil overlay')).toBeVisible();
-  await page.getByLabel('Name', { exact: true }).fill(names.texture);
+  await page.getByRole('textbox', { name: 'Name', exact: true }).fill(names.texture);
   allowConsoleError(page, /status of 400/);
   await chooseFile(page, 'Foil image', 'foil.png', Buffer.from('definitely not an image'));
   await expect(page.getByText(/not a PNG, JPEG or WebP image/)).toBeVisible();
   await chooseFile(page, 'Foil image', 'foil.png', await png(foilSvg));
   await expect(page.getByText('Uploading…')).toBeHidden();
-  await page.getByLabel('Blend mode', { exact: true }).selectOption('color-dodge');
+  await page.getByRole('combobox', { name: 'Blend mode', exact: true }).selectOption('color-dodge');
   await page.getByRole('button', { name: 'Create texture' }).click();
   await expect(page).toHaveURL(/\/admin\/textures\/[0-9a-f-]{36}$/);
 
   // Architect
   await page.goto('/admin/architects/new');
   await expect(page.getByText('An architect is a card frame template')).toBeVisible();
-  await page.getByLabel('Name', { exact: true }).fill(names.architect);
+  await page.getByRole('textbox', { name: 'Name', exact: true }).fill(names.architect);
   await chooseFile(page, 'Frame image', 'frame.png', await png(frameSvg));
   await expect(page.getByText('Uploading…')).toBeHidden();
   await page.getByRole('button', { name: 'Create architect' }).click();
@@ -66,17 +66,17 @@ test('admin creates a class, texture, architect and card; it appears on /cards',
   // Card
   await page.goto('/admin/cards/new');
   await expect(page.getByText('A card is one catalog entry')).toBeVisible();
-  await page.getByLabel('Name', { exact: true }).fill(names.card);
-  await page.getByLabel('Set', { exact: true }).fill(names.set);
-  await page.getByLabel('Number', { exact: true }).fill('7');
-  await page.getByLabel('Class', { exact: true }).selectOption({ label: names.cls });
-  await page.getByLabel('Architect (frame)', { exact: true }).selectOption({ label: names.architect });
-  await page.getByLabel('Texture (foil)', { exact: true }).selectOption({ label: names.texture });
+  await page.getByRole('textbox', { name: 'Name', exact: true }).fill(names.card);
+  await page.getByRole('combobox', { name: 'Set', exact: true }).fill(names.set);
+  await page.getByRole('spinbutton', { name: 'Number', exact: true }).fill('7');
+  await page.getByRole('combobox', { name: 'Class', exact: true }).selectOption({ label: names.cls });
+  await page.getByRole('combobox', { name: 'Architect (frame)', exact: true }).selectOption({ label: names.architect });
+  await page.getByRole('combobox', { name: 'Texture (foil)', exact: true }).selectOption({ label: names.texture });
   await chooseFile(page, 'Artwork', 'art.png', await png(artSvg));
   await expect(page.getByText('Uploading…')).toBeHidden();
-  await page.getByLabel('Market value (USD)', { exact: true }).fill('123.45');
-  await page.getByLabel('Starting stock', { exact: true }).fill('4');
-  await page.getByLabel('Description', { exact: true }).fill('Made by the end-to-end test.');
+  await page.getByRole('textbox', { name: 'Market value (USD)', exact: true }).fill('123.45');
+  await page.getByRole('spinbutton', { name: 'Starting stock', exact: true }).fill('4');
+  await page.getByRole('textbox', { name: 'Description', exact: true }).fill('Made by the end-to-end test.');
 
   const preview = page.getByRole('complementary', { name: 'Preview' }).getByRole('img', { name: new RegExp(names.card) });
   await expect(preview).toHaveAttribute('aria-label', `${names.card}, ${names.cls}, worth $123.45`);

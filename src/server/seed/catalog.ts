@@ -28,7 +28,7 @@ const W = 750;
 const H = 1050;
 
 async function png(svg: string, width = W, height = H) {
-  return sharp(Buffer.from(svg)).resize(width, height).png().toBuffer();
+  return sharp(Buffer.from(svg)).resize(width, height).png({ compressionLevel: 1 }).toBuffer();
 }
 
 // ───────────── textures ─────────────

@@ -15,7 +15,7 @@ export function ProfileLayout() {
           <p className="mb-3 hidden px-3 text-xs font-semibold tracking-widest text-zinc-400 uppercase md:block">
             Your profile
           </p>
-          <ul className="-mx-4 flex snap-x gap-1 overflow-x-auto px-4 pb-1 [scrollbar-width:none] md:mx-0 md:flex-col md:overflow-visible md:px-0">
+          <ul className="-mx-4 flex snap-x scroll-px-4 gap-1 overflow-x-auto px-4 pb-1 [scrollbar-width:none] md:mx-0 md:flex-col md:overflow-visible md:px-0">
             {PROFILE_NAV.map((def) => (
               <li key={def.id} className="snap-start">
                 <Link

@@ -10,7 +10,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-it('seeds the demo catalog once, however often it runs', async () => {
+// Renders and encodes ~17 images; generous timeout for a busy CI machine.
+it('seeds the demo catalog once, however often it runs', { timeout: 120_000 }, async () => {
   await seedCatalog(t.deps);
   await seedCatalog(t.deps);
   const db = t.deps.db;

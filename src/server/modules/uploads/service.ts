@@ -68,15 +68,17 @@ export async function storeImage(
   let height: number;
   const encoded: Record<keyof typeof VARIANTS, { buf: Buffer; info: UploadVariantRow }> = {} as never;
   try {
-    const base = () => sharp(data, { failOn: 'truncated', limitInputPixels: MAX_INPUT_PIXELS }).rotate();
-    const meta = await sharp(data, { failOn: 'truncated', limitInputPixels: MAX_INPUT_PIXELS }).metadata();
+    const opts = { failOn: 'truncated', limitInputPixels: MAX_INPUT_PIXELS } as const;
+    const meta = await sharp(data, opts).metadata();
     if (meta.format !== SHARP_FORMAT[kind]) throw new Error(`format mismatch ${meta.format} vs ${kind}`);
-    // Decode every pixel once: this is what catches truncated and corrupt files.
-    const decoded = await base().raw().toBuffer({ resolveWithObject: true });
+    // Decode every pixel once: this is what catches truncated and corrupt files. The variants are
+    // then encoded from the decoded pixels rather than decoding the file again.
+    const decoded = await sharp(data, opts).rotate().raw().toBuffer({ resolveWithObject: true });
     width = decoded.info.width;
     height = decoded.info.height;
+    const raw = { raw: { width, height, channels: decoded.info.channels } };
     for (const [variant, max] of Object.entries(VARIANTS) as Array<[keyof typeof VARIANTS, number]>) {
-      const out = await base()
+      const out = await sharp(decoded.data, raw)
         .resize({ width: max, height: max, fit: 'inside', withoutEnlargement: true })
         .webp({ quality: variant === 'thumb' ? 78 : 85, alphaQuality: 90, effort: 4 })
         .toBuffer({ resolveWithObject: true });

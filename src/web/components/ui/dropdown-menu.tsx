@@ -2,7 +2,13 @@ import type { ComponentPropsWithoutRef, ReactNode } from 'react';
 import { DropdownMenu as Radix } from 'radix-ui';
 import { cn } from './cn';
 
-export const DropdownMenu = Radix.Root;
+/**
+ * Non-modal by default: the rest of the page is not aria-hidden while a menu is open (Escape,
+ * Tab and clicking outside still close it), so assistive tech never sees a hidden-but-focusable page.
+ */
+export function DropdownMenu({ modal = false, ...props }: ComponentPropsWithoutRef<typeof Radix.Root>) {
+  return <Radix.Root modal={modal} {...props} />;
+}
 export const DropdownMenuTrigger = Radix.Trigger;
 export const DropdownMenuGroup = Radix.Group;
 

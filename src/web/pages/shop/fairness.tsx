@@ -61,7 +61,7 @@ export default function FairnessPage() {
       </header>
 
       {me ? (
-        <div className="grid gap-8 xl:grid-cols-[24rem_1fr]">
+        <div className="grid grid-cols-1 gap-8 xl:grid-cols-[24rem_minmax(0,1fr)]">
           <SeedsPanel />
           <MyOpenings initialOpening={opening} />
         </div>

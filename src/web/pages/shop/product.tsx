@@ -46,7 +46,7 @@ export default function ProductPage() {
 
   if (q.isPending) {
     return (
-      <div role="status" aria-label="Loading the pack" className="grid gap-8 lg:grid-cols-[minmax(0,22rem)_1fr]">
+      <div role="status" aria-label="Loading the pack" className="grid grid-cols-1 gap-8 lg:grid-cols-[minmax(0,22rem)_minmax(0,1fr)]">
         <Skeleton className="aspect-[5/7] w-full max-w-80 rounded-xl" />
         <div className="space-y-4">
           <Skeleton className="h-9 w-2/3" />
@@ -115,7 +115,7 @@ export default function ProductPage() {
       <Link to="/shop" className="mb-6 inline-flex items-center gap-1.5 text-sm text-zinc-400 hover:text-white">
         <ArrowLeft aria-hidden="true" className="size-4" /> All packs
       </Link>
-      <div className="grid gap-8 lg:grid-cols-[minmax(0,22rem)_1fr] lg:gap-12">
+      <div className="grid grid-cols-1 gap-8 lg:grid-cols-[minmax(0,22rem)_minmax(0,1fr)] lg:gap-12">
         <div className="mx-auto w-full max-w-80 lg:mx-0">
           <PackArt seed={product.id} name={product.name} imageKey={imageKey} caption={cardsCaption(product.cardsPerPack)} large />
         </div>
@@ -149,7 +149,7 @@ export default function ProductPage() {
         </div>
       </div>
 
-      <div className="mt-12 grid gap-8 xl:grid-cols-[1fr_22rem]">
+      <div className="mt-12 grid grid-cols-1 gap-8 xl:grid-cols-[minmax(0,1fr)_22rem]">
         <Panel id="odds" title="Odds" description="Each card slot draws a class by these odds, then a card of that class from the cards in stock.">
           <Tabs defaultValue="slots">
             <TabsList aria-label="Odds view">

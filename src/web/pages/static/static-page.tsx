@@ -18,7 +18,7 @@ export function StaticPage({ title, lead, updated, children }: StaticPageProps) 
         {lead ? <p className="mt-4 text-lg leading-relaxed text-zinc-300">{lead}</p> : null}
         {updated ? <p className="mt-4 text-sm text-zinc-400">{updated}</p> : null}
       </header>
-      <div className="prose-vault">{children}</div>
+      <div className="prose-vault max-w-none">{children}</div>
     </article>
   );
 }

@@ -94,7 +94,7 @@ export function PackEditor({ detail }: { detail: AdminPackDetail }) {
   };
 
   return (
-    <div className="grid gap-6 xl:grid-cols-[1fr_22rem]">
+    <div className="grid grid-cols-1 gap-6 xl:grid-cols-[minmax(0,1fr)_22rem]">
       <div className="space-y-6">
         {initial.converted ? (
           <Notice tone="info" title="Odds converted to percentages">

@@ -103,7 +103,7 @@ export function ProductForm({ product }: { product: ProductSummary }) {
   };
 
   return (
-    <form onSubmit={submit} noValidate className="grid gap-6 lg:grid-cols-[1fr_18rem]">
+    <form onSubmit={submit} noValidate className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_18rem]">
       <div className="space-y-6">
         {errors.form ? <Notice tone="danger">{errors.form}</Notice> : null}
         <Panel id="product-listing" title="Listing">
