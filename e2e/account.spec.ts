@@ -22,8 +22,8 @@ test('the user sees their sessions, the form rules and downloads their data', as
   const password = page.getByRole('region', { name: 'Password' });
   await password.getByRole('button', { name: 'Change password' }).click();
   await expect(password.getByText('Enter your current password.')).toBeVisible();
-  await password.getByLabel('New password', { exact: true }).fill('short');
-  await password.getByLabel('New password again').fill('different');
+  await password.getByRole('textbox', { name: 'New password', exact: true }).fill('short');
+  await password.getByRole('textbox', { name: 'New password again' }).fill('different');
   await password.getByRole('button', { name: 'Change password' }).click();
   await expect(password.getByText('Use at least 8 characters.')).toBeVisible();
   await expect(password.getByText('The two new passwords do not match.')).toBeVisible();
@@ -61,7 +61,7 @@ test('the account page shows the username, its availability and the dates', asyn
   await expect(page.getByText('Member since')).toBeVisible();
 
   const email = page.getByRole('region', { name: 'Email address' });
-  await email.getByLabel('New email address').fill(USER.email);
+  await email.getByRole('textbox', { name: 'New email address' }).fill(USER.email);
   await email.getByRole('button', { name: 'Change email' }).click();
   await expect(email.getByText('That is already your email address.')).toBeVisible();
 });
@@ -85,7 +85,7 @@ test('the admin finds the demo user, opens it, and sees the list state in the UR
   await expect(page.getByRole('heading', { level: 1, name: 'User' })).toBeVisible();
   await expect(page.getByText(USER.email).first()).toBeVisible();
   await expect(page.getByRole('link', { name: 'Balance' })).toHaveAttribute('href', /\/admin\/users\/.+\/balance$/);
-  await expect(page.getByRole('region', { name: 'Sessions' })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Sessions', exact: true })).toBeVisible();
 
   // An owner cannot demote themself: there is no button for it.
   await page.goto('/admin/admins');
@@ -120,7 +120,7 @@ test('the admin bans and unbans a fresh user, and the audit log shows both', asy
   const dialog = page.getByRole('dialog', { name: `Ban ban_${tag}?` });
   await dialog.getByRole('button', { name: 'Ban user' }).click();
   await expect(dialog.getByText('Give a reason (at least 3 characters).')).toBeVisible();
-  await dialog.getByLabel('Reason').fill('End-to-end test ban');
+  await dialog.getByRole('textbox', { name: 'Reason' }).fill('End-to-end test ban');
   await dialog.getByRole('button', { name: 'Ban user' }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByText('Banned until unbanned')).toBeVisible();

@@ -62,10 +62,7 @@ export function AdminLayout() {
       <header className="sticky top-0 z-30 border-b border-white/10 bg-ink/90 backdrop-blur-md">
         <div className="flex h-14 items-center gap-3 px-4 sm:px-6">
           <Link to="/admin" activeOptions={{ exact: true }} className="rounded-lg" aria-label={`${siteName} back office`}>
-            <Logo siteName={siteName} compact className="sm:hidden" />
-            <span className="hidden items-center gap-2 sm:inline-flex">
-              <Logo siteName={siteName} />
-            </span>
+            <Logo siteName={siteName} compactOnMobile />
           </Link>
           <span className="rounded-md bg-fuchsia-500/15 px-2 py-0.5 text-xs font-semibold tracking-wide text-fuchsia-200 uppercase ring-1 ring-fuchsia-400/30 ring-inset">
             Admin

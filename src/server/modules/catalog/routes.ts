@@ -58,6 +58,14 @@ export function catalogRoutes(deps: Deps) {
     ip: clientIp(c, deps.config.trustProxy),
   });
 
+  // Any change to cards drops the cached public counts (see listPublicCards).
+  for (const path of ['/admin/catalog/cards', '/admin/catalog/cards/*']) {
+    app.use(path, async (c, next) => {
+      await next();
+      if (c.req.method !== 'GET') svc.invalidateCatalogCaches(db);
+    });
+  }
+
   // ───────────── classes ─────────────
   app.openapi(
     createRoute({

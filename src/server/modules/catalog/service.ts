@@ -750,6 +750,34 @@ const publicCardColumns = {
   textureId: effectiveTexture,
 };
 
+/**
+ * Counting ~100,000 active cards costs tens of milliseconds on every page of /cards, while the
+ * page itself is an index walk of well under one. Big catalogs therefore reuse a count for a few
+ * seconds (per filter, never for free-text search); small ones are always counted exactly.
+ * Catalog writes in this process drop the cache at once.
+ */
+const COUNT_TTL_MS = 10_000;
+const CACHE_ABOVE = 5_000;
+const countCache = new WeakMap<object, Map<string, { total: number; at: number }>>();
+
+async function cachedCount(db: Db, key: string, where: SQL | undefined): Promise<Array<{ total: number }>> {
+  let byKey = countCache.get(db);
+  const hit = byKey?.get(key);
+  if (hit && Date.now() - hit.at < COUNT_TTL_MS) return [{ total: hit.total }];
+  const [row] = await db.select({ total: count() }).from(cards).where(where);
+  const total = row?.total ?? 0;
+  if (total > CACHE_ABOVE) {
+    if (!byKey) countCache.set(db, (byKey = new Map()));
+    byKey.set(key, { total, at: Date.now() });
+  }
+  return [{ total }];
+}
+
+/** Called after any change to cards (create, edit, archive, delete, import). */
+export function invalidateCatalogCaches(db: object) {
+  countCache.delete(db);
+}
+
 export async function listPublicCards(db: Db, q: z.output<typeof publicCardListQuerySchema>): Promise<PublicCardPage> {
   const where = and(
     eq(cards.active, true),
@@ -766,7 +794,7 @@ export async function listPublicCards(db: Db, q: z.output<typeof publicCardListQ
       .orderBy(...PUBLIC_ORDER[q.sort])
       .limit(q.pageSize)
       .offset((q.page - 1) * q.pageSize),
-    db.select({ total: count() }).from(cards).where(where),
+    q.q ? db.select({ total: count() }).from(cards).where(where) : cachedCount(db, `${q.classId ?? ''}|${q.set ?? ''}`, where),
   ]);
   const refs = await lookRefs(db, items);
   return { items: items as PublicCard[], total, page: q.page, pageSize: q.pageSize, refs };

@@ -4,6 +4,7 @@ import { buttonClasses } from '@web/components/ui';
 import { useSession } from '@web/features/auth/session';
 import { SeedsPanel } from '@web/features/fairness/seeds-panel';
 import { MyOpenings } from '@web/features/fairness/verify';
+import { KnownAnswerVectors } from '@web/features/fairness/vectors';
 
 const REFERENCE = `import { createHmac, createHash } from 'node:crypto';
 
@@ -80,11 +81,13 @@ export default function FairnessPage() {
         <h2 id="algo-title">The algorithm</h2>
         <h3>1. Your seed pair</h3>
         <p>
-          Each account has a <strong>server seed</strong> (a secret random string we generate) and a{' '}
-          <strong>client seed</strong> (yours to change at any time). Before any opening we show you the{' '}
-          <strong>SHA-256 hash</strong> of the server seed, hex-encoded. Because the hash is published first, we cannot
-          swap the seed afterwards. A <strong>nonce</strong> counts the openings made with the pair: 0, 1, 2, … No
-          (server seed, client seed, nonce) triple is ever used twice.
+          Each account has a <strong>server seed</strong>: 32 random bytes written as 64 lowercase hex characters,
+          secret while it is active. Before any opening we show you its <strong>SHA-256 hash</strong> (of the UTF-8
+          text, hex-encoded), so we cannot swap the seed afterwards. The <strong>client seed</strong> is 1–64 characters
+          of <code>A-Z a-z 0-9 . _ -</code>, yours to change at any time. The <strong>nonce</strong> is 0 for the first
+          opening with a server seed, then 1, 2, … Changing the client seed does not reset it, so no (server seed, client
+          seed, nonce) triple is ever used twice; rotating starts a new server seed at nonce 0. Opening several packs at
+          once uses consecutive nonces, in the order the packs are listed.
         </p>
         <h3>2. A stream of random numbers per card slot</h3>
         <p>
@@ -114,9 +117,10 @@ export default function FairnessPage() {
             exceeds <code>r</code>.
           </li>
           <li>
-            The class&apos;s <strong>pool</strong> is its eligible cards with stock, sorted by card id (plain ascending
-            order of the lowercase ids). We pick the card&apos;s <code>index</code> in <code>[0, pool size)</code> from
-            the same stream.
+            The class&apos;s <strong>pool</strong> is the ids of the cards the pack may give from that class — active,
+            not archived, in the pack&apos;s card list if it has one, and with stock — sorted ascending as strings (they
+            are lowercase UUIDs). We pick the card&apos;s <code>index</code> in <code>[0, pool size)</code> from the
+            same stream, right after the class draw; the card is <code>pool[index]</code>.
           </li>
           <li>
             If that draw took a card&apos;s last copy, the card leaves the pool for the later slots of the same
@@ -144,9 +148,14 @@ export default function FairnessPage() {
         <pre className="overflow-x-auto rounded-xl bg-black/50 p-4 text-xs leading-relaxed text-zinc-200 ring-1 ring-white/10">
           <code>{REFERENCE}</code>
         </pre>
+        <h3>Known-answer vectors</h3>
         <p>
-          The full description, with known-answer test vectors, is in the project&apos;s <code>docs/fairness.md</code>.
+          Check your own implementation against these (they are also in the project&apos;s <code>docs/fairness.md</code>{' '}
+          and its tests). Worked example: nonce 0, slot 0 — the weights sum to 100, the first word 3990879100 is below
+          the limit 4294967200, and 3990879100 mod 100 = 0 → <code>c1</code>; the next word 522782655 mod 5 = 0 →{' '}
+          <code>a1</code>.
         </p>
+        <KnownAnswerVectors />
       </article>
     </div>
   );
