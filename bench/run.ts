@@ -34,7 +34,11 @@ const runId = `${Date.now().toString(36)}`;
 const notes: string[] = [];
 const errors: string[] = [];
 
+/** Every database this run created, dropped at the end (unless --keep), even after a failure. */
+const created: string[] = [];
+
 async function seedPostgres(name: string, cards: number, owned: number) {
+  created.push(name);
   const url = await createDatabase(name);
   await migratePostgresUrl(url);
   const sql = connect(url, 2);
@@ -146,7 +150,6 @@ async function main() {
   if (buildNote) notes.push(buildNote);
   const before = await machine();
   const results: Record<string, unknown> = {};
-  const dbs: string[] = [];
   let small: OpenBenchResult | null = null;
   let smallInv: Invariants | null = null;
   let large: OpenBenchResult | null = null;
@@ -159,7 +162,6 @@ async function main() {
   try {
     if (want('read') || want('realtime') || want('open')) {
       const s = await seedPostgres(`packvault_bench_${runId}_small`, o.smallCards, 0);
-      dbs.push(s.name);
       const server = await startServer({ databaseUrl: s.url, poolSize: o.poolSize });
       try {
         endpoint = await endpointExists(server);
@@ -187,7 +189,6 @@ async function main() {
     if (want('growth') && endpoint) {
       try {
         const l = await seedPostgres(`packvault_bench_${runId}_large`, o.largeCards, o.ownedCards);
-        dbs.push(l.name);
         large = await openBench(o, { databaseUrl: l.url, cards: o.largeCards, rates: [], label: `open @${o.largeCards} cards` });
         largeInv = await invariantsOf(l.url, large.opened);
       } catch (err) {
@@ -203,7 +204,7 @@ async function main() {
       }
     }
   } finally {
-    if (!o.keep) for (const d of dbs) await dropDatabase(d).catch(() => {});
+    if (!o.keep) for (const d of created) await dropDatabase(d).catch(() => {});
   }
 
   const after = await machine();

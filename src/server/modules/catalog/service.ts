@@ -776,6 +776,7 @@ async function cachedCount(db: Db, key: string, where: SQL | undefined): Promise
 /** Called after any change to cards (create, edit, archive, delete, import). */
 export function invalidateCatalogCaches(db: object) {
   countCache.delete(db);
+  setsCache.delete(db);
 }
 
 export async function listPublicCards(db: Db, q: z.output<typeof publicCardListQuerySchema>): Promise<PublicCardPage> {
@@ -820,12 +821,17 @@ export async function listPublicClasses(db: Db) {
     .orderBy(asc(cardClasses.sortOrder), asc(cardClasses.name));
 }
 
+const setsCache = new WeakMap<object, { sets: PublicSet[]; at: number }>();
+
 export async function listPublicSets(db: Db): Promise<PublicSet[]> {
-  return db
+  const hit = setsCache.get(db);
+  if (hit && Date.now() - hit.at < COUNT_TTL_MS) return hit.sets;
+  const sets = await db
     .select({ name: cards.setName, cardCount: count() })
     .from(cards)
     .where(eq(cards.active, true))
     .groupBy(cards.setName)
     .orderBy(asc(cards.setName));
+  if (sets.reduce((n, x) => n + x.cardCount, 0) > CACHE_ABOVE) setsCache.set(db, { sets, at: Date.now() });
+  return sets;
 }
-

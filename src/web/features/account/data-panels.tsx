@@ -118,7 +118,7 @@ export function DeleteAccountPanel({ account, onDeleted }: { account: Account; o
           </li>
           <li>Mail we sent you is deleted from our records.</li>
           <li>
-            Payment and balance records are kept, without your name, because the law requires them for accounting.
+            Payment and balance records are kept, without your name, for accounting.
           </li>
           <li>Any remaining balance and vault cards can no longer be used.</li>
         </ul>

@@ -23,7 +23,7 @@ export function SearchBox({ value, onChange, label, placeholder }: { value: stri
     return () => clearTimeout(t);
   }, [text, onChange]);
   return (
-    <div className="w-full sm:max-w-xs sm:flex-1">
+    <div className="w-full sm:max-w-xs sm:min-w-48 sm:flex-1">
       <Label htmlFor={id}>{label}</Label>
       <Input id={id} type="search" value={text} placeholder={placeholder} onChange={(e) => setText(e.target.value)} className="mt-1" />
     </div>
