@@ -10,7 +10,7 @@ import { startMailOutbox } from './modules/mail/service.ts';
 import { createBus } from './modules/realtime/bus.ts';
 import { runSeed } from './seed/index.ts';
 
-const SHUTDOWN_GRACE_MS = 4_000;
+const SHUTDOWN_GRACE_MS = 3_500;
 
 function fail(message: string): never {
   process.stderr.write(`packvault: ${message}\n`);
@@ -71,12 +71,19 @@ async function main() {
     }, SHUTDOWN_GRACE_MS + 900).unref();
     shutdown.abort();
     await new Promise<void>((resolve) => {
-      server.close(() => resolve());
       const s = server as unknown as { closeIdleConnections?: () => void; closeAllConnections?: () => void };
+      // Keep-alive sockets become idle as their in-flight requests (and SSE streams, ended by
+      // the abort above) finish; sweep them until the server has closed.
+      const sweep = setInterval(() => s.closeIdleConnections?.(), 50);
+      const done = () => {
+        clearInterval(sweep);
+        resolve();
+      };
+      server.close(done);
       s.closeIdleConnections?.();
       setTimeout(() => {
         s.closeAllConnections?.();
-        resolve();
+        done();
       }, SHUTDOWN_GRACE_MS).unref();
     });
     await bus.close();

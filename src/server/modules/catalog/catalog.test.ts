@@ -1,4 +1,4 @@
-import { and, count, eq } from 'drizzle-orm';
+import { and, count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_LAYOUT } from '../../../shared/contracts/catalog.ts';
 import { auditLog } from '../../db/schema/audit.ts';
@@ -492,5 +492,24 @@ describe('public API', () => {
     expect(classes.some((c: { id: string }) => c.id === cls.id)).toBe(true);
     const sets = (await (await t.request('/api/catalog/sets')).json()).sets;
     expect(sets).toContainEqual({ name: 'Pubset', cardCount: 3 });
+  });
+});
+
+describe('public counts on a big catalog', () => {
+  it('reuses the total for a few seconds, and drops it on any card change through the API', async () => {
+    const cls = await makeClass('Bulk class');
+    const arch = await makeArchitect('Bulk frame');
+    const bulk = async (from: number, to: number) =>
+      t.deps.dbh.query(sql`insert into cards (name, set_name, number, class_id, architect_id, image_key, value_cents, stock)
+        select 'Bulk ' || g, 'Bulkset', g, ${cls.id}::uuid, ${arch.id}::uuid, ${imageKey}, 100, 1 from generate_series(${from}::int, ${to}::int) g`);
+    await bulk(1, 6000);
+    const total = async () => (await (await t.request('/api/cards?set=Bulkset&pageSize=1')).json()).total as number;
+    expect(await total()).toBe(6000);
+    await bulk(6001, 6001); // behind the API's back: the cached total stands
+    expect(await total()).toBe(6000);
+    // Search is always counted exactly.
+    expect((await (await t.request('/api/cards?set=Bulkset&q=Bulk&pageSize=1')).json()).total).toBe(6001);
+    await makeCard(cls.id, arch.id, { setName: 'Bulkset', number: 7000 });
+    expect(await total()).toBe(6002);
   });
 });
