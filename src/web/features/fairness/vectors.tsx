@@ -116,7 +116,7 @@ poolHash = ${v.poolHash}`}
       {error ? <Notice tone="danger">The check could not run: {error}</Notice> : null}
       {out ? (
         <Notice tone={out.ok ? 'success' : 'danger'} title={out.ok ? 'All vectors match' : 'Mismatch'}>
-          <ul className="space-y-0.5" style={{ listStyle: "none", paddingLeft: 0 }}>
+          <ul className="space-y-0.5" style={{ listStyle: 'none', paddingLeft: 0 }}>
             {out.checks.map((c) => (
               <li key={c.label}>
                 {c.ok ? '✓' : '✗'} {c.label}
