@@ -1,0 +1,84 @@
+import { cleanup, fireEvent, render } from '@testing-library/react';
+import { Profiler } from 'react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { DEFAULT_LAYOUT, type CardLook } from '@shared/contracts/catalog';
+import { CardView } from './card-view';
+
+const look: CardLook = {
+  name: 'Comet Warden',
+  imageKey: 'a'.repeat(64),
+  valueCents: 12345,
+  className: 'Legendary',
+  classColour: '#f59e0b',
+  frameImageKey: 'b'.repeat(64),
+  layout: { ...DEFAULT_LAYOUT, value: { ...DEFAULT_LAYOUT.value, x: 10, y: 90, w: 80, size: 7, align: 'center' } },
+  texture: { imageKey: 'c'.repeat(64), blendMode: 'color-dodge', opacity: 60 },
+};
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+describe('CardView', () => {
+  it('draws artwork, frame, foil and texts where the architect says, with an accessible name', () => {
+    const { getByRole, container } = render(<CardView look={look} size="lg" />);
+    const card = getByRole('img', { name: 'Comet Warden, Legendary, worth $123.45' });
+    expect(card.style.getPropertyValue('--glow')).toBe('#f59e0b');
+    const art = container.querySelector<HTMLImageElement>('.pv-card__art img')!;
+    expect(art.getAttribute('src')).toBe(`/api/uploads/${'a'.repeat(64)}-full.webp`);
+    expect(art.getAttribute('loading')).toBe('lazy');
+    expect(container.querySelector('.pv-card__frame')!.getAttribute('src')).toContain('b'.repeat(64));
+    const holo = container.querySelector<HTMLElement>('.pv-card__holo')!;
+    expect(holo.style.mixBlendMode).toBe('color-dodge');
+    const value = container.querySelector<HTMLElement>('.pv-card__value')!;
+    expect(value.textContent).toBe('$123.45');
+    expect(value.style.left).toBe('10%');
+    expect(value.style.top).toBe('90%');
+    expect(value.style.fontSize).toBe('7cqw');
+    expect(value.style.textAlign).toBe('center');
+  });
+
+  it('uses the thumbnail variant for small sizes and hides text on the tiniest', () => {
+    const { container } = render(<CardView look={look} size="xs" />);
+    expect(container.querySelector('.pv-card__art img')!.getAttribute('src')).toContain('-thumb.webp');
+    expect(container.querySelector('.pv-card__name')).toBeNull();
+  });
+
+  it('follows the pointer through CSS properties without re-rendering React', () => {
+    const frames: FrameRequestCallback[] = [];
+    vi.stubGlobal('requestAnimationFrame', (cb: FrameRequestCallback) => frames.push(cb));
+    vi.stubGlobal('cancelAnimationFrame', () => {});
+    const flush = () => frames.splice(0).forEach((cb) => cb(0));
+    let renders = 0;
+    const { getByRole } = render(
+      <Profiler id="card" onRender={() => renders++}>
+        <CardView look={look} size="md" />
+      </Profiler>,
+    );
+    const card = getByRole('img');
+    card.getBoundingClientRect = () => ({ left: 0, top: 0, width: 200, height: 280, right: 200, bottom: 280, x: 0, y: 0, toJSON: () => ({}) });
+    const before = renders;
+    fireEvent.pointerEnter(card, { clientX: 150, clientY: 70 });
+    fireEvent.pointerMove(card, { clientX: 200, clientY: 0 });
+    // Many moves within one frame are applied once, on the frame.
+    expect(frames).toHaveLength(1);
+    flush();
+    expect(card.dataset.active).toBe('true');
+    expect(card.style.getPropertyValue('--mx')).toBe('100.0%');
+    expect(card.style.getPropertyValue('--my')).toBe('0.0%');
+    expect(card.style.getPropertyValue('--rx')).toBe('12.00deg');
+    expect(card.style.getPropertyValue('--hover')).toBe('1');
+    fireEvent.pointerLeave(card);
+    expect(card.style.getPropertyValue('--rx')).toBe('0deg');
+    expect(renders).toBe(before);
+  });
+
+  it('stays still for reduced-motion users', () => {
+    vi.stubGlobal('matchMedia', (q: string) => ({ matches: q.includes('reduce'), media: q, addEventListener() {}, removeEventListener() {} }));
+    const { getByRole } = render(<CardView look={look} size="md" />);
+    const card = getByRole('img');
+    fireEvent.pointerEnter(card, { clientX: 10, clientY: 10 });
+    expect(card.style.getPropertyValue('--hover')).toBe('');
+  });
+});
