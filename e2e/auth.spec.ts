@@ -40,8 +40,8 @@ async function signOut(page: Page) {
 
 async function signInWithPassword(page: Page, email: string, password: string) {
   await page.goto('/sign-in');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByLabel(/^Email/).fill(email);
+  await page.getByLabel(/^Password\*?$/).fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
@@ -54,9 +54,9 @@ test('register, verify, enrol two-factor, sign in with a code and with a backup 
   const password = `correct-horse-${id}`;
 
   await page.goto('/sign-up');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Username').fill(`u_${id}`.slice(0, 20));
-  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByLabel(/^Email/).fill(email);
+  await page.getByLabel(/^Username/).fill(`u_${id}`.slice(0, 20));
+  await page.getByLabel(/^Password\*?$/).fill(password);
   await page.getByLabel(/18 or older/).check();
   await page.getByRole('checkbox', { name: /terms of service/ }).check();
   await page.getByRole('button', { name: 'Create account' }).click();
@@ -126,15 +126,15 @@ test('password reset through the mailed link, then sign in with the new password
   await signOut(page);
 
   await page.goto('/reset-password');
-  await page.getByLabel('Email').fill(email);
+  await page.getByLabel(/^Email/).fill(email);
   await page.getByRole('button', { name: 'Send reset link' }).click();
   await expect(page.getByText(email).first()).toBeVisible();
 
   await page.goto(await latestMailLink(page.request, email, /reset-password/));
   await expect(page).toHaveURL(/\/update-password/);
   const next = `second-pass-${id}`;
-  await page.getByLabel('New password', { exact: true }).fill(next);
-  await page.getByLabel('New password again').fill(next);
+  await page.getByLabel(/^New password\*?$/).fill(next);
+  await page.getByLabel(/^New password again/).fill(next);
   await page.getByRole('button', { name: 'Set new password' }).click();
   await expect(page.getByRole('button', { name: 'Set new password' })).toBeHidden();
 

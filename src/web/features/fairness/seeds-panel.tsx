@@ -79,24 +79,22 @@ export function SeedsPanel() {
         </Notice>
       ) : active ? (
         <div className="space-y-6">
-          <dl className="space-y-4 text-sm">
-            <div className="space-y-1.5">
+          <dl className="grid grid-cols-2 gap-x-8 gap-y-4 text-sm">
+            <div className="col-span-2 space-y-1.5">
               <dt className="font-medium text-zinc-200">Server seed hash (SHA-256)</dt>
               <dd>
                 <Mono label="Server seed hash">{active.serverSeedHash}</Mono>
               </dd>
             </div>
-            <div className="flex gap-8">
-              <div>
-                <dt className="font-medium text-zinc-200">Next nonce</dt>
-                <dd className="mt-1 font-mono text-lg text-white" data-testid="next-nonce">
-                  {active.nextNonce}
-                </dd>
-              </div>
-              <div>
-                <dt className="font-medium text-zinc-200">In use since</dt>
-                <dd className="mt-1 text-zinc-300">{new Date(active.createdAt).toLocaleString()}</dd>
-              </div>
+            <div>
+              <dt className="font-medium text-zinc-200">Next nonce</dt>
+              <dd className="mt-1 font-mono text-lg text-white" data-testid="next-nonce">
+                {active.nextNonce}
+              </dd>
+            </div>
+            <div>
+              <dt className="font-medium text-zinc-200">In use since</dt>
+              <dd className="mt-1 text-zinc-300">{new Date(active.createdAt).toLocaleString()}</dd>
             </div>
           </dl>
 
