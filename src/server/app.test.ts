@@ -80,3 +80,14 @@ describe('page routes', () => {
     for (const p of specPaths) expect(table, p).toContain(p);
   });
 });
+
+describe('health without a database', () => {
+  it('answers 503 when the database is unreachable', async () => {
+    const broken = await createTestContext();
+    await broken.deps.dbh.close();
+    const res = await broken.request('/api/health');
+    expect(res.status).toBe(503);
+    expect(await res.json()).toEqual({ status: 'degraded', db: 'unreachable' });
+    await broken.close().catch(() => {});
+  });
+});
