@@ -25,6 +25,7 @@ const PUBLIC_API_ROUTES = new Set([
   // Public catalogue.
   'GET /api/cards',
   'GET /api/cards/:id',
+  'GET /api/cards/:id/packs',
   'GET /api/catalog/classes',
   'GET /api/catalog/sets',
   'GET /api/uploads/:file',

@@ -511,3 +511,19 @@ export const OWNED_CARD_STATUSES = ['in_vault', 'in_shipment', 'shipped', 'deliv
 export const ACQUIRED_VIA = ['opening', 'drop', 'grant'] as const;
 export type OwnedCardStatus = (typeof OWNED_CARD_STATUSES)[number];
 export type AcquiredVia = (typeof ACQUIRED_VIA)[number];
+
+/** GET /api/cards/:id/packs — the live packs that can give this card, and the chance per pack. */
+export const cardPackOddsSchema = z.object({
+  items: z.array(
+    z.object({
+      productId: z.string(),
+      productName: z.string(),
+      priceCents: z.number().int(),
+      /** Probability per slot of drawing this very card (0 where the slot cannot give it). */
+      perSlot: z.array(z.number()),
+      /** Expected copies of this card per pack = sum of perSlot. */
+      expectedPerPack: z.number(),
+    }),
+  ),
+});
+export type CardPackOdds = z.infer<typeof cardPackOddsSchema>;

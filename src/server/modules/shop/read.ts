@@ -2,6 +2,7 @@ import { and, desc, eq, gt, gte, inArray, isNull, sql, type SQL } from 'drizzle-
 import { imageUrl, type LookRefs } from '../../../shared/contracts/catalog.ts';
 import type {
   CardOdds,
+  CardPackOdds,
   Opening,
   PackPool,
   PackSlot,
@@ -341,4 +342,37 @@ export async function listOpenings(db: Db, userId: string, page: number, pageSiz
   ]);
   const items = await openingsDto(db, rows);
   return { items, total: Number(total?.n ?? 0), page, pageSize, refs: await refsFor(db, items.flatMap((o) => o.cards)) };
+}
+
+/**
+ * The live packs that can give one card, with the same odds the draw uses:
+ * P(card from slot s) = P(class in s) / number of eligible in-stock cards of that class.
+ */
+export async function packsForCard(db: Db, cardId: string): Promise<CardPackOdds> {
+  const [card] = await db.select({ id: cards.id, classId: cards.classId }).from(cards).where(eq(cards.id, cardId));
+  if (!card) throw notFound('No such card.');
+  const live = await db
+    .select({ p: products, pack: packs })
+    .from(products)
+    .innerJoin(packs, eq(packs.id, products.packId))
+    .where(eq(products.status, 'live'))
+    .orderBy(products.sortOrder, products.name);
+  const items: CardPackOdds['items'] = [];
+  for (const { p, pack } of live) {
+    const slots = pack.slots as PackSlot[];
+    if (!classesOf(slots).includes(card.classId)) continue;
+    const pool = pack.pool as PackPool;
+    const [row] = await db
+      .select({ n: sql<number>`count(*)::int`, mine: sql<number>`count(*) filter (where ${cards.id} = ${card.id})::int` })
+      .from(cards)
+      .where(eligibleWhere([card.classId], pool));
+    if (!row || row.mine === 0 || row.n === 0) continue;
+    const perSlot = slots.map((s) => {
+      const total = s.odds.reduce((a, e) => a + e.weight, 0);
+      const w = s.odds.find((e) => e.classId === card.classId)?.weight ?? 0;
+      return total ? w / total / row.n : 0;
+    });
+    items.push({ productId: p.id, productName: p.name, priceCents: p.priceCents, perSlot, expectedPerPack: perSlot.reduce((a, b) => a + b, 0) });
+  }
+  return { items };
 }

@@ -12,6 +12,7 @@ import {
   packInputSchema,
   packPreviewInputSchema,
   productDetailSchema,
+  cardPackOddsSchema,
   productInputSchema,
   productListSchema,
   productPatchSchema,
@@ -38,7 +39,7 @@ import { pgCode } from '../catalog/service.ts';
 import { rememberPool } from '../fairness/service.ts';
 import { moneyTransaction } from '../wallet/service.ts';
 import { adminProduct, createProduct, deleteProduct, getAdminPack, listAdminProducts, previewPack, updatePack, updateProduct } from './admin.ts';
-import { listLiveProducts, listOpenings, openingsDto, productDetail, productWithPack, refsFor, topPulls } from './read.ts';
+import { listLiveProducts, packsForCard, listOpenings, openingsDto, productDetail, productWithPack, refsFor, topPulls } from './read.ts';
 import { inventory, openPacks, purchasePacks, StockRace, type OpenOutcome } from './service.ts';
 
 const idParams = z.object({ id: z.string().uuid('Not a valid id.') });
@@ -100,6 +101,18 @@ export function shopRoutes(deps: Deps) {
       responses: { 200: jsonContent(productListSchema, 'Products'), ...errorResponses },
     }),
     async (c) => c.json({ items: await listLiveProducts(db) }, 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/cards/{id}/packs',
+      tags: ['shop'],
+      summary: 'The live packs that can give this card, with the odds per slot',
+      request: { params: idParams },
+      responses: { 200: jsonContent(cardPackOddsSchema, 'Packs and odds'), ...errorResponses },
+    }),
+    async (c) => c.json(await packsForCard(db, c.req.valid('param').id), 200),
   );
 
   app.openapi(

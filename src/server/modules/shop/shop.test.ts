@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AdminPackDetail, OpenResult, PoolSnapshot, ProductDetail, ProductSummary, PurchaseResult, Seeds } from '../../../shared/contracts/shop.ts';
+import type { AdminPackDetail, CardPackOdds, OpenResult, PoolSnapshot, ProductDetail, ProductSummary, PurchaseResult, Seeds } from '../../../shared/contracts/shop.ts';
 import { verifyOpening } from '../../../shared/fairness.ts';
 import { auditLog } from '../../db/schema/audit.ts';
 import { cards } from '../../db/schema/catalog.ts';
@@ -111,6 +111,19 @@ describe('shop pages', () => {
     const rare = detail.cardOdds.find((c) => c.valueCents === 3000)!;
     expect(rare.perSlot).toEqual([0.05, 0.05, 0.05]);
     expect(rare.expectedPerPack).toBeCloseTo(0.15);
+  });
+
+  it('tells, for one card, which live packs can give it and at what odds', async () => {
+    const detail = (await (await t.as(null).get(`/api/shop/products/${productId}`)).json()) as ProductDetail;
+    const rare = detail.cardOdds.find((c) => c.valueCents === 3000)!;
+    const res = await t.as(null).get(`/api/cards/${rare.cardId}/packs`);
+    expect(res.status).toBe(200);
+    const { items } = (await res.json()) as CardPackOdds;
+    const mine = items.find((i) => i.productId === productId)!;
+    expect(mine.perSlot).toEqual(rare.perSlot);
+    expect(mine.expectedPerPack).toBeCloseTo(rare.expectedPerPack);
+    expect((await t.as(null).get('/api/cards/00000000-0000-0000-0000-000000000000/packs')).status).toBe(404);
+    expect((await t.as(null).get('/api/cards/not-an-id/packs')).status).toBe(400);
   });
 
   it('hides draft products from the public', async () => {

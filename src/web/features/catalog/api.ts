@@ -1,4 +1,5 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import type { CardPackOdds } from '@shared/contracts/shop';
 import type {
   Architect,
   ArchitectInput,
@@ -49,6 +50,13 @@ export const publicCardQuery = (id: string) =>
   queryOptions({
     queryKey: ['catalog', 'public-card', id],
     queryFn: ({ signal }) => api.get<PublicCardDetail>(`/api/cards/${encodeURIComponent(id)}`, { signal }),
+  });
+
+/** The live packs that can give a card, with the odds the draw uses (served by the shop). */
+export const cardPacksQuery = (id: string) =>
+  queryOptions({
+    queryKey: ['catalog', 'card-packs', id],
+    queryFn: ({ signal }) => api.get<CardPackOdds>(`/api/cards/${encodeURIComponent(id)}/packs`, { signal }),
   });
 
 export const publicClassesQuery = queryOptions({

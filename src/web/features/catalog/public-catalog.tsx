@@ -1,9 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
 import { lookFromRefs, PUBLIC_PAGE_SIZE, type PublicCard, type LookRefs } from '@shared/contracts/catalog';
 import { Badge, Button, Dialog, EmptyState, Money, PageHeader, Skeleton } from '@web/components/ui';
 import { ApiClientError } from '@web/lib/api';
 import { FilterSelect, ListFooter, QueryError, SearchBox, Toolbar, useUrlState } from './admin-kit';
-import { publicCardQuery, publicCardsQuery, publicClassesQuery, publicSetsQuery } from './api';
+import { cardPacksQuery, publicCardQuery, publicCardsQuery, publicClassesQuery, publicSetsQuery } from './api';
 import { CardSkeleton, CardView } from './card-view';
 
 const SORTS = [
@@ -152,6 +153,12 @@ function CardDetailDialog({ id, onClose }: { id: string; onClose: () => void }) 
                 {data.card.inStock ? <Badge tone="success">In the vault — can be pulled</Badge> : <Badge tone="neutral">All copies pulled for now</Badge>}
               </dd>
             </div>
+            <div>
+              <dt className="text-xs font-semibold tracking-widest text-zinc-400 uppercase">Found in</dt>
+              <dd className="mt-1">
+                <CardPacks cardId={data.card.id} />
+              </dd>
+            </div>
             {data.card.description ? (
               <div>
                 <dt className="text-xs font-semibold tracking-widest text-zinc-400 uppercase">About</dt>
@@ -162,5 +169,32 @@ function CardDetailDialog({ id, onClose }: { id: string; onClose: () => void }) 
         </div>
       ) : null}
     </Dialog>
+  );
+}
+
+/** "1 in N packs" reads better than a tiny percentage. */
+function chanceText(expectedPerPack: number): string {
+  if (expectedPerPack <= 0) return 'cannot be pulled right now';
+  if (expectedPerPack >= 1) return `${expectedPerPack.toFixed(2)} per pack on average`;
+  const n = 1 / expectedPerPack;
+  return `about 1 in ${n < 10 ? n.toFixed(1) : Math.round(n).toLocaleString('en-US')} packs`;
+}
+
+function CardPacks({ cardId }: { cardId: string }) {
+  const q = useQuery(cardPacksQuery(cardId));
+  if (q.isPending) return <Skeleton className="h-4 w-48" />;
+  if (q.isError) return <p className="text-sm text-zinc-400">Pack odds could not be loaded. Try again in a moment.</p>;
+  if (!q.data.items.length) return <p className="text-sm text-zinc-300">No pack on sale can give this card right now.</p>;
+  return (
+    <ul className="space-y-1 text-sm text-zinc-200">
+      {q.data.items.map((p) => (
+        <li key={p.productId}>
+          <Link to="/shop/$id" params={{ id: p.productId }} className="text-violet-300 underline underline-offset-2">
+            {p.productName}
+          </Link>{' '}
+          (<Money cents={p.priceCents} />) — {chanceText(p.expectedPerPack)}
+        </li>
+      ))}
+    </ul>
   );
 }
