@@ -144,9 +144,10 @@ export function SiteHeader() {
   const { siteName } = useSiteConfig();
   return (
     <header className="sticky top-0 z-30 border-b border-white/10 bg-ink/80 backdrop-blur-md">
-      <div className="mx-auto flex h-16 max-w-7xl items-center gap-4 px-4 sm:px-6">
+      <div className="mx-auto flex h-16 max-w-7xl items-center gap-2 px-4 sm:gap-4 sm:px-6">
         <Link to="/" activeOptions={{ exact: true }} className="shrink-0 rounded-lg" aria-label={`${siteName} home`}>
-          <Logo siteName={siteName} />
+          {/* On phones the name gives way to the balance and menus; the link keeps its label. */}
+          <Logo siteName={siteName} compactOnMobile />
         </Link>
         <nav aria-label="Main" className="hidden flex-1 items-center gap-1 md:flex">
           {SITE_NAV.map(({ def }) => (
