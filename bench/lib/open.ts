@@ -141,10 +141,11 @@ export async function openBench(
   log(`${opts.label}: ${cap.statements_per_open} statements per open, ${cap.shapes} shape(s)`);
   let opened = cap.opens;
 
-  // The app sends unnamed statements (drizzle + postgres.js: parse, bind, execute every time):
-  // pgbench replays them the same way (-M extended), on as many connections as the app's pool.
-  // It runs on a copy of the database, so the invariants afterwards judge the app's writes only.
-  const mode = 'extended' as const;
+  // The app sends named prepared statements (src/server/db/client.ts: parsed once per connection,
+  // then bind + execute): pgbench replays them the same way (-M prepared), on as many connections
+  // as the app's pool. It runs on a copy of the database, so the invariants afterwards judge the
+  // app's writes only.
+  const mode = 'prepared' as const;
   const copyName = `${databaseName(opts.databaseUrl)}_pgbench`;
   const copyUrl = await cloneDatabase(databaseName(opts.databaseUrl), copyName);
   const ratesDb: PgbenchResult[] = [];

@@ -92,7 +92,9 @@ export async function startServer(opts: ServerOptions): Promise<ServerHandle> {
     ...(opts.statementLog ? { DB_STATEMENT_LOG: opts.statementLog } : {}),
     ...opts.extraEnv,
   };
-  const child = spawn(process.execPath, [path.join(ROOT, 'dist/server/main.mjs')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // BENCH_CPU_PROF=<dir>: the server writes a V8 CPU profile there when it stops (for finding hot code).
+  const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const child = spawn(process.execPath, [...prof, path.join(ROOT, 'dist/server/main.mjs')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   const keep = (d: Buffer) => {
     out += d.toString();

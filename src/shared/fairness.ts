@@ -122,6 +122,11 @@ export function poolCanonical(pools: Readonly<Record<string, readonly string[]>>
     .join('\n');
 }
 
+function isSorted(ids: readonly string[]): boolean {
+  for (let i = 1; i < ids.length; i++) if (cmp(ids[i - 1]!, ids[i]!) > 0) return false;
+  return true;
+}
+
 /** Plain code-unit order (ids are lowercase hex UUIDs, so this is also byte order). */
 export function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -155,19 +160,29 @@ export interface DrawInput {
    * Copies available per card. A draw that takes a card's last copy marks it exhausted and the
    * card leaves its pool for the later slots. Omitted = unlimited (nothing is ever exhausted).
    */
-  stock?: ReadonlyMap<string, number>;
+  stock?: Pick<ReadonlyMap<string, number>, 'get'>;
 }
 
 /**
  * Draws one opening. Returns one record per slot and the pools left afterwards (what the next
- * opening of the same request starts from).
+ * opening of the same request starts from); they share unchanged arrays with `input.pools`, so
+ * neither may be modified.
  */
 export async function drawOpening(
   crypto: FairCrypto,
   input: DrawInput,
-): Promise<{ draws: Draw[]; poolsAfter: Record<string, string[]> }> {
-  const pools: Record<string, string[]> = {};
-  for (const [k, v] of Object.entries(input.pools)) pools[k] = [...v].sort(cmp);
+): Promise<{ draws: Draw[]; poolsAfter: Record<string, readonly string[]> }> {
+  // A pool of 100,000 ids already in order (the server keeps them so) is neither copied nor
+  // re-sorted; a class's array is copied only when a draw removes a card from it.
+  const pools: Record<string, readonly string[]> = {};
+  const copied = new Set<string>();
+  for (const [k, v] of Object.entries(input.pools)) {
+    if (isSorted(v)) pools[k] = v;
+    else {
+      pools[k] = [...v].sort(cmp);
+      copied.add(k);
+    }
+  }
   const left = new Map<string, number>();
   const draws: Draw[] = [];
   for (let slot = 0; slot < input.slots.length; slot++) {
@@ -185,7 +200,12 @@ export async function drawOpening(
       exhausted = remaining <= 0;
     }
     draws.push({ slot, classId, poolSize: pool.length, index, cardId, exhausted });
-    if (exhausted) pool.splice(index, 1);
+    if (exhausted) {
+      const own = copied.has(classId) ? (pool as string[]) : [...pool];
+      copied.add(classId);
+      own.splice(index, 1);
+      pools[classId] = own;
+    }
   }
   return { draws, poolsAfter: pools };
 }

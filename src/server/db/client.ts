@@ -47,6 +47,45 @@ export async function openPglite(dataDirOrClient?: string | PGlite): Promise<DbH
   };
 }
 
+/**
+ * Drizzle asks postgres.js for unnamed statements (`prepare: false`) unless a query is built with
+ * `.prepare(name)`. For a statement with parameters postgres.js then makes two round trips
+ * (Parse/Describe, wait, Bind/Execute) and PostgreSQL parses and plans it on every call. Named
+ * statements, cached per connection by postgres.js, take one round trip and no re-parse: on the
+ * buy-and-open path that halves the messages to the server (docs/performance.md).
+ *
+ * The cache grows with the number of distinct statement texts (IN lists of different lengths count
+ * separately), which our code keeps to a few hundred; postgres.js recycles each connection after
+ * 30–60 minutes (`max_lifetime`), dropping its statements. Behind a transaction-pooling proxy
+ * (PgBouncer in transaction mode before 1.21) this would have to go; we connect to PostgreSQL
+ * directly.
+ */
+function preparing(client: postgres.Sql): postgres.Sql {
+  const wrap = <T extends object>(target: T): T =>
+    new Proxy(target, {
+      get(t, prop, receiver) {
+        const value = Reflect.get(t, prop, receiver) as unknown;
+        if (prop === 'unsafe' && typeof value === 'function') {
+          return (query: string, params?: unknown[], options?: Record<string, unknown>) =>
+            (value as (...a: unknown[]) => unknown).call(t, query, params, { ...options, prepare: true });
+        }
+        if ((prop === 'begin' || prop === 'savepoint') && typeof value === 'function') {
+          // Transactions hand drizzle a new sql object; it must prepare too.
+          return (...args: unknown[]) => {
+            const fnIndex = args.findIndex((a) => typeof a === 'function');
+            if (fnIndex >= 0) {
+              const fn = args[fnIndex] as (sql: object) => unknown;
+              args[fnIndex] = (sql: object) => fn(wrap(sql));
+            }
+            return (value as (...a: unknown[]) => unknown).apply(t, args);
+          };
+        }
+        return value;
+      },
+    });
+  return wrap(client);
+}
+
 export async function openPostgres(url: string, poolSize = 10, opts: { statementLog?: string | undefined } = {}): Promise<DbHandle> {
   const statementLog = opts.statementLog;
   const client = postgres(url, {
@@ -62,7 +101,7 @@ export async function openPostgres(url: string, poolSize = 10, opts: { statement
         }
       : {}),
   });
-  const db = drizzlePostgres(client, { schema }) as unknown as Db;
+  const db = drizzlePostgres(preparing(client), { schema }) as unknown as Db;
   return {
     kind: 'postgres',
     db,

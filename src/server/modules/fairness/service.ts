@@ -100,11 +100,11 @@ export async function rotateSeed(db: Db, userId: string) {
 /** Hashes we know are stored, so the hot path skips the insert (rows are never deleted). */
 const knownPools = new Set<string>();
 
-export async function storePool(tx: DbOrTx, hash: string, pools: Record<string, string[]>): Promise<void> {
+export async function storePool(tx: DbOrTx, hash: string, pools: Readonly<Record<string, readonly string[]>>): Promise<void> {
   if (knownPools.has(hash)) return;
   const classes = Object.keys(pools)
     .sort()
-    .map((classId) => ({ classId, cardIds: pools[classId]! }));
+    .map((classId) => ({ classId, cardIds: [...pools[classId]!] }));
   await tx.insert(fairnessPools).values({ hash, classes }).onConflictDoNothing({ target: fairnessPools.hash });
   // The caller calls rememberPool() only after its transaction commits, so a rolled-back insert
   // is never taken as stored.

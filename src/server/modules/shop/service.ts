@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { DrawRecord, OpenInput, Opening, PackSlot, Purchase, PurchaseInput, UserPack } from '../../../shared/contracts/shop.ts';
-import { drawOpening, oddsHash, poolCanonical, PoolEmptyError } from '../../../shared/fairness.ts';
+import { drawOpening, oddsCanonical, poolCanonical, PoolEmptyError } from '../../../shared/fairness.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { cards } from '../../db/schema/catalog.ts';
 import { openings, ownedCards, purchases, userPacks, type packs } from '../../db/schema/shop.ts';
@@ -10,7 +10,7 @@ import { assertCanSpend } from '../responsible-play/service.ts';
 import { debit, getBalance } from '../wallet/service.ts';
 import { nodeFair, sha256HexSync } from '../fairness/crypto.ts';
 import { storePool, takeNonces } from '../fairness/service.ts';
-import { classesOf } from './odds.ts';
+import { firstEmptyClass, forgetPools, poolVersion, readPool, type Pool } from './pools.ts';
 import { eligibleWhere, productDto, productWithPack, type ProductRow } from './read.ts';
 
 /**
@@ -153,8 +153,8 @@ function userPackDto(id: string, purchaseId: string, p: ProductRow, slots: PackS
 export async function purchasePacks(tx: Tx, actor: Actor, input: PurchaseInput, idempotencyKey: string) {
   const b = await buy(tx, actor, input, idempotencyKey);
   // Refuse a purchase that could not be opened right now: odds are never bent around missing stock.
-  const pools = await readPools(tx, [{ slots: b.pack.slots, pool: b.pack.pool }]);
-  const missing = firstEmptyClass(b.pack.slots, pools);
+  const pool = await readPool(tx, await poolVersion(tx), b.pack.slots, b.pack.pool);
+  const missing = firstEmptyClass(b.pack.slots, pool);
   if (missing) throw soldOut(`${b.product.name} is sold out: no cards of one of its classes are in stock.`);
   await tx.insert(userPacks).values(b.rows);
   return {
@@ -165,38 +165,17 @@ export async function purchasePacks(tx: Tx, actor: Actor, input: PurchaseInput, 
 
 // Opening ----------------------------------------------------------------------------------------
 
-interface PoolRow {
-  id: string;
-  classId: string;
-  stock: number;
-}
-
-/** Eligible in-stock cards of the given pack definitions, by class, ids sorted. */
-async function readPools(tx: DbOrTx, defs: Array<{ slots: PackSlot[]; pool: PackRow['pool'] }>) {
-  const result: Array<{ pools: Record<string, string[]>; stock: Map<string, number> }> = [];
-  for (const d of defs) {
-    const classIds = classesOf(d.slots);
-    const rows: PoolRow[] = classIds.length
-      ? await tx
-          .select({ id: cards.id, classId: cards.classId, stock: cards.stock })
-          .from(cards)
-          .where(eligibleWhere(classIds, d.pool))
-          .orderBy(asc(cards.classId), asc(cards.id))
-      : [];
-    const pools: Record<string, string[]> = Object.fromEntries(classIds.map((c) => [c, [] as string[]]));
-    const stock = new Map<string, number>();
-    for (const r of rows) {
-      pools[r.classId]!.push(r.id);
-      stock.set(r.id, r.stock);
-    }
-    result.push({ pools, stock });
+/** Odds snapshots repeat on every opening of a pack; their hash is remembered (bounded). */
+const oddsHashes = new Map<string, string>();
+function oddsHashOf(slots: PackSlot[]): string {
+  const text = oddsCanonical(slots);
+  let h = oddsHashes.get(text);
+  if (h === undefined) {
+    h = sha256HexSync(text);
+    if (oddsHashes.size >= 1000) oddsHashes.clear();
+    oddsHashes.set(text, h);
   }
-  return result;
-}
-
-function firstEmptyClass(slots: PackSlot[], pools: Array<{ pools: Record<string, string[]> }>) {
-  for (const s of slots) for (const e of s.odds) if (!pools[0]!.pools[e.classId]?.length) return e.classId;
-  return null;
+  return h;
 }
 
 interface ToOpen {
@@ -237,24 +216,41 @@ export interface OpenOutcome {
  */
 async function settle(tx: Tx, actor: Actor, items: ToOpen[], now: Date): Promise<{ openings: Opening[]; poolHashes: string[] }> {
   const { seed, firstNonce } = await takeNonces(tx, actor.userId, items.length);
-  // One pool read per distinct pack definition (odds snapshot + pool rule).
+  const version = await poolVersion(tx);
+  // One pool per distinct pack definition (odds snapshot + pool rule), shared with other requests.
   const defKey = (i: ToOpen) => `${i.pack.id}|${JSON.stringify(i.slots)}`;
-  const defs = new Map<string, ToOpen>();
-  for (const i of items) if (!defs.has(defKey(i))) defs.set(defKey(i), i);
-  const defList = [...defs.values()];
-  const read = await readPools(tx, defList.map((d) => ({ slots: d.slots, pool: d.pack.pool })));
-  const state = new Map(defList.map((d, k) => [defKey(d), read[k]!]));
-  // Stock is shared across definitions (the same card can be in several packs' pools).
-  const left = new Map<string, number>();
-  for (const r of read) for (const [id, n] of r.stock) left.set(id, n);
+  const state = new Map<string, { base: Pool; pools: Readonly<Record<string, readonly string[]>>; changed: boolean }>();
+  for (const i of items) {
+    if (!state.has(defKey(i))) {
+      const base = await readPool(tx, version, i.slots, i.pack.pool);
+      state.set(defKey(i), { base, pools: base.pools, changed: false });
+    }
+  }
+  // Copies taken by earlier draws of this request. Stock is shared across definitions (the same
+  // card can be in several packs' pools), so it is looked up in whichever pool has the card.
+  const taken = new Map<string, number>();
+  const stockOf = (id: string) => {
+    for (const st of state.values()) {
+      const n = st.base.stock.get(id);
+      if (n !== undefined) return n - (taken.get(id) ?? 0);
+    }
+    return 0;
+  };
+  const stock = { get: stockOf };
 
-  const drawn: Array<{ item: ToOpen; nonce: number; draws: DrawRecord[]; poolHash: string; oddsHash: string; pools: Record<string, string[]> }> = [];
+  const drawn: Array<{ item: ToOpen; nonce: number; draws: DrawRecord[]; poolHash: string; oddsHash: string; pools: Readonly<Record<string, readonly string[]>> }> = [];
   for (let k = 0; k < items.length; k++) {
     const item = items[k]!;
     const st = state.get(defKey(item))!;
     // Cards exhausted by another definition's draws leave this pool too.
-    for (const ids of Object.values(st.pools)) {
-      for (let i = ids.length - 1; i >= 0; i--) if ((left.get(ids[i]!) ?? 0) <= 0) ids.splice(i, 1);
+    for (const [id] of taken) {
+      if (stockOf(id) > 0) continue;
+      for (const [classId, ids] of Object.entries(st.pools)) {
+        const at = ids.indexOf(id);
+        if (at < 0) continue;
+        st.pools = { ...st.pools, [classId]: ids.filter((x) => x !== id) };
+        st.changed = true;
+      }
     }
     for (const s of item.slots) {
       for (const e of s.odds) {
@@ -268,7 +264,7 @@ async function settle(tx: Tx, actor: Actor, items: ToOpen[], now: Date): Promise
       }
     }
     const nonce = firstNonce + k;
-    const startPools = Object.fromEntries(Object.entries(st.pools).map(([c, ids]) => [c, [...ids]]));
+    const startPools = st.pools;
     let result;
     try {
       result = await drawOpening(nodeFair, {
@@ -277,22 +273,17 @@ async function settle(tx: Tx, actor: Actor, items: ToOpen[], now: Date): Promise
         nonce,
         slots: item.slots,
         pools: startPools,
-        stock: left,
+        stock,
       });
     } catch (err) {
       if (err instanceof PoolEmptyError) throw soldOut(`${item.product.name} sold out while opening: not enough cards left in stock.`);
       throw err;
     }
-    for (const d of result.draws) left.set(d.cardId, (left.get(d.cardId) ?? 0) - 1);
+    for (const d of result.draws) taken.set(d.cardId, (taken.get(d.cardId) ?? 0) + 1);
+    const poolHash = st.changed ? sha256HexSync(poolCanonical(startPools)) : st.base.hash;
+    if (result.draws.some((d) => d.exhausted)) st.changed = true;
     st.pools = result.poolsAfter;
-    drawn.push({
-      item,
-      nonce,
-      draws: result.draws,
-      poolHash: sha256HexSync(poolCanonical(startPools)),
-      oddsHash: await oddsHash(nodeFair, item.slots),
-      pools: startPools,
-    });
+    drawn.push({ item, nonce, draws: result.draws, poolHash, oddsHash: oddsHashOf(item.slots), pools: startPools });
   }
 
   // Take the stock: lock the drawn cards in id order (no deadlocks between openings), then
@@ -303,7 +294,7 @@ async function settle(tx: Tx, actor: Actor, items: ToOpen[], now: Date): Promise
     [...want].map(([id, n]) => sql`(${id}::uuid, ${n}::int)`),
     sql`, `,
   );
-  const taken = rowsOf<TakenCard>(
+  const updated = rowsOf<TakenCard>(
     await tx.execute(sql`
       with want(id, n) as (values ${values}),
       locked as materialized (
@@ -317,8 +308,12 @@ async function settle(tx: Tx, actor: Actor, items: ToOpen[], now: Date): Promise
         coalesce(c.texture_id, cc.default_texture_id) as texture_id,
         cc.name as class_name, cc.colour as class_colour, cc.sort_order as class_sort_order`),
   );
-  if (taken.length !== want.size) throw new StockRace();
-  const card = new Map(taken.map((t) => [t.id, t]));
+  if (updated.length !== want.size) {
+    // The cached stock hint was too high: read the pools afresh on the retry.
+    forgetPools();
+    throw new StockRace();
+  }
+  const card = new Map(updated.map((t) => [t.id, t]));
 
   const openingRows: Array<typeof openings.$inferInsert> = [];
   const ownedRows: Array<typeof ownedCards.$inferInsert> = [];
@@ -479,12 +474,13 @@ export async function inventory(db: DbOrTx, userId: string) {
   }
   // Sold out per distinct odds snapshot.
   const soldOutOf = new Map<string, boolean>();
+  const version = rows.length ? await poolVersion(db) : '';
   for (const r of rows) {
     const k = `${r.u.packId}|${JSON.stringify(r.u.slots)}`;
     if (soldOutOf.has(k)) continue;
     const pack = prods.get(r.u.productId)!.pack;
-    const pools = await readPools(db, [{ slots: r.u.slots, pool: pack.pool }]);
-    soldOutOf.set(k, r.u.slots.length === 0 || firstEmptyClass(r.u.slots, pools) !== null);
+    const pool = await readPool(db, version, r.u.slots, pack.pool);
+    soldOutOf.set(k, r.u.slots.length === 0 || firstEmptyClass(r.u.slots, pool) !== null);
   }
   const [count] = await db
     .select({ n: sql<number>`count(*)::int` })
