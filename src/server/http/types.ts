@@ -8,6 +8,8 @@ export interface Actor {
   /** True when this session passed a second factor (or the user has none and the route allows it). */
   mfaPassed: boolean;
   sessionId: string;
+  /** Public name, when the middleware loaded it (shown with top pulls). */
+  username?: string;
 }
 
 export type AppEnv = {

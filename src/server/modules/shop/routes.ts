@@ -69,11 +69,12 @@ export function shopRoutes(deps: Deps) {
   const run = retryingRunner(deps);
 
   /** After the commit: remember stored pools and announce the pulls worth showing. */
-  async function afterOpen(userId: string, outcome: Pick<OpenOutcome, 'openings' | 'poolHashes'>) {
+  async function afterOpen(actor: { userId: string; username?: string }, outcome: Pick<OpenOutcome, 'openings' | 'poolHashes'>) {
     for (const h of outcome.poolHashes) rememberPool(h);
     const big = outcome.openings.flatMap((o) => o.cards.filter((c) => c.valueCents >= PULL_EVENT_MIN_CENTS).map((c) => ({ o, c })));
     if (!big.length) return;
-    const [u] = await db.select({ username: user.username }).from(user).where(eq(user.id, userId));
+    const username =
+      actor.username ?? (await db.select({ username: user.username }).from(user).where(eq(user.id, actor.userId)))[0]?.username ?? '';
     for (const { o, c } of big) {
       const event: PullEvent = {
         ownedCardId: c.ownedCardId,
@@ -83,7 +84,7 @@ export function shopRoutes(deps: Deps) {
         classId: c.classId,
         valueCents: c.valueCents,
         productId: o.productId,
-        username: u?.username ?? '',
+        username,
         createdAt: o.createdAt,
       };
       await deps.bus.publish('public', 'pull.created', event).catch((err: unknown) => deps.log.warn('pull.created publish failed', { err }));
@@ -197,7 +198,7 @@ export function shopRoutes(deps: Deps) {
         },
         run,
       );
-      if (!r.replayed && outcome) await afterOpen(actor.userId, outcome);
+      if (!r.replayed && outcome) await afterOpen(actor, outcome);
       if (r.status === 201) {
         const result = r.body;
         const refs = await refsFor(db, result.openings.flatMap((o) => o.cards));

@@ -59,11 +59,20 @@ interface Bought {
   pack: PackRow;
 }
 
-/** Debit + purchase row + unopened packs. With `openNow` the packs are opened by the caller in the same transaction. */
-async function buy(tx: Tx, actor: Actor, input: PurchaseInput, idempotencyKey: string): Promise<Bought> {
+/**
+ * Debit + purchase row + the packs. `packRows` turns the new packs into the rows to insert (the
+ * buy-and-open path marks them opened), so both inserts go to the server together.
+ */
+async function buy(
+  tx: Tx,
+  actor: Actor,
+  input: PurchaseInput,
+  idempotencyKey: string,
+  packRows: (rows: NewPack[]) => Array<typeof userPacks.$inferInsert> = (rows) => rows,
+): Promise<Bought> {
   const now = new Date();
-  await assertCanSpend(tx, actor.userId, now);
-  const row = await productWithPack(tx, input.productId);
+  // Independent reads, sent together (postgres.js pipelines them on the transaction's connection).
+  const [, row] = await Promise.all([assertCanSpend(tx, actor.userId, now), productWithPack(tx, input.productId)]);
   if (!row) throw notFound('This pack is not on sale.');
   const { p, pack } = row;
   assertOnSale(p, now);
@@ -97,17 +106,6 @@ async function buy(tx: Tx, actor: Actor, input: PurchaseInput, idempotencyKey: s
       );
     }
   }
-  await tx.insert(purchases).values({
-    id: purchaseId,
-    userId: actor.userId,
-    productId: p.id,
-    packId: pack.id,
-    quantity: input.quantity,
-    unitPriceCents: p.priceCents,
-    totalCents: total,
-    ledgerEntryId: moved.entryId,
-    createdAt: now,
-  });
   const rows: NewPack[] = Array.from({ length: input.quantity }, () => ({
     id: randomUUID(),
     userId: actor.userId,
@@ -117,6 +115,20 @@ async function buy(tx: Tx, actor: Actor, input: PurchaseInput, idempotencyKey: s
     slots: pack.slots,
     createdAt: now,
   }));
+  await Promise.all([
+    tx.insert(purchases).values({
+      id: purchaseId,
+      userId: actor.userId,
+      productId: p.id,
+      packId: pack.id,
+      quantity: input.quantity,
+      unitPriceCents: p.priceCents,
+      totalCents: total,
+      ledgerEntryId: moved.entryId,
+      createdAt: now,
+    }),
+    tx.insert(userPacks).values(packRows(rows)),
+  ]);
   return {
     purchase: {
       id: purchaseId,
@@ -156,7 +168,6 @@ export async function purchasePacks(tx: Tx, actor: Actor, input: PurchaseInput, 
   const pool = await readPool(tx, await poolVersion(tx), b.pack.slots, b.pack.pool);
   const missing = firstEmptyClass(b.pack.slots, pool);
   if (missing) throw soldOut(`${b.product.name} is sold out: no cards of one of its classes are in stock.`);
-  await tx.insert(userPacks).values(b.rows);
   return {
     purchase: b.purchase,
     packs: b.rows.map((r) => userPackDto(r.id, b.purchase.id, b.product, r.slots, r.createdAt)),
@@ -215,8 +226,7 @@ export interface OpenOutcome {
  * definition; a card whose last copy is taken leaves the pool for later draws of this request.
  */
 async function settle(tx: Tx, actor: Actor, items: ToOpen[], now: Date): Promise<{ openings: Opening[]; poolHashes: string[] }> {
-  const { seed, firstNonce } = await takeNonces(tx, actor.userId, items.length);
-  const version = await poolVersion(tx);
+  const [{ seed, firstNonce }, version] = await Promise.all([takeNonces(tx, actor.userId, items.length), poolVersion(tx)]);
   // One pool per distinct pack definition (odds snapshot + pool rule), shared with other requests.
   const defKey = (i: ToOpen) => `${i.pack.id}|${JSON.stringify(i.slots)}`;
   const state = new Map<string, { base: Pool; pools: Readonly<Record<string, readonly string[]>>; changed: boolean }>();
@@ -399,8 +409,8 @@ async function settle(tx: Tx, actor: Actor, items: ToOpen[], now: Date): Promise
       createdAt: now.toISOString(),
     });
   }
-  await tx.insert(openings).values(openingRows);
-  await tx.insert(ownedCards).values(ownedRows);
+  // Sent together; the server runs them in order, so the owned cards' opening exists.
+  await Promise.all([tx.insert(openings).values(openingRows), tx.insert(ownedCards).values(ownedRows)]);
   return { openings: out, poolHashes: [...poolHashes] };
 }
 
@@ -408,17 +418,22 @@ async function settle(tx: Tx, actor: Actor, items: ToOpen[], now: Date): Promise
 export async function openPacks(tx: Tx, actor: Actor, input: OpenInput, idempotencyKey: string): Promise<OpenOutcome> {
   const now = new Date();
   if ('productId' in input) {
-    const b = await buy(tx, actor, input, idempotencyKey);
+    // The packs are written already opened (their openings follow in this transaction).
+    const openingIds = new Map<string, string>();
+    const b = await buy(tx, actor, input, idempotencyKey, (rows) =>
+      rows.map((r) => {
+        openingIds.set(r.id, randomUUID());
+        return { ...r, openingId: openingIds.get(r.id)!, openedAt: now };
+      }),
+    );
     const items: ToOpen[] = b.rows.map((r) => ({
       userPackId: r.id,
-      openingId: randomUUID(),
+      openingId: openingIds.get(r.id)!,
       purchaseId: b.purchase.id,
       product: b.product,
       pack: b.pack,
       slots: r.slots,
     }));
-    // The packs first (openings reference them), already marked opened.
-    await tx.insert(userPacks).values(b.rows.map((r, i) => ({ ...r, openingId: items[i]!.openingId, openedAt: now })));
     const settled = await settle(tx, actor, items, now);
     return { openings: settled.openings, purchase: b.purchase, balanceCents: b.purchase.balanceCents, poolHashes: settled.poolHashes };
   }

@@ -99,17 +99,28 @@ export async function credit(tx: Tx | Db, move: MoneyMove): Promise<MoveResult> 
 
 /**
  * Takes money with one conditional UPDATE (never read-then-write): it either finds enough and
- * subtracts under the row lock, or matches nothing and we answer insufficient funds.
+ * subtracts under the row lock, or matches nothing and we answer insufficient funds. The ledger
+ * entry is written by the same statement (a data-modifying CTE): a pack opening pays one round
+ * trip for the money, not two.
  */
 export async function debit(tx: Tx | Db, move: MoneyMove): Promise<MoveResult> {
   checkAmount(move.amountCents);
-  const [row] = await tx
-    .update(balances)
-    .set({ cents: sql`${balances.cents} - ${move.amountCents}`, updatedAt: sql`now()` })
-    .where(and(eq(balances.userId, move.userId), gte(balances.cents, move.amountCents)))
-    .returning({ cents: balances.cents });
+  const rows = await tx.execute<{ id: string; balance_after: string | number }>(sql`
+    with b as (
+      update ${balances} set "cents" = "cents" - ${move.amountCents}::bigint, "updated_at" = now()
+      where "user_id" = ${move.userId} and "cents" >= ${move.amountCents}::bigint
+      returning "cents"
+    )
+    insert into ${ledgerEntries} ("user_id", "amount_cents", "kind", "reference_type", "reference_id", "actor_id", "idempotency_key", "balance_after", "memo")
+    select ${move.userId}::text, ${-move.amountCents}::bigint, ${move.kind}::ledger_kind, ${move.referenceType ?? null}::text,
+      ${move.referenceId ?? null}::text, ${move.actorId ?? null}::text, ${move.idempotencyKey ?? null}::text, b."cents", ${move.memo ?? null}::text
+    from b
+    returning "id", "balance_after"`);
+  const row = (Array.isArray(rows) ? rows : (rows as unknown as { rows: Array<{ id: string; balance_after: string | number }> }).rows)[0];
   if (!row) throw insufficientFunds(move.amountCents);
-  return writeEntry(tx, move, -move.amountCents, Number(row.cents));
+  const balanceCents = Number(row.balance_after);
+  remember(tx, move.userId, balanceCents);
+  return { entryId: row.id, balanceCents };
 }
 
 /**
