@@ -116,9 +116,11 @@ export async function buildScript(
       body.push(`${text}\n\\gset ns_`);
       body.push(`\\set nonce :ns_next_nonce - 1`);
       nonceSource = true;
-    } else if (/^insert into "(\w+)"/i.test(text) && /returning "id"$/i.test(text)) {
+    } else if (/insert into "(\w+)"/i.test(text) && /returning "id"(,[^()]*)?$/i.test(text)) {
+      // Also `with … insert into "t" … returning "id", …` (the debit writes its ledger entry so).
+      const table = [...text.matchAll(/insert into "(\w+)"/gi)].at(-1)![1]!;
       body.push(`${text}\n\\gset r${index}_`);
-      returning.push({ table: /^insert into "(\w+)"/i.exec(text)![1]!, variable: `r${index}_id` });
+      returning.push({ table, variable: `r${index}_id` });
     } else body.push(`${text};`);
   }
   if (needNonce && !nonceSource) throw new Error('the nonce is used but no UPDATE "user_seeds" … RETURNING was captured');

@@ -13,7 +13,7 @@ import type { Db, DbOrTx } from '../../db/client.ts';
 import { architects, cardClasses, cards, stockAdjustments, textures, uploads } from '../../db/schema/catalog.ts';
 import { audit } from '../audit/service.ts';
 import { CsvSyntaxError, parseCsv, toCsv } from './csv.ts';
-import type { ActorCtx } from './service.ts';
+import { afterCatalogWrite, type ActorCtx } from './service.ts';
 
 export const MAX_IMPORT_ROWS = 5000;
 const REQUIRED = ['name', 'set', 'number', 'class', 'architect', 'image', 'value'] as const;
@@ -214,61 +214,63 @@ export async function importCardsCsv(db: Db, ctx: ActorCtx, csv: string, dryRun:
     return { ok: true, dryRun, created: parsed.length - updated, updated, errors: [] };
   }
 
-  return db.transaction(async (tx) => {
-    const existing = await matchExisting(tx, true);
-    let created = 0;
-    let updated = 0;
-    const ids: string[] = [];
-    for (const p of parsed) {
-      const hit = existing.get(`${p.setName}#${p.number}`);
-      const values = {
-        name: p.name,
-        classId: p.classId,
-        architectId: p.architectId,
-        textureId: p.textureId,
-        imageKey: p.imageKey,
-        valueCents: p.valueCents,
-        description: p.description,
-        active: p.active,
-      };
-      if (hit) {
-        const stock = p.stock ?? hit.stock;
-        await tx
-          .update(cards)
-          .set({ ...values, stock, updatedAt: new Date() })
-          .where(eq(cards.id, hit.id));
-        if (stock !== hit.stock) {
+  return afterCatalogWrite(db, () =>
+    db.transaction(async (tx) => {
+      const existing = await matchExisting(tx, true);
+      let created = 0;
+      let updated = 0;
+      const ids: string[] = [];
+      for (const p of parsed) {
+        const hit = existing.get(`${p.setName}#${p.number}`);
+        const values = {
+          name: p.name,
+          classId: p.classId,
+          architectId: p.architectId,
+          textureId: p.textureId,
+          imageKey: p.imageKey,
+          valueCents: p.valueCents,
+          description: p.description,
+          active: p.active,
+        };
+        if (hit) {
+          const stock = p.stock ?? hit.stock;
           await tx
-            .insert(stockAdjustments)
-            .values({ cardId: hit.id, delta: stock - hit.stock, stockAfter: stock, reason: 'CSV import', actorId: ctx.actorId });
+            .update(cards)
+            .set({ ...values, stock, updatedAt: new Date() })
+            .where(eq(cards.id, hit.id));
+          if (stock !== hit.stock) {
+            await tx
+              .insert(stockAdjustments)
+              .values({ cardId: hit.id, delta: stock - hit.stock, stockAfter: stock, reason: 'CSV import', actorId: ctx.actorId });
+          }
+          ids.push(hit.id);
+          updated++;
+        } else {
+          const stock = p.stock ?? 0;
+          const [row] = await tx
+            .insert(cards)
+            .values({ ...values, setName: p.setName, number: p.number, stock })
+            .returning({ id: cards.id });
+          if (stock > 0) {
+            await tx
+              .insert(stockAdjustments)
+              .values({ cardId: row!.id, delta: stock, stockAfter: stock, reason: 'CSV import', actorId: ctx.actorId });
+          }
+          ids.push(row!.id);
+          created++;
         }
-        ids.push(hit.id);
-        updated++;
-      } else {
-        const stock = p.stock ?? 0;
-        const [row] = await tx
-          .insert(cards)
-          .values({ ...values, setName: p.setName, number: p.number, stock })
-          .returning({ id: cards.id });
-        if (stock > 0) {
-          await tx
-            .insert(stockAdjustments)
-            .values({ cardId: row!.id, delta: stock, stockAfter: stock, reason: 'CSV import', actorId: ctx.actorId });
-        }
-        ids.push(row!.id);
-        created++;
       }
-    }
-    await audit(tx, {
-      ...ctx,
-      action: 'catalog.card.import',
-      targetType: 'card',
-      targetId: null,
-      before: null,
-      after: { created, updated, cardIds: ids },
-    });
-    return { ok: true, dryRun, created, updated, errors: [] };
-  });
+      await audit(tx, {
+        ...ctx,
+        action: 'catalog.card.import',
+        targetType: 'card',
+        targetId: null,
+        before: null,
+        after: { created, updated, cardIds: ids },
+      });
+      return { ok: true, dryRun, created, updated, errors: [] };
+    }),
+  );
 }
 
 /** 1234 → "12.34", with integer arithmetic only. */

@@ -35,6 +35,7 @@ import { createRouter, errorResponses, jsonContent, z } from '../../http/openapi
 import { clientIp } from '../../http/security.ts';
 import type { AppEnv } from '../../http/types.ts';
 import { exportCardsCsv, importCardsCsv } from './csv-import.ts';
+import { acceptsGzip, etagMatches } from './response-cache.ts';
 import * as svc from './service.ts';
 
 const paged = <T extends z.ZodType>(item: T) =>
@@ -57,14 +58,6 @@ export function catalogRoutes(deps: Deps) {
     actorId: actorOf(c).userId,
     ip: clientIp(c, deps.config.trustProxy),
   });
-
-  // Any change to cards drops the cached public counts (see listPublicCards).
-  for (const path of ['/admin/catalog/cards', '/admin/catalog/cards/*']) {
-    app.use(path, async (c, next) => {
-      await next();
-      if (c.req.method !== 'GET') svc.invalidateCatalogCaches(db);
-    });
-  }
 
   // ───────────── classes ─────────────
   app.openapi(
@@ -399,8 +392,22 @@ export function catalogRoutes(deps: Deps) {
       responses: { 200: jsonContent(publicCardPageSchema, 'A page of cards'), 400: errorResponses[400] },
     }),
     async (c) => {
-      c.header('Cache-Control', 'public, max-age=15');
-      return c.json(await svc.listPublicCards(db, c.req.valid('query')), 200);
+      const page = await svc.publicCardPageResponse(db, c.req.valid('query'));
+      // Age makes browsers and shared caches count the time the page already spent in this
+      // process against max-age, so no one is served a list older than max-age in total.
+      const headers: Record<string, string> = {
+        'Cache-Control': `public, max-age=${svc.PUBLIC_LIST_MAX_AGE_S}`,
+        ETag: page.etag,
+        Age: String(Math.max(0, Math.floor((Date.now() - page.storedAt) / 1000))),
+        Vary: 'Accept-Encoding',
+      };
+      if (etagMatches(c.req.header('if-none-match'), page.etag)) return c.body(null, 304, headers) as never;
+      headers['Content-Type'] = 'application/json';
+      if (page.gzip && acceptsGzip(c.req.header('accept-encoding'))) {
+        headers['Content-Encoding'] = 'gzip';
+        return c.body(page.gzip, 200, headers) as never;
+      }
+      return c.body(page.body, 200, headers) as never;
     },
   );
   app.openapi(

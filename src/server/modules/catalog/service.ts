@@ -32,6 +32,7 @@ import type { Db, DbOrTx } from '../../db/client.ts';
 import { architects, cardClasses, cards, stockAdjustments, textures, uploads } from '../../db/schema/catalog.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import { audit } from '../audit/service.ts';
+import { ResponseCache, type CachedResponse } from './response-cache.ts';
 
 /** Who is changing the catalog, for the audit log. */
 export interface ActorCtx {
@@ -152,62 +153,70 @@ function classNameTaken(err: unknown): never {
 }
 
 export async function createClass(db: Db, ctx: ActorCtx, input: z.output<typeof classInputSchema>): Promise<CardClass> {
-  return db.transaction(async (tx) => {
-    await checkTextureRef(tx, input.defaultTextureId, 'defaultTextureId');
-    const [row] = await tx.insert(cardClasses).values(input).returning().catch(classNameTaken);
-    const dto = classDto(row!, 0);
-    await audit(tx, { ...ctx, action: 'catalog.class.create', targetType: 'card_class', targetId: row!.id, before: null, after: dto });
-    return dto;
-  });
+  return afterCatalogWrite(db, () =>
+    db.transaction(async (tx) => {
+      await checkTextureRef(tx, input.defaultTextureId, 'defaultTextureId');
+      const [row] = await tx.insert(cardClasses).values(input).returning().catch(classNameTaken);
+      const dto = classDto(row!, 0);
+      await audit(tx, { ...ctx, action: 'catalog.class.create', targetType: 'card_class', targetId: row!.id, before: null, after: dto });
+      return dto;
+    }),
+  );
 }
 
 export async function updateClass(db: Db, ctx: ActorCtx, id: string, patch: z.output<typeof classPatchSchema>): Promise<CardClass> {
-  return db.transaction(async (tx) => {
-    const before = await getClass(tx, id);
-    if (patch.defaultTextureId !== undefined && patch.defaultTextureId !== before.defaultTextureId) {
-      await checkTextureRef(tx, patch.defaultTextureId, 'defaultTextureId');
-    }
-    const [row] = await tx
-      .update(cardClasses)
-      .set({ ...patch, updatedAt: new Date() })
-      .where(eq(cardClasses.id, id))
-      .returning()
-      .catch(classNameTaken);
-    const after = classDto(row!, before.cardCount);
-    await audit(tx, { ...ctx, action: 'catalog.class.update', targetType: 'card_class', targetId: id, before, after });
-    return after;
-  });
+  return afterCatalogWrite(db, () =>
+    db.transaction(async (tx) => {
+      const before = await getClass(tx, id);
+      if (patch.defaultTextureId !== undefined && patch.defaultTextureId !== before.defaultTextureId) {
+        await checkTextureRef(tx, patch.defaultTextureId, 'defaultTextureId');
+      }
+      const [row] = await tx
+        .update(cardClasses)
+        .set({ ...patch, updatedAt: new Date() })
+        .where(eq(cardClasses.id, id))
+        .returning()
+        .catch(classNameTaken);
+      const after = classDto(row!, before.cardCount);
+      await audit(tx, { ...ctx, action: 'catalog.class.update', targetType: 'card_class', targetId: id, before, after });
+      return after;
+    }),
+  );
 }
 
 export async function setClassArchived(db: Db, ctx: ActorCtx, id: string, archived: boolean): Promise<CardClass> {
-  return db.transaction(async (tx) => {
-    const before = await getClass(tx, id);
-    const [row] = await tx
-      .update(cardClasses)
-      .set({ archivedAt: archived ? new Date() : null, updatedAt: new Date() })
-      .where(eq(cardClasses.id, id))
-      .returning();
-    const after = classDto(row!, before.cardCount);
-    await audit(tx, {
-      ...ctx,
-      action: archived ? 'catalog.class.archive' : 'catalog.class.restore',
-      targetType: 'card_class',
-      targetId: id,
-      before,
-      after,
-    });
-    return after;
-  });
+  return afterCatalogWrite(db, () =>
+    db.transaction(async (tx) => {
+      const before = await getClass(tx, id);
+      const [row] = await tx
+        .update(cardClasses)
+        .set({ archivedAt: archived ? new Date() : null, updatedAt: new Date() })
+        .where(eq(cardClasses.id, id))
+        .returning();
+      const after = classDto(row!, before.cardCount);
+      await audit(tx, {
+        ...ctx,
+        action: archived ? 'catalog.class.archive' : 'catalog.class.restore',
+        targetType: 'card_class',
+        targetId: id,
+        before,
+        after,
+      });
+      return after;
+    }),
+  );
 }
 
 export async function deleteClass(db: Db, ctx: ActorCtx, id: string): Promise<void> {
-  await withFkGuard('class', () =>
-    db.transaction(async (tx) => {
-      const before = await getClass(tx, id);
-      if (before.cardCount) throw inUse('class', before.cardCount, 'card');
-      await tx.delete(cardClasses).where(eq(cardClasses.id, id));
-      await audit(tx, { ...ctx, action: 'catalog.class.delete', targetType: 'card_class', targetId: id, before, after: null });
-    }),
+  await afterCatalogWrite(db, () =>
+    withFkGuard('class', () =>
+      db.transaction(async (tx) => {
+        const before = await getClass(tx, id);
+        if (before.cardCount) throw inUse('class', before.cardCount, 'card');
+        await tx.delete(cardClasses).where(eq(cardClasses.id, id));
+        await audit(tx, { ...ctx, action: 'catalog.class.delete', targetType: 'card_class', targetId: id, before, after: null });
+      }),
+    ),
   );
 }
 
@@ -269,55 +278,63 @@ async function checkImage(db: DbOrTx, key: string | undefined, field: string) {
 }
 
 export async function createTexture(db: Db, ctx: ActorCtx, input: z.output<typeof textureInputSchema>): Promise<Texture> {
-  return db.transaction(async (tx) => {
-    await checkImage(tx, input.imageKey, 'imageKey');
-    const [row] = await tx.insert(textures).values(input).returning();
-    const dto = textureDto(row!, 0);
-    await audit(tx, { ...ctx, action: 'catalog.texture.create', targetType: 'texture', targetId: row!.id, before: null, after: dto });
-    return dto;
-  });
+  return afterCatalogWrite(db, () =>
+    db.transaction(async (tx) => {
+      await checkImage(tx, input.imageKey, 'imageKey');
+      const [row] = await tx.insert(textures).values(input).returning();
+      const dto = textureDto(row!, 0);
+      await audit(tx, { ...ctx, action: 'catalog.texture.create', targetType: 'texture', targetId: row!.id, before: null, after: dto });
+      return dto;
+    }),
+  );
 }
 
 export async function updateTexture(db: Db, ctx: ActorCtx, id: string, patch: z.output<typeof texturePatchSchema>): Promise<Texture> {
-  return db.transaction(async (tx) => {
-    const before = await getTexture(tx, id);
-    await checkImage(tx, patch.imageKey, 'imageKey');
-    const [row] = await tx.update(textures).set({ ...patch, updatedAt: new Date() }).where(eq(textures.id, id)).returning();
-    const after = textureDto(row!, before.usage);
-    await audit(tx, { ...ctx, action: 'catalog.texture.update', targetType: 'texture', targetId: id, before, after });
-    return after;
-  });
+  return afterCatalogWrite(db, () =>
+    db.transaction(async (tx) => {
+      const before = await getTexture(tx, id);
+      await checkImage(tx, patch.imageKey, 'imageKey');
+      const [row] = await tx.update(textures).set({ ...patch, updatedAt: new Date() }).where(eq(textures.id, id)).returning();
+      const after = textureDto(row!, before.usage);
+      await audit(tx, { ...ctx, action: 'catalog.texture.update', targetType: 'texture', targetId: id, before, after });
+      return after;
+    }),
+  );
 }
 
 export async function setTextureArchived(db: Db, ctx: ActorCtx, id: string, archived: boolean): Promise<Texture> {
-  return db.transaction(async (tx) => {
-    const before = await getTexture(tx, id);
-    const [row] = await tx
-      .update(textures)
-      .set({ archivedAt: archived ? new Date() : null, updatedAt: new Date() })
-      .where(eq(textures.id, id))
-      .returning();
-    const after = textureDto(row!, before.usage);
-    await audit(tx, {
-      ...ctx,
-      action: archived ? 'catalog.texture.archive' : 'catalog.texture.restore',
-      targetType: 'texture',
-      targetId: id,
-      before,
-      after,
-    });
-    return after;
-  });
+  return afterCatalogWrite(db, () =>
+    db.transaction(async (tx) => {
+      const before = await getTexture(tx, id);
+      const [row] = await tx
+        .update(textures)
+        .set({ archivedAt: archived ? new Date() : null, updatedAt: new Date() })
+        .where(eq(textures.id, id))
+        .returning();
+      const after = textureDto(row!, before.usage);
+      await audit(tx, {
+        ...ctx,
+        action: archived ? 'catalog.texture.archive' : 'catalog.texture.restore',
+        targetType: 'texture',
+        targetId: id,
+        before,
+        after,
+      });
+      return after;
+    }),
+  );
 }
 
 export async function deleteTexture(db: Db, ctx: ActorCtx, id: string): Promise<void> {
-  await withFkGuard('texture', () =>
-    db.transaction(async (tx) => {
-      const before = await getTexture(tx, id);
-      if (before.usage) throw inUse('texture', before.usage, 'card or class');
-      await tx.delete(textures).where(eq(textures.id, id));
-      await audit(tx, { ...ctx, action: 'catalog.texture.delete', targetType: 'texture', targetId: id, before, after: null });
-    }),
+  await afterCatalogWrite(db, () =>
+    withFkGuard('texture', () =>
+      db.transaction(async (tx) => {
+        const before = await getTexture(tx, id);
+        if (before.usage) throw inUse('texture', before.usage, 'card or class');
+        await tx.delete(textures).where(eq(textures.id, id));
+        await audit(tx, { ...ctx, action: 'catalog.texture.delete', targetType: 'texture', targetId: id, before, after: null });
+      }),
+    ),
   );
 }
 
@@ -367,13 +384,15 @@ export async function getArchitect(db: DbOrTx, id: string): Promise<Architect> {
 }
 
 export async function createArchitect(db: Db, ctx: ActorCtx, input: z.output<typeof architectInputSchema>): Promise<Architect> {
-  return db.transaction(async (tx) => {
-    await checkImage(tx, input.frameImageKey, 'frameImageKey');
-    const [row] = await tx.insert(architects).values(input).returning();
-    const dto = architectDto(row!, 0);
-    await audit(tx, { ...ctx, action: 'catalog.architect.create', targetType: 'architect', targetId: row!.id, before: null, after: dto });
-    return dto;
-  });
+  return afterCatalogWrite(db, () =>
+    db.transaction(async (tx) => {
+      await checkImage(tx, input.frameImageKey, 'frameImageKey');
+      const [row] = await tx.insert(architects).values(input).returning();
+      const dto = architectDto(row!, 0);
+      await audit(tx, { ...ctx, action: 'catalog.architect.create', targetType: 'architect', targetId: row!.id, before: null, after: dto });
+      return dto;
+    }),
+  );
 }
 
 export async function updateArchitect(
@@ -382,45 +401,51 @@ export async function updateArchitect(
   id: string,
   patch: z.output<typeof architectPatchSchema>,
 ): Promise<Architect> {
-  return db.transaction(async (tx) => {
-    const before = await getArchitect(tx, id);
-    await checkImage(tx, patch.frameImageKey, 'frameImageKey');
-    const [row] = await tx.update(architects).set({ ...patch, updatedAt: new Date() }).where(eq(architects.id, id)).returning();
-    const after = architectDto(row!, before.cardCount);
-    await audit(tx, { ...ctx, action: 'catalog.architect.update', targetType: 'architect', targetId: id, before, after });
-    return after;
-  });
+  return afterCatalogWrite(db, () =>
+    db.transaction(async (tx) => {
+      const before = await getArchitect(tx, id);
+      await checkImage(tx, patch.frameImageKey, 'frameImageKey');
+      const [row] = await tx.update(architects).set({ ...patch, updatedAt: new Date() }).where(eq(architects.id, id)).returning();
+      const after = architectDto(row!, before.cardCount);
+      await audit(tx, { ...ctx, action: 'catalog.architect.update', targetType: 'architect', targetId: id, before, after });
+      return after;
+    }),
+  );
 }
 
 export async function setArchitectArchived(db: Db, ctx: ActorCtx, id: string, archived: boolean): Promise<Architect> {
-  return db.transaction(async (tx) => {
-    const before = await getArchitect(tx, id);
-    const [row] = await tx
-      .update(architects)
-      .set({ archivedAt: archived ? new Date() : null, updatedAt: new Date() })
-      .where(eq(architects.id, id))
-      .returning();
-    const after = architectDto(row!, before.cardCount);
-    await audit(tx, {
-      ...ctx,
-      action: archived ? 'catalog.architect.archive' : 'catalog.architect.restore',
-      targetType: 'architect',
-      targetId: id,
-      before,
-      after,
-    });
-    return after;
-  });
+  return afterCatalogWrite(db, () =>
+    db.transaction(async (tx) => {
+      const before = await getArchitect(tx, id);
+      const [row] = await tx
+        .update(architects)
+        .set({ archivedAt: archived ? new Date() : null, updatedAt: new Date() })
+        .where(eq(architects.id, id))
+        .returning();
+      const after = architectDto(row!, before.cardCount);
+      await audit(tx, {
+        ...ctx,
+        action: archived ? 'catalog.architect.archive' : 'catalog.architect.restore',
+        targetType: 'architect',
+        targetId: id,
+        before,
+        after,
+      });
+      return after;
+    }),
+  );
 }
 
 export async function deleteArchitect(db: Db, ctx: ActorCtx, id: string): Promise<void> {
-  await withFkGuard('architect', () =>
-    db.transaction(async (tx) => {
-      const before = await getArchitect(tx, id);
-      if (before.cardCount) throw inUse('architect', before.cardCount, 'card');
-      await tx.delete(architects).where(eq(architects.id, id));
-      await audit(tx, { ...ctx, action: 'catalog.architect.delete', targetType: 'architect', targetId: id, before, after: null });
-    }),
+  await afterCatalogWrite(db, () =>
+    withFkGuard('architect', () =>
+      db.transaction(async (tx) => {
+        const before = await getArchitect(tx, id);
+        if (before.cardCount) throw inUse('architect', before.cardCount, 'card');
+        await tx.delete(architects).where(eq(architects.id, id));
+        await audit(tx, { ...ctx, action: 'catalog.architect.delete', targetType: 'architect', targetId: id, before, after: null });
+      }),
+    ),
   );
 }
 
@@ -583,71 +608,79 @@ function cardNumberTaken(err: unknown): never {
 }
 
 export async function createCard(db: Db, ctx: ActorCtx, input: z.output<typeof cardInputSchema>): Promise<Card> {
-  return db.transaction(async (tx) => {
-    await checkCardRefs(tx, input);
-    const [row] = await tx.insert(cards).values(input).returning().catch(cardNumberTaken);
-    const dto = cardDto(row!);
-    if (input.stock > 0) {
-      await tx
-        .insert(stockAdjustments)
-        .values({ cardId: dto.id, delta: input.stock, stockAfter: input.stock, reason: 'Initial stock', actorId: ctx.actorId });
-    }
-    await audit(tx, { ...ctx, action: 'catalog.card.create', targetType: 'card', targetId: dto.id, before: null, after: dto });
-    return dto;
-  });
+  return afterCatalogWrite(db, () =>
+    db.transaction(async (tx) => {
+      await checkCardRefs(tx, input);
+      const [row] = await tx.insert(cards).values(input).returning().catch(cardNumberTaken);
+      const dto = cardDto(row!);
+      if (input.stock > 0) {
+        await tx
+          .insert(stockAdjustments)
+          .values({ cardId: dto.id, delta: input.stock, stockAfter: input.stock, reason: 'Initial stock', actorId: ctx.actorId });
+      }
+      await audit(tx, { ...ctx, action: 'catalog.card.create', targetType: 'card', targetId: dto.id, before: null, after: dto });
+      return dto;
+    }),
+  );
 }
 
 export async function updateCard(db: Db, ctx: ActorCtx, id: string, patch: z.output<typeof cardPatchSchema>): Promise<Card> {
-  return db.transaction(async (tx) => {
-    const before = await getCard(tx, id);
-    if (patch.active && before.archivedAt) {
-      throw badRequest('Restore this card before putting it on sale.', { active: ['An archived card cannot be active; restore it first.'] });
-    }
-    await checkCardRefs(tx, patch, before);
-    const [row] = await tx
-      .update(cards)
-      .set({ ...patch, updatedAt: new Date() })
-      .where(eq(cards.id, id))
-      .returning()
-      .catch(cardNumberTaken);
-    const after = cardDto(row!);
-    await audit(tx, { ...ctx, action: 'catalog.card.update', targetType: 'card', targetId: id, before, after });
-    return after;
-  });
+  return afterCatalogWrite(db, () =>
+    db.transaction(async (tx) => {
+      const before = await getCard(tx, id);
+      if (patch.active && before.archivedAt) {
+        throw badRequest('Restore this card before putting it on sale.', { active: ['An archived card cannot be active; restore it first.'] });
+      }
+      await checkCardRefs(tx, patch, before);
+      const [row] = await tx
+        .update(cards)
+        .set({ ...patch, updatedAt: new Date() })
+        .where(eq(cards.id, id))
+        .returning()
+        .catch(cardNumberTaken);
+      const after = cardDto(row!);
+      await audit(tx, { ...ctx, action: 'catalog.card.update', targetType: 'card', targetId: id, before, after });
+      return after;
+    }),
+  );
 }
 
 /** Archiving takes a card off sale and out of the public list; restoring leaves it inactive. */
 export async function setCardArchived(db: Db, ctx: ActorCtx, id: string, archived: boolean): Promise<Card> {
-  return db.transaction(async (tx) => {
-    const before = await getCard(tx, id);
-    const [row] = await tx
-      .update(cards)
-      .set(archived ? { archivedAt: new Date(), active: false, updatedAt: new Date() } : { archivedAt: null, updatedAt: new Date() })
-      .where(eq(cards.id, id))
-      .returning();
-    const after = cardDto(row!);
-    await audit(tx, {
-      ...ctx,
-      action: archived ? 'catalog.card.archive' : 'catalog.card.restore',
-      targetType: 'card',
-      targetId: id,
-      before,
-      after,
-    });
-    return after;
-  });
+  return afterCatalogWrite(db, () =>
+    db.transaction(async (tx) => {
+      const before = await getCard(tx, id);
+      const [row] = await tx
+        .update(cards)
+        .set(archived ? { archivedAt: new Date(), active: false, updatedAt: new Date() } : { archivedAt: null, updatedAt: new Date() })
+        .where(eq(cards.id, id))
+        .returning();
+      const after = cardDto(row!);
+      await audit(tx, {
+        ...ctx,
+        action: archived ? 'catalog.card.archive' : 'catalog.card.restore',
+        targetType: 'card',
+        targetId: id,
+        before,
+        after,
+      });
+      return after;
+    }),
+  );
 }
 
 export async function deleteCard(db: Db, ctx: ActorCtx, id: string): Promise<void> {
-  await withFkGuard('card', () =>
-    db.transaction(async (tx) => {
-      const before = await getCard(tx, id);
-      if (before.stock > 0) {
-        throw new AppError(409, 'in_use', `This card still has ${before.stock} copies in stock. Archive it instead.`);
-      }
-      await tx.delete(cards).where(eq(cards.id, id));
-      await audit(tx, { ...ctx, action: 'catalog.card.delete', targetType: 'card', targetId: id, before, after: null });
-    }),
+  await afterCatalogWrite(db, () =>
+    withFkGuard('card', () =>
+      db.transaction(async (tx) => {
+        const before = await getCard(tx, id);
+        if (before.stock > 0) {
+          throw new AppError(409, 'in_use', `This card still has ${before.stock} copies in stock. Archive it instead.`);
+        }
+        await tx.delete(cards).where(eq(cards.id, id));
+        await audit(tx, { ...ctx, action: 'catalog.card.delete', targetType: 'card', targetId: id, before, after: null });
+      }),
+    ),
   );
 }
 
@@ -750,33 +783,84 @@ const publicCardColumns = {
   textureId: effectiveTexture,
 };
 
+// ───────────────────────── caches of public reads ─────────────────────────
+//
+// The public list, its counts and the sets change only when an admin edits the catalog (stock is
+// not part of them), so they are served from memory and dropped by every catalog write in this
+// process (`afterCatalogWrite`). Other app processes on the same PostgreSQL keep their copies
+// until they expire, so there an edit shows within PUBLIC_CACHE_TTL_MS; that is inside the
+// max-age=15 the public list already promises to browsers and shared caches.
+
+/** The public list's Cache-Control max-age; the in-process TTL must not exceed it. */
+export const PUBLIC_LIST_MAX_AGE_S = 15;
+const PUBLIC_CACHE_TTL_MS = 10_000;
+
 /**
- * Counting ~100,000 active cards costs tens of milliseconds on every page of /cards, while the
- * page itself is an index walk of well under one. Big catalogs therefore reuse a count for a few
- * seconds (per filter, never for free-text search); small ones are always counted exactly.
- * Catalog writes in this process drop the cache at once.
+ * Bumped by every catalog write. A cache fill that started under an older generation may have
+ * read rows from before the write, so it is used once but not kept.
  */
-const COUNT_TTL_MS = 10_000;
+const generations = new WeakMap<object, number>();
+const generationOf = (db: object) => generations.get(db) ?? 0;
+
+/** Called after any change to cards, classes, architects or textures (committed or not). */
+export function invalidateCatalogCaches(db: object) {
+  generations.set(db, generationOf(db) + 1);
+  countCache.delete(db);
+  setsCache.delete(db);
+  publicListCache.get(db)?.clear();
+}
+
+/** Runs a catalog write and then drops the caches, whether or not it committed. */
+export async function afterCatalogWrite<T>(db: object, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } finally {
+    invalidateCatalogCaches(db);
+  }
+}
+
+/**
+ * Counting ~100,000 active cards costs tens of milliseconds, while the page itself is an index
+ * walk of well under one. Big catalogs therefore reuse a count for a few seconds (per filter, never
+ * for free-text search), which matters for the pages the response cache below does not hold
+ * (expired, evicted, or never asked before); small catalogs are always counted exactly.
+ */
 const CACHE_ABOVE = 5_000;
 const countCache = new WeakMap<object, Map<string, { total: number; at: number }>>();
 
 async function cachedCount(db: Db, key: string, where: SQL | undefined): Promise<Array<{ total: number }>> {
-  let byKey = countCache.get(db);
-  const hit = byKey?.get(key);
-  if (hit && Date.now() - hit.at < COUNT_TTL_MS) return [{ total: hit.total }];
+  const hit = countCache.get(db)?.get(key);
+  if (hit && Date.now() - hit.at < PUBLIC_CACHE_TTL_MS) return [{ total: hit.total }];
+  const generation = generationOf(db);
+  const at = Date.now();
   const [row] = await db.select({ total: count() }).from(cards).where(where);
   const total = row?.total ?? 0;
-  if (total > CACHE_ABOVE) {
+  if (total > CACHE_ABOVE && generation === generationOf(db)) {
+    let byKey = countCache.get(db);
     if (!byKey) countCache.set(db, (byKey = new Map()));
-    byKey.set(key, { total, at: Date.now() });
+    byKey.set(key, { total, at });
   }
   return [{ total }];
 }
 
-/** Called after any change to cards (create, edit, archive, delete, import). */
-export function invalidateCatalogCaches(db: object) {
-  countCache.delete(db);
-  setsCache.delete(db);
+/**
+ * Serialized public pages per normalized query. 48 cards with their refs are about 17 KB, so the
+ * byte bound keeps a few hundred pages; free-text searches share it and the least recently used
+ * pages leave first.
+ */
+const publicListCache = new WeakMap<object, ResponseCache>();
+const PUBLIC_LIST_CACHE = { ttlMs: PUBLIC_CACHE_TTL_MS, maxEntries: 500, maxBytes: 8 * 1024 * 1024 } as const;
+
+/** The validated query (defaults applied, strings trimmed) as a key; one key per distinct answer. */
+export function publicCardListKey(q: z.output<typeof publicCardListQuerySchema>): string {
+  return JSON.stringify([q.sort, q.page, q.pageSize, q.classId ?? null, q.set ?? null, q.q ?? null]);
+}
+
+/** listPublicCards, serialized, from the cache when it holds the page. */
+export async function publicCardPageResponse(db: Db, q: z.output<typeof publicCardListQuerySchema>): Promise<CachedResponse> {
+  let cache = publicListCache.get(db);
+  if (!cache) publicListCache.set(db, (cache = new ResponseCache(PUBLIC_LIST_CACHE)));
+  return cache.get(publicCardListKey(q), () => listPublicCards(db, q));
 }
 
 export async function listPublicCards(db: Db, q: z.output<typeof publicCardListQuerySchema>): Promise<PublicCardPage> {
@@ -825,13 +909,15 @@ const setsCache = new WeakMap<object, { sets: PublicSet[]; at: number }>();
 
 export async function listPublicSets(db: Db): Promise<PublicSet[]> {
   const hit = setsCache.get(db);
-  if (hit && Date.now() - hit.at < COUNT_TTL_MS) return hit.sets;
+  if (hit && Date.now() - hit.at < PUBLIC_CACHE_TTL_MS) return hit.sets;
+  const generation = generationOf(db);
+  const at = Date.now();
   const sets = await db
     .select({ name: cards.setName, cardCount: count() })
     .from(cards)
     .where(eq(cards.active, true))
     .groupBy(cards.setName)
     .orderBy(asc(cards.setName));
-  if (sets.reduce((n, x) => n + x.cardCount, 0) > CACHE_ABOVE) setsCache.set(db, { sets, at: Date.now() });
+  if (sets.reduce((n, x) => n + x.cardCount, 0) > CACHE_ABOVE && generation === generationOf(db)) setsCache.set(db, { sets, at });
   return sets;
 }

@@ -3,7 +3,6 @@ import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { DrawRecord, OpenInput, Opening, PackSlot, Purchase, PurchaseInput, UserPack } from '../../../shared/contracts/shop.ts';
 import { drawOpening, oddsCanonical, poolCanonical, PoolEmptyError } from '../../../shared/fairness.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
-import { cards } from '../../db/schema/catalog.ts';
 import { openings, ownedCards, purchases, userPacks, type packs } from '../../db/schema/shop.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import { assertCanSpend } from '../responsible-play/service.ts';
@@ -11,7 +10,7 @@ import { debit, getBalance } from '../wallet/service.ts';
 import { nodeFair, sha256HexSync } from '../fairness/crypto.ts';
 import { storePool, takeNonces } from '../fairness/service.ts';
 import { firstEmptyClass, forgetPools, poolVersion, readPool, type Pool } from './pools.ts';
-import { eligibleWhere, productDto, productWithPack, type ProductRow } from './read.ts';
+import { productDto, productWithPack, type ProductRow } from './read.ts';
 
 /**
  * Buying and opening packs. Everything runs inside the caller's transaction (withIdempotency +

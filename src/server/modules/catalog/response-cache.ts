@@ -1,0 +1,137 @@
+import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import { gzip as gzipCb } from 'node:zlib';
+
+const gzip = promisify(gzipCb);
+/** Below this, gzip's header and the CPU are not worth it. */
+const GZIP_ABOVE = 1024;
+
+/** A response body kept ready to send: encoded, compressed and hashed once. */
+export interface CachedResponse {
+  body: Uint8Array<ArrayBuffer>;
+  /** The same body gzipped, for clients that accept it (null when the body is small). */
+  gzip: Uint8Array<ArrayBuffer> | null;
+  /** Weak, so one tag validates both the plain and the gzipped representation. */
+  etag: string;
+  /** When the data was read (ms since the epoch), for the Age header. */
+  storedAt: number;
+}
+
+export interface ResponseCacheOptions {
+  ttlMs: number;
+  maxEntries: number;
+  /** Sum of body sizes kept; free-text search can make any number of distinct keys. */
+  maxBytes: number;
+  now?: () => number;
+}
+
+/**
+ * Serialized responses per normalized request key, for data that changes only when an admin edits
+ * it. Bounded (entries and bytes, least recently used out first), expiring after `ttlMs`, and
+ * single-flight: concurrent misses on one key share one load, so a burst after an edit or an
+ * expiry runs the queries once instead of once per waiting request.
+ *
+ * `clear()` is the writers' half of the contract. It also bumps a generation so that a load which
+ * started before the write (and may have read the old rows) neither lands in the cache nor is
+ * joined by requests arriving after the write.
+ */
+export class ResponseCache {
+  readonly #entries = new Map<string, CachedResponse>();
+  readonly #inflight = new Map<string, Promise<CachedResponse>>();
+  readonly #opts: Required<ResponseCacheOptions>;
+  #bytes = 0;
+  #generation = 0;
+
+  constructor(opts: ResponseCacheOptions) {
+    this.#opts = { now: Date.now, ...opts };
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  async get(key: string, load: () => Promise<unknown>): Promise<CachedResponse> {
+    const now = this.#opts.now();
+    const hit = this.#entries.get(key);
+    if (hit) {
+      this.#entries.delete(key);
+      if (now - hit.storedAt < this.#opts.ttlMs) {
+        this.#entries.set(key, hit);
+        return hit;
+      }
+      this.#bytes -= sizeOf(hit);
+    }
+    const pending = this.#inflight.get(key);
+    if (pending) return pending;
+
+    const generation = this.#generation;
+    const run = (async () => {
+      const storedAt = this.#opts.now();
+      const body = Buffer.from(JSON.stringify(await load()));
+      const entry: CachedResponse = {
+        body,
+        gzip: body.byteLength > GZIP_ABOVE ? await gzip(body) : null,
+        etag: `W/"${createHash('sha1').update(body).digest('base64url')}"`,
+        storedAt,
+      };
+      if (generation === this.#generation) this.#store(key, entry);
+      return entry;
+    })();
+    this.#inflight.set(key, run);
+    try {
+      return await run;
+    } finally {
+      if (this.#inflight.get(key) === run) this.#inflight.delete(key);
+    }
+  }
+
+  clear(): void {
+    this.#generation++;
+    this.#entries.clear();
+    this.#inflight.clear();
+    this.#bytes = 0;
+  }
+
+  #store(key: string, entry: CachedResponse) {
+    const size = sizeOf(entry);
+    if (size > this.#opts.maxBytes) return;
+    const old = this.#entries.get(key);
+    if (old) {
+      this.#entries.delete(key);
+      this.#bytes -= sizeOf(old);
+    }
+    this.#entries.set(key, entry);
+    this.#bytes += size;
+    for (const [k, e] of this.#entries) {
+      if (this.#entries.size <= this.#opts.maxEntries && this.#bytes <= this.#opts.maxBytes) break;
+      this.#entries.delete(k);
+      this.#bytes -= sizeOf(e);
+    }
+  }
+}
+
+const sizeOf = (e: CachedResponse) => e.body.byteLength + (e.gzip?.byteLength ?? 0);
+
+/** RFC 9110 If-None-Match: weak comparison, a list of tags, or `*`. */
+export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  const bare = (t: string) => t.trim().replace(/^W\//, '');
+  const want = bare(etag);
+  return ifNoneMatch.split(',').some((t) => t.trim() === '*' || bare(t) === want);
+}
+
+/** Whether Accept-Encoding allows gzip: listed (or `*`) with a q above 0. */
+export function acceptsGzip(acceptEncoding: string | undefined): boolean {
+  if (!acceptEncoding) return false;
+  const q = new Map<string, number>();
+  for (const part of acceptEncoding.split(',')) {
+    const [coding = '', ...params] = part.split(';').map((x) => x.trim().toLowerCase());
+    const weight = params.find((x) => x.startsWith('q='));
+    q.set(coding, weight ? Number(weight.slice(2)) || 0 : 1);
+  }
+  return (q.get('gzip') ?? q.get('x-gzip') ?? q.get('*') ?? 0) > 0;
+}
