@@ -58,7 +58,11 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
     maxSize: UPLOAD_BODY_LIMIT,
     onError: (c) => respondError(c, new AppError(413, 'payload_too_large', 'The image is larger than 5 MB. Resize it and try again.')),
   });
-  app.use('/api/*', (c, next) => (c.req.path === UPLOAD_PATH ? uploadBodyLimit(c, next) : defaultBodyLimit(c, next)));
+  // GET and HEAD carry no body; skipping them also spares @hono/node-server building a full Request
+  // object for every read (bodyLimit looks at c.req.raw.body).
+  app.use('/api/*', (c, next) =>
+    c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : c.req.path === UPLOAD_PATH ? uploadBodyLimit(c, next) : defaultBodyLimit(c, next),
+  );
   app.use('/api/*', originGuard(deps.config));
   app.use('*', options.actorMiddleware ?? actorMiddleware(deps));
 

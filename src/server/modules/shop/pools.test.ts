@@ -1,8 +1,9 @@
 import { eq, sql } from 'drizzle-orm';
+import type { LookRefs } from '../../../shared/contracts/catalog.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OpenResult, PoolSnapshot, ProductSummary } from '../../../shared/contracts/shop.ts';
 import { poolHash } from '../../../shared/fairness.ts';
-import { cards } from '../../db/schema/catalog.ts';
+import { architects, cardClasses, cards, textures } from '../../db/schema/catalog.ts';
 import { nodeFair } from '../fairness/crypto.ts';
 import { idem, moneyTestContext, type MoneyTestContext } from '../wallet/test-support.ts';
 import { poolVersion } from './pools.ts';
@@ -138,5 +139,24 @@ describe('openings and the cached pool', () => {
     expect(body.openings[1]!.cards).toHaveLength(1);
     expect((await t.deps.db.select({ s: cards.stock }).from(cards).where(eq(cards.id, only!)))[0]!.s).toBe(0);
     expect(await shopInvariants(t)).toEqual(CLEAN);
+  });
+});
+
+describe('the look references of an opening', () => {
+  it('come with the answer, as the catalog would give them, including a class default texture', async () => {
+    const [like] = await t.deps.db.select().from(cards).where(eq(cards.id, cat.cards.Only![0]!));
+    const [tex] = await t.deps.db
+      .insert(textures)
+      .values({ name: 'Foil', imageKey: like!.imageKey, blendMode: 'overlay', opacity: 40 })
+      .returning({ id: textures.id });
+    await t.deps.db.update(cardClasses).set({ defaultTextureId: tex!.id }).where(eq(cardClasses.id, cat.classes.Only!));
+    await t.deps.db.update(cards).set({ active: true, stock: 1000 }).where(eq(cards.classId, cat.classes.Only!));
+    const res = await t.as(user).post('/api/shop/open', { productId, quantity: 2 }, idem());
+    const body = (await res.json()) as OpenResult & { refs: LookRefs };
+    const [arch] = await t.deps.db.select().from(architects).where(eq(architects.id, like!.architectId));
+    expect(body.refs.textures).toEqual([{ id: tex!.id, imageKey: like!.imageKey, blendMode: 'overlay', opacity: 40 }]);
+    expect(body.refs.architects).toEqual([{ id: arch!.id, frameImageKey: arch!.frameImageKey, layout: arch!.layout }]);
+    expect(body.refs.classes).toEqual([{ id: cat.classes.Only!, name: 'Only', colour: '#a855f7', sortOrder: 0 }]);
+    expect(body.openings.flatMap((o) => o.cards).every((c) => c.textureId === tex!.id)).toBe(true);
   });
 });

@@ -226,7 +226,17 @@ async function pulls(db: DbOrTx, where: SQL, limit: number): Promise<Pull[]> {
 }
 
 export async function refsFor(db: DbOrTx, cardsIn: Array<{ classId: string; architectId: string; textureId: string | null }>): Promise<LookRefs> {
-  return lookRefs(db, cardsIn);
+  return sortedRefs(await lookRefs(db, cardsIn));
+}
+
+/** One order for refs however they were read, so a replayed answer equals the first one. */
+export function sortedRefs(r: LookRefs): LookRefs {
+  const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  return {
+    classes: [...r.classes].sort((a, b) => a.sortOrder - b.sortOrder || byId(a, b)),
+    architects: [...r.architects].sort(byId),
+    textures: [...r.textures].sort(byId),
+  };
 }
 
 const WINDOW_MS = { '24h': 24 * 3600_000, '7d': 7 * 24 * 3600_000, all: null } as const;

@@ -193,15 +193,16 @@ export function shopRoutes(deps: Deps) {
         { userId: actor.userId, key, scope: 'POST /api/shop/open', body: input },
         async (tx: Tx) => {
           outcome = await openPacks(tx, actor, input, key);
-          const { poolHashes: _ignored, ...rest } = outcome;
+          const { poolHashes: _hashes, refs: _refs, ...rest } = outcome;
           return { status: 201 as const, body: rest };
         },
         run,
       );
-      if (!r.replayed && outcome) await afterOpen(actor, outcome);
+      const fresh = r.replayed ? null : (outcome as OpenOutcome | null);
+      if (fresh) await afterOpen(actor, fresh);
       if (r.status === 201) {
         const result = r.body;
-        const refs = await refsFor(db, result.openings.flatMap((o) => o.cards));
+        const refs = fresh ? fresh.refs : await refsFor(db, result.openings.flatMap((o) => o.cards));
         return sendIdempotent(c, { ...r, body: { ...result, refs } });
       }
       return sendIdempotent(c, r);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { ArchitectLayout, BlendMode, LookRefs } from '../../../shared/contracts/catalog.ts';
 import type { DrawRecord, OpenInput, Opening, PackSlot, Purchase, PurchaseInput, UserPack } from '../../../shared/contracts/shop.ts';
 import { drawOpening, oddsCanonical, poolCanonical, PoolEmptyError } from '../../../shared/fairness.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
@@ -10,7 +11,7 @@ import { debit, getBalance } from '../wallet/service.ts';
 import { nodeFair, sha256HexSync } from '../fairness/crypto.ts';
 import { storePool, takeNonces } from '../fairness/service.ts';
 import { firstEmptyClass, forgetPools, poolVersion, readPool, type Pool } from './pools.ts';
-import { productDto, productWithPack, type ProductRow } from './read.ts';
+import { productDto, productWithPack, sortedRefs, type ProductRow } from './read.ts';
 
 /**
  * Buying and opening packs. Everything runs inside the caller's transaction (withIdempotency +
@@ -210,6 +211,24 @@ interface TakenCard {
   class_name: string;
   class_colour: string;
   class_sort_order: number;
+  architect_frame_image_key: string;
+  architect_layout: ArchitectLayout | string;
+  texture: { imageKey: string; blendMode: BlendMode; opacity: number } | string | null;
+}
+
+/** The look references of the drawn cards, from the rows the stock update returned (no extra query). */
+function refsOf(rows: TakenCard[]): LookRefs {
+  const json = <T>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
+  const classes = new Map<string, LookRefs['classes'][number]>();
+  const archs = new Map<string, LookRefs['architects'][number]>();
+  const texs = new Map<string, LookRefs['textures'][number]>();
+  for (const r of rows) {
+    classes.set(r.class_id, { id: r.class_id, name: r.class_name, colour: r.class_colour, sortOrder: Number(r.class_sort_order) });
+    archs.set(r.architect_id, { id: r.architect_id, frameImageKey: r.architect_frame_image_key, layout: json(r.architect_layout) });
+    const t = r.texture === null ? null : json(r.texture);
+    if (t && r.texture_id) texs.set(r.texture_id, { id: r.texture_id, imageKey: t.imageKey, blendMode: t.blendMode, opacity: Number(t.opacity) });
+  }
+  return sortedRefs({ classes: [...classes.values()], architects: [...archs.values()], textures: [...texs.values()] });
 }
 
 export interface OpenOutcome {
@@ -218,13 +237,15 @@ export interface OpenOutcome {
   balanceCents: number;
   /** Pool hashes written in this transaction (remembered after the commit). */
   poolHashes: string[];
+  /** Classes, frames and textures of the drawn cards (not stored with the idempotent answer). */
+  refs: LookRefs;
 }
 
 /**
  * Draws and settles `items` (in order, consecutive nonces). Pools are read once per pack
  * definition; a card whose last copy is taken leaves the pool for later draws of this request.
  */
-async function settle(tx: Tx, actor: Actor, items: ToOpen[], now: Date): Promise<{ openings: Opening[]; poolHashes: string[] }> {
+async function settle(tx: Tx, actor: Actor, items: ToOpen[], now: Date): Promise<{ openings: Opening[]; poolHashes: string[]; refs: LookRefs }> {
   const [{ seed, firstNonce }, version] = await Promise.all([takeNonces(tx, actor.userId, items.length), poolVersion(tx)]);
   // One pool per distinct pack definition (odds snapshot + pool rule), shared with other requests.
   const defKey = (i: ToOpen) => `${i.pack.id}|${JSON.stringify(i.slots)}`;
@@ -310,12 +331,15 @@ async function settle(tx: Tx, actor: Actor, items: ToOpen[], now: Date): Promise
         select c.id from cards c where c.id in (select id from want) order by c.id for update
       )
       update cards c set stock = c.stock - w.n
-      from want w, card_classes cc
-      where c.id = w.id and c.id in (select id from locked) and cc.id = c.class_id
+      from want w, card_classes cc, architects a
+      where c.id = w.id and c.id in (select id from locked) and cc.id = c.class_id and a.id = c.architect_id
         and c.stock >= w.n and c.active and c.archived_at is null
       returning c.id, c.name, c.set_name, c.number, c.value_cents, c.image_key, c.class_id, c.architect_id,
         coalesce(c.texture_id, cc.default_texture_id) as texture_id,
-        cc.name as class_name, cc.colour as class_colour, cc.sort_order as class_sort_order`),
+        cc.name as class_name, cc.colour as class_colour, cc.sort_order as class_sort_order,
+        a.frame_image_key as architect_frame_image_key, a.layout as architect_layout,
+        (select row_to_json(t) from (select x.image_key as "imageKey", x.blend_mode as "blendMode", x.opacity
+          from textures x where x.id = coalesce(c.texture_id, cc.default_texture_id)) t) as texture`),
   );
   if (updated.length !== want.size) {
     // The cached stock hint was too high: read the pools afresh on the retry.
@@ -410,7 +434,7 @@ async function settle(tx: Tx, actor: Actor, items: ToOpen[], now: Date): Promise
   }
   // Sent together; the server runs them in order, so the owned cards' opening exists.
   await Promise.all([tx.insert(openings).values(openingRows), tx.insert(ownedCards).values(ownedRows)]);
-  return { openings: out, poolHashes: [...poolHashes] };
+  return { openings: out, poolHashes: [...poolHashes], refs: refsOf(updated) };
 }
 
 /** POST /api/shop/open: owned unopened packs, or buy-and-open. */
@@ -434,7 +458,7 @@ export async function openPacks(tx: Tx, actor: Actor, input: OpenInput, idempote
       slots: r.slots,
     }));
     const settled = await settle(tx, actor, items, now);
-    return { openings: settled.openings, purchase: b.purchase, balanceCents: b.purchase.balanceCents, poolHashes: settled.poolHashes };
+    return { openings: settled.openings, purchase: b.purchase, balanceCents: b.purchase.balanceCents, poolHashes: settled.poolHashes, refs: settled.refs };
   }
 
   await assertCanSpend(tx, actor.userId, now);
@@ -468,7 +492,7 @@ export async function openPacks(tx: Tx, actor: Actor, input: OpenInput, idempote
   });
   const settled = await settle(tx, actor, items, now);
   const { balanceCents } = await getBalance(tx, actor.userId);
-  return { openings: settled.openings, purchase: null, balanceCents, poolHashes: settled.poolHashes };
+  return { openings: settled.openings, purchase: null, balanceCents, poolHashes: settled.poolHashes, refs: settled.refs };
 }
 
 // Inventory --------------------------------------------------------------------------------------
