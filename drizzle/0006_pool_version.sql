@@ -17,20 +17,23 @@ BEGIN
   RETURN NULL;
 END $$;
 --> statement-breakpoint
-CREATE TRIGGER "cards_pool_insert" AFTER INSERT ON "cards" FOR EACH ROW
+-- Deferred to the commit: the one catalog_state row is then always the last lock a transaction
+-- takes, and only for the moment of its commit, so two transactions that each sell out or
+-- restock several cards can never deadlock on it.
+CREATE CONSTRAINT TRIGGER "cards_pool_insert" AFTER INSERT ON "cards" DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
   WHEN (NEW."active" AND NEW."archived_at" IS NULL AND NEW."stock" > 0)
   EXECUTE FUNCTION "bump_pool_version"();
 --> statement-breakpoint
-CREATE TRIGGER "cards_pool_delete" AFTER DELETE ON "cards" FOR EACH ROW
+CREATE CONSTRAINT TRIGGER "cards_pool_delete" AFTER DELETE ON "cards" DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
   WHEN (OLD."active" AND OLD."archived_at" IS NULL AND OLD."stock" > 0)
   EXECUTE FUNCTION "bump_pool_version"();
 --> statement-breakpoint
--- Openings only lower stock: they bump the version only when a card's last copy goes.
-CREATE TRIGGER "cards_pool_update" AFTER UPDATE ON "cards" FOR EACH ROW
+-- Only membership counts: openings and buybacks that move stock without emptying or refilling a
+-- card leave the version (and every process's cached pools) alone.
+CREATE CONSTRAINT TRIGGER "cards_pool_update" AFTER UPDATE ON "cards" DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
   WHEN (
     (OLD."active" AND OLD."archived_at" IS NULL AND OLD."stock" > 0)
       IS DISTINCT FROM (NEW."active" AND NEW."archived_at" IS NULL AND NEW."stock" > 0)
-    OR NEW."stock" > OLD."stock"
     OR NEW."class_id" IS DISTINCT FROM OLD."class_id"
   )
   EXECUTE FUNCTION "bump_pool_version"();

@@ -155,12 +155,12 @@ export const stockAdjustments = pgTable(
 );
 
 /**
- * One row. `pool_version` gets a new random value, in the same transaction, whenever a card enters
- * or leaves the drawable set (active, not archived, stock > 0), changes class, or gets more stock
- * (triggers in migration 0006). Openings cache the card pools per version, so the hot path reads
- * this one row instead of every eligible card; an opening that only lowers stock does not change
- * it. Random rather than a counter, so one process can cache pools of several databases (tests,
- * bench) without two of them ever sharing a version by chance.
+ * One row. `pool_version` gets a new random value, when the transaction commits, whenever a card
+ * enters or leaves the drawable set (active, not archived, stock > 0) or changes class (deferred
+ * triggers in migration 0006). Openings cache the card pools per version, so the hot path reads
+ * this one row instead of every eligible card; moving stock without emptying or refilling a card
+ * does not change it. Random rather than a counter, so one process can cache pools of several
+ * databases (tests, bench) without two of them ever sharing a version by chance.
  */
 export const catalogState = pgTable(
   'catalog_state',

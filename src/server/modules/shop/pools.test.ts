@@ -53,10 +53,9 @@ describe('pool version', () => {
     expect(await version()).toBe(before);
   });
 
-  it('moves when a card enters or leaves the drawable set, changes class or gains stock', async () => {
+  it('moves when a card enters or leaves the drawable set or changes class, not when stock only moves', async () => {
     const id = cat.cards.Only![0]!;
     const changes = [
-      sql`update cards set stock = stock + 5 where id = ${id}`,
       sql`update cards set active = false where id = ${id}`,
       sql`update cards set active = true where id = ${id}`,
       sql`update cards set archived_at = now() where id = ${id}`,
@@ -71,13 +70,29 @@ describe('pool version', () => {
     }
     const before = await version();
     await t.deps.dbh.query(sql`update cards set stock = stock - 1, value_cents = value_cents + 1 where id = ${id}`);
+    await t.deps.dbh.query(sql`update cards set stock = stock + 7 where id = ${id}`);
     expect(await version()).toBe(before);
+  });
+
+  it('moves at the commit, with the change, and once for a bulk change', async () => {
+    const before = await version();
+    let inside = '';
+    await t.deps.db.transaction(async (tx) => {
+      await tx.update(cards).set({ active: false }).where(eq(cards.id, cat.cards.Only![0]!));
+      inside = await poolVersion(tx);
+    });
+    expect(inside).toBe(before);
+    expect(await version()).not.toBe(before);
+    await t.deps.db.update(cards).set({ active: true }).where(eq(cards.id, cat.cards.Only![0]!));
   });
 
   it('moves once for a bulk change and not for a rolled-back one', async () => {
     const before = await version();
     await t.deps.db.transaction(async (tx) => {
-      await tx.update(cards).set({ stock: sql`${cards.stock} + 1` }).where(eq(cards.classId, cat.classes.Only!));
+      await tx.update(cards).set({ active: false }).where(eq(cards.classId, cat.classes.Only!));
+      await tx.update(cards).set({ active: true }).where(eq(cards.classId, cat.classes.Only!));
+      await tx.update(cards).set({ stock: 0 }).where(eq(cards.classId, cat.classes.Only!));
+      await tx.update(cards).set({ stock: 1000 }).where(eq(cards.classId, cat.classes.Only!));
     });
     const after = await version();
     expect(after).not.toBe(before);
@@ -138,6 +153,21 @@ describe('openings and the cached pool', () => {
     expect(body.openings.map((o) => o.cards[0]!.id)).toEqual([only, only]);
     expect(body.openings[1]!.cards).toHaveLength(1);
     expect((await t.deps.db.select({ s: cards.stock }).from(cards).where(eq(cards.id, only!)))[0]!.s).toBe(0);
+    expect(body.openings[1]!.fairness.draws[0]!.exhausted).toBe(true);
+    expect(await shopInvariants(t)).toEqual(CLEAN);
+  });
+
+  it('retries on fresh stock when the cached stock was too low (restocked without a version change)', async () => {
+    const [only] = cat.cards.Only!;
+    await t.deps.dbh.query(sql`update cards set stock = 2 where id = ${only!}`);
+    await open(); // caches the pool with a stock hint of 2 (1 left after this opening)
+    await t.deps.dbh.query(sql`update cards set stock = stock + 10 where id = ${only!}`);
+    const res = await t.as(user).post('/api/shop/open', { productId, quantity: 3 }, idem());
+    expect(res.status).toBe(201);
+    const body = (await res.json()) as OpenResult;
+    expect(body.openings.map((o) => o.cards[0]!.id)).toEqual([only, only, only]);
+    expect(body.openings.flatMap((o) => o.fairness.draws).some((d) => d.exhausted)).toBe(false);
+    expect((await t.deps.db.select({ s: cards.stock }).from(cards).where(eq(cards.id, only!)))[0]!.s).toBe(8);
     expect(await shopInvariants(t)).toEqual(CLEAN);
   });
 });

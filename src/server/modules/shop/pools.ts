@@ -16,10 +16,12 @@ import { eligibleWhere } from './read.ts';
  * same transaction (migration 0006). So an opening reads that one row and reuses the pool read at
  * the same version, in any transaction, by any request of this process.
  *
- * The cached stock is a hint, not the truth: openings lower stock without a new version. The
- * conditional stock update in the opening is the truth; when it finds too little, the opening
- * forgets the cache and is retried on a fresh read (StockRace), so a committed draw is always the
- * one a fresh read would have given.
+ * The cached stock is a hint, not the truth: openings and buybacks move stock without a new
+ * version. The opening checks the hint against the stock its conditional update finds (a card the
+ * draw took the last copy of must be at 0 afterwards, any other above 0), and a pack that the hint
+ * says is sold out is only refused after a fresh read. On any difference it forgets the cache and
+ * is retried on a fresh read (StockRace), so a committed draw is always the one a fresh read would
+ * have given.
  */
 export interface Pool {
   version: string;
@@ -28,6 +30,8 @@ export interface Pool {
   stock: ReadonlyMap<string, number>;
   /** sha256 of poolCanonical(pools): the `pool_hash` of an opening that draws from this pool. */
   hash: string;
+  /** False for the request that read it, true for every later one (whose stock hint may be stale). */
+  fromCache: boolean;
 }
 
 const MAX_ENTRIES = 256;
@@ -42,7 +46,7 @@ export async function readPool(db: DbOrTx, version: string, slots: readonly Pack
   const classIds = classesOf(slots as PackSlot[]);
   const key = `${version}|${classIds.join(',')}|${JSON.stringify(pool)}`;
   const hit = cache.get(key);
-  if (hit) return hit;
+  if (hit) return { ...hit, fromCache: true };
   const rows = classIds.length
     ? await db
         .select({ id: cards.id, classId: cards.classId, stock: cards.stock })
@@ -59,7 +63,7 @@ export async function readPool(db: DbOrTx, version: string, slots: readonly Pack
   // PostgreSQL orders uuids by bytes, which is the same as cmp on their lowercase text; sorting
   // here anyway keeps drawOpening's no-copy fast path independent of the database's collation.
   for (const ids of Object.values(pools)) ids.sort(cmp);
-  const entry: Pool = { version, pools, stock, hash: sha256HexSync(poolCanonical(pools)) };
+  const entry: Pool = { version, pools, stock, hash: sha256HexSync(poolCanonical(pools)), fromCache: false };
   // Versions only move forward, so the oldest entries are the dead ones.
   if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value!);
   cache.set(key, entry);

@@ -31,6 +31,12 @@ export class StockRace extends Error {
   }
 }
 
+/** The cached stock hint disagreed with the stock: retry the whole transaction on a fresh read. */
+function staleHint(): StockRace {
+  forgetPools();
+  return new StockRace();
+}
+
 function rowsOf<T>(res: unknown): T[] {
   return (Array.isArray(res) ? res : (res as { rows: T[] }).rows) as T[];
 }
@@ -200,6 +206,7 @@ interface ToOpen {
 
 interface TakenCard {
   id: string;
+  stock_after: number;
   name: string;
   set_name: string;
   number: number;
@@ -285,6 +292,8 @@ async function settle(tx: Tx, actor: Actor, items: ToOpen[], now: Date): Promise
     for (const s of item.slots) {
       for (const e of s.odds) {
         if (!st.pools[e.classId]?.length) {
+          // Emptied by this request's own draws, judged by a cached stock hint: make sure on a fresh read.
+          if (st.changed && st.base.fromCache) throw staleHint();
           throw soldOut(
             items.length > 1
               ? `${item.product.name} sold out while opening ${items.length} packs: one of its classes has no cards left in stock. Try fewer packs.`
@@ -306,7 +315,10 @@ async function settle(tx: Tx, actor: Actor, items: ToOpen[], now: Date): Promise
         stock,
       });
     } catch (err) {
-      if (err instanceof PoolEmptyError) throw soldOut(`${item.product.name} sold out while opening: not enough cards left in stock.`);
+      if (err instanceof PoolEmptyError) {
+        if (st.base.fromCache) throw staleHint();
+        throw soldOut(`${item.product.name} sold out while opening: not enough cards left in stock.`);
+      }
       throw err;
     }
     for (const d of result.draws) taken.set(d.cardId, (taken.get(d.cardId) ?? 0) + 1);
@@ -334,22 +346,23 @@ async function settle(tx: Tx, actor: Actor, items: ToOpen[], now: Date): Promise
       from want w, card_classes cc, architects a
       where c.id = w.id and c.id in (select id from locked) and cc.id = c.class_id and a.id = c.architect_id
         and c.stock >= w.n and c.active and c.archived_at is null
-      returning c.id, c.name, c.set_name, c.number, c.value_cents, c.image_key, c.class_id, c.architect_id,
+      returning c.id, c.stock as stock_after, c.name, c.set_name, c.number, c.value_cents, c.image_key, c.class_id, c.architect_id,
         coalesce(c.texture_id, cc.default_texture_id) as texture_id,
         cc.name as class_name, cc.colour as class_colour, cc.sort_order as class_sort_order,
         a.frame_image_key as architect_frame_image_key, a.layout as architect_layout,
         (select row_to_json(t) from (select x.image_key as "imageKey", x.blend_mode as "blendMode", x.opacity
           from textures x where x.id = coalesce(c.texture_id, cc.default_texture_id)) t) as texture`),
   );
-  if (updated.length !== want.size) {
-    // The cached stock hint was too high: read the pools afresh on the retry.
-    forgetPools();
-    throw new StockRace();
-  }
+  if (updated.length !== want.size) throw staleHint();
+  // The draw took a card's last copy exactly when its stock is now 0; otherwise the stock hint
+  // was off and a fresh read could have drawn differently.
+  const lastTakeEmptied = new Map<string, boolean>();
+  for (const d of drawn) for (const r of d.draws) lastTakeEmptied.set(r.cardId, r.exhausted);
+  for (const u of updated) if ((Number(u.stock_after) === 0) !== lastTakeEmptied.get(u.id)) throw staleHint();
   const card = new Map(updated.map((t) => [t.id, t]));
 
-  const openingRows: Array<typeof openings.$inferInsert> = [];
-  const ownedRows: Array<typeof ownedCards.$inferInsert> = [];
+  const openingRows: Array<Record<string, unknown>> = [];
+  const ownedRows: Array<Record<string, unknown>> = [];
   const out: Opening[] = [];
   const poolHashes = new Set<string>();
   for (const d of drawn) {
@@ -357,19 +370,7 @@ async function settle(tx: Tx, actor: Actor, items: ToOpen[], now: Date): Promise
     const revealed = d.draws.map((r) => {
       const c = card.get(r.cardId)!;
       const ownedCardId = randomUUID();
-      ownedRows.push({
-        id: ownedCardId,
-        cardId: c.id,
-        ownerId: actor.userId,
-        acquiredVia: 'opening',
-        valueCents: Number(c.value_cents),
-        status: 'in_vault',
-        openingId,
-        productId: d.item.product.id,
-        slot: r.slot,
-        acquiredAt: now,
-        updatedAt: now,
-      });
+      ownedRows.push({ id: ownedCardId, card_id: c.id, value_cents: Number(c.value_cents), opening_id: openingId, product_id: d.item.product.id, slot: r.slot });
       return {
         id: c.id,
         name: c.name,
@@ -390,21 +391,16 @@ async function settle(tx: Tx, actor: Actor, items: ToOpen[], now: Date): Promise
     const totalValueCents = revealed.reduce((a, c) => a + c.valueCents, 0);
     openingRows.push({
       id: openingId,
-      userId: actor.userId,
-      userPackId: d.item.userPackId,
-      purchaseId: d.item.purchaseId,
-      productId: d.item.product.id,
-      packId: d.item.pack.id,
-      seedId: seed.id,
-      serverSeedHash: seed.serverSeedHash,
-      clientSeed: seed.clientSeed,
+      user_pack_id: d.item.userPackId,
+      purchase_id: d.item.purchaseId,
+      product_id: d.item.product.id,
+      pack_id: d.item.pack.id,
       nonce: d.nonce,
       slots: d.item.slots,
-      oddsHash: d.oddsHash,
-      poolHash: d.poolHash,
+      odds_hash: d.oddsHash,
+      pool_hash: d.poolHash,
       draws: d.draws,
-      totalValueCents,
-      createdAt: now,
+      total_value_cents: totalValueCents,
     });
     if (!poolHashes.has(d.poolHash)) {
       poolHashes.add(d.poolHash);
@@ -432,8 +428,23 @@ async function settle(tx: Tx, actor: Actor, items: ToOpen[], now: Date): Promise
       createdAt: now.toISOString(),
     });
   }
-  // Sent together; the server runs them in order, so the owned cards' opening exists.
-  await Promise.all([tx.insert(openings).values(openingRows), tx.insert(ownedCards).values(ownedRows)]);
+  // One statement for the openings and their cards, each set passed as one JSON document: a
+  // 10-pack opening is 10 openings and 50 cards, which as row-by-row parameters cost more to
+  // build in the app than the insert costs the server. The cards' foreign key to their opening is
+  // checked at the end of the statement, when both are in.
+  await tx.execute(sql`
+    with o as (
+      insert into ${openings} ("id", "user_id", "user_pack_id", "purchase_id", "product_id", "pack_id", "seed_id", "server_seed_hash",
+        "client_seed", "nonce", "slots", "odds_hash", "pool_hash", "draws", "total_value_cents", "created_at")
+      select x.id, ${actor.userId}::text, x.user_pack_id, x.purchase_id, x.product_id, x.pack_id, ${seed.id}::uuid, ${seed.serverSeedHash}::text,
+        ${seed.clientSeed}::text, x.nonce, x.slots, x.odds_hash, x.pool_hash, x.draws, x.total_value_cents, ${now.toISOString()}::timestamptz
+      from json_to_recordset(${JSON.stringify(openingRows)}::json) as x(id uuid, user_pack_id uuid, purchase_id uuid, product_id uuid,
+        pack_id uuid, nonce integer, slots jsonb, odds_hash text, pool_hash text, draws jsonb, total_value_cents integer)
+    )
+    insert into ${ownedCards} ("id", "card_id", "owner_id", "acquired_via", "value_cents", "status", "opening_id", "product_id", "slot", "acquired_at", "updated_at")
+    select y.id, y.card_id, ${actor.userId}::text, 'opening', y.value_cents, 'in_vault', y.opening_id, y.product_id, y.slot,
+      ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz
+    from json_to_recordset(${JSON.stringify(ownedRows)}::json) as y(id uuid, card_id uuid, value_cents integer, opening_id uuid, product_id uuid, slot integer)`);
   return { openings: out, poolHashes: [...poolHashes], refs: refsOf(updated) };
 }
 
