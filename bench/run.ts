@@ -325,7 +325,7 @@ async function main() {
   (results.detail as Record<string, unknown>).small = small ? smallOut : null;
   (results.detail as Record<string, unknown>).large = large ? largeOut : null;
   writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
-  if (small && !partial) writeFileSync(path.join(outDir, 'open-sql.pgbench'), `-- The SQL of one POST /api/shop/open as captured from the server (most frequent shape), as replayed by pgbench.\n-- Constants are passed with -D; see bench/lib/pgbench.ts.\n${small.script}`);
+  if (small) writeFileSync(path.join(outDir, partial ? 'open-sql.partial.pgbench' : 'open-sql.pgbench'), `-- The SQL of one POST /api/shop/open as captured from the server (most frequent shape), as replayed by pgbench.\n-- Constants are passed with -D; see bench/lib/pgbench.ts.\n${small.script}`);
   log(`wrote ${path.relative(ROOT, file)}`);
 }
 

@@ -104,14 +104,51 @@ export async function buildScript(
     return name;
   };
 
+  /** A per-transaction variable for `v`, or null when it is a plain constant. */
+  const dynamicVar = async (v: string): Promise<string | null> => {
+    const dynamic =
+      v === uid ||
+      v === `bt${facts.userNumber}` ||
+      v === `bs${facts.userNumber}` ||
+      v === facts.seedId ||
+      v === facts.idempotencyKey ||
+      facts.cardNumbers.has(v) ||
+      (/^\d+$/.test(v) && Number(v) === facts.nonce) ||
+      (UUID_RE.test(v) && !facts.constants.has(v));
+    return dynamic ? varFor(v) : null;
+  };
+  /**
+   * A JSON document parameter (the opening passes its openings and cards as one each) is rebuilt
+   * with json_build_array/json_build_object so that its ids are this transaction's variables, as
+   * the app's are fresh per request; everything else in it stays a literal.
+   */
+  const jsonExpr = async (v: unknown): Promise<string> => {
+    if (Array.isArray(v)) return `json_build_array(${(await Promise.all(v.map(jsonExpr))).join(', ')})`;
+    if (v !== null && typeof v === 'object') {
+      const parts: string[] = [];
+      for (const [k, x] of Object.entries(v)) parts.push(`${pgQuote(k)}, ${await jsonExpr(x)}`);
+      return `json_build_object(${parts.join(', ')})`;
+    }
+    if (typeof v === 'string') {
+      const name = await dynamicVar(v);
+      return name ? `:${name}::text` : `${pgQuote(v)}::text`;
+    }
+    if (typeof v === 'number') {
+      const name = await dynamicVar(String(v));
+      return name ? `(:${name})::int` : String(v);
+    }
+    return v === null ? 'null::text' : String(v);
+  };
+  const isJsonDocument = (p: unknown): p is string => typeof p === 'string' && /^[[{]/.test(p) && /^[[{][\s\S]*[\]}]$/.test(p);
+
   const body: string[] = [];
   let nonceSource = false;
   for (const [index, s] of stmts.entries()) {
     const names: string[] = [];
-    for (const p of s.parameters) names.push(await varFor(p));
+    for (const p of s.parameters) names.push(isJsonDocument(p) && /json_to_recordset\(\$/.test(s.query) ? `(${await jsonExpr(JSON.parse(p))})` : `:${await varFor(p)}`);
     // $10 before $1: replace from the highest number down.
     let text = s.query.trim().replace(/;\s*$/, '');
-    for (let i = names.length; i >= 1; i--) text = text.replaceAll(`$${i}`, `:${names[i - 1]}`);
+    for (let i = names.length; i >= 1; i--) text = text.replaceAll(`$${i}`, names[i - 1]!);
     if (/^update "user_seeds"/i.test(text) && /returning/i.test(text)) {
       body.push(`${text}\n\\gset ns_`);
       body.push(`\\set nonce :ns_next_nonce - 1`);

@@ -1,6 +1,7 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { PoolSnapshot, Seeds } from '../../../shared/contracts/shop.ts';
 import type { Db, DbOrTx, Tx } from '../../db/client.ts';
+import { catalogState } from '../../db/schema/catalog.ts';
 import { fairnessPools, userSeeds } from '../../db/schema/shop.ts';
 import { notFound } from '../../http/errors.ts';
 import { newClientSeed, newServerSeed, sha256HexSync } from './crypto.ts';
@@ -35,14 +36,18 @@ export async function ensureActiveSeed(db: DbOrTx, userId: string): Promise<Seed
  * Reserves `count` consecutive nonces of the user's active seed and returns the seed with the
  * first of them. The row stays locked until the transaction ends.
  */
-export async function takeNonces(tx: Tx, userId: string, count: number): Promise<{ seed: SeedRow; firstNonce: number }> {
+export async function takeNonces(tx: Tx, userId: string, count: number): Promise<{ seed: SeedRow; firstNonce: number; poolVersion: string }> {
   for (let attempt = 0; attempt < 2; attempt++) {
     const [row] = await tx
       .update(userSeeds)
       .set({ nextNonce: sql`${userSeeds.nextNonce} + ${count}` })
       .where(activeOf(userId))
-      .returning();
-    if (row) return { seed: row, firstNonce: row.nextNonce - count };
+      // The opening needs the catalog's pool version too (shop/pools.ts); one statement for both.
+      .returning({ ...getTableColumns(userSeeds), poolVersion: sql<string>`(select ${catalogState.poolVersion} from ${catalogState} where ${catalogState.id} = 1)` });
+    if (row) {
+      const { poolVersion, ...seed } = row;
+      return { seed, firstNonce: seed.nextNonce - count, poolVersion };
+    }
     await insertSeed(tx, userId);
   }
   throw new Error('could not create a seed pair');

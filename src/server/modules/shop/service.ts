@@ -253,7 +253,7 @@ export interface OpenOutcome {
  * definition; a card whose last copy is taken leaves the pool for later draws of this request.
  */
 async function settle(tx: Tx, actor: Actor, items: ToOpen[], now: Date): Promise<{ openings: Opening[]; poolHashes: string[]; refs: LookRefs }> {
-  const [{ seed, firstNonce }, version] = await Promise.all([takeNonces(tx, actor.userId, items.length), poolVersion(tx)]);
+  const { seed, firstNonce, poolVersion: version } = await takeNonces(tx, actor.userId, items.length);
   // One pool per distinct pack definition (odds snapshot + pool rule), shared with other requests.
   const defKey = (i: ToOpen) => `${i.pack.id}|${JSON.stringify(i.slots)}`;
   const state = new Map<string, { base: Pool; pools: Readonly<Record<string, readonly string[]>>; changed: boolean }>();
