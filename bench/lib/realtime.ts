@@ -1,6 +1,6 @@
-import http from 'node:http';
+import net from 'node:net';
 import { connect } from './pg.ts';
-import { rssKb } from './server.ts';
+import { cpuMs, rssKb } from './server.ts';
 import { log, percentile, round, sleep } from './util.ts';
 
 export interface RealtimeResult {
@@ -15,6 +15,12 @@ export interface RealtimeResult {
   rss_before_mb: number;
   rss_after_mb: number;
   kb_per_connection: number | null;
+  /** Connections the server closed during the run, and clients that missed at least one event. */
+  closed_early: number;
+  clients_missing_events: number;
+  /** CPU of the server and of the bench's own clients over the publishing phase, per event. */
+  server_cpu_ms_per_event: number | null;
+  bench_cpu_ms_per_event: number | null;
 }
 
 /**
@@ -23,56 +29,99 @@ export interface RealtimeResult {
  * latency is arrival − send for every client and event.
  */
 export async function realtimeBench(opts: { origin: string; databaseUrl: string; pid: number; clients: number; events: number }): Promise<RealtimeResult> {
-  const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
   const latencies: number[] = [];
-  const requests: http.ClientRequest[] = [];
+  const sockets: net.Socket[] = [];
+  const received: number[] = [];
   let connected = 0;
+  let closedEarly = 0;
+  let finished = false;
   await sleep(1000);
   const rssBefore = rssKb(opts.pid);
   const url = new URL('/api/events', opts.origin);
+  const request = `GET ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nAccept: text/event-stream\r\n\r\n`;
 
-  const open = () =>
+  // The clients share the bench's CPU with the server, so their cost is inside every figure: a raw
+  // socket and a minimal HTTP/1.1-chunked + SSE reader instead of http.get (parser, streams,
+  // decoder) and JSON.parse per message. The time is still taken when the bytes reach the client.
+  const open = (n: number) =>
     new Promise<void>((resolve, reject) => {
-      const req = http.get(url, { agent, headers: { accept: 'text/event-stream' } }, (res) => {
-        if (res.statusCode !== 200) {
-          reject(new Error(`/api/events answered ${res.statusCode}`));
-          res.resume();
-          return;
-        }
-        res.setEncoding('utf8');
-        let buf = '';
-        let hello = false;
-        res.on('data', (chunk: string) => {
-          const now = Date.now();
-          buf += chunk;
-          let i: number;
-          while ((i = buf.indexOf('\n\n')) !== -1) {
-            const msg = buf.slice(0, i);
-            buf = buf.slice(i + 2);
-            if (!hello && msg.includes('event: hello')) {
-              hello = true;
-              connected++;
-              resolve();
-            } else if (msg.includes('event: pull.created')) {
-              const line = msg.split('\n').find((l) => l.startsWith('data: '));
-              if (line) latencies.push(now - (JSON.parse(line.slice(6)) as { sentAt: number }).sentAt);
-            }
+      const socket = net.connect({ host: url.hostname, port: Number(url.port) });
+      sockets.push(socket);
+      received[n] = 0;
+      // latin1: one char per byte, so chunk sizes can be counted in string length.
+      socket.setEncoding('latin1');
+      socket.setNoDelay(true);
+      socket.on('connect', () => socket.write(request));
+      let raw = '';
+      let headDone = false;
+      /** Bytes of the current chunk still to come, or -1 while a chunk-size line is awaited. */
+      let chunkLeft = -1;
+      let sse = '';
+      let hello = false;
+      socket.on('data', (data: string) => {
+        const now = Date.now();
+        raw += data;
+        if (!headDone) {
+          const h = raw.indexOf('\r\n\r\n');
+          if (h === -1) return;
+          const head = raw.slice(0, h);
+          if (!head.startsWith('HTTP/1.1 200') || !/\r\ncontent-type: text\/event-stream/i.test(head) || !/\r\ntransfer-encoding: chunked/i.test(head)) {
+            reject(new Error(`/api/events answered ${head.split('\r\n', 1)[0]} (expected a chunked text/event-stream)`));
+            socket.destroy();
+            return;
           }
-        });
+          headDone = true;
+          raw = raw.slice(h + 4);
+        }
+        for (;;) {
+          if (chunkLeft === -1) {
+            const e = raw.indexOf('\r\n');
+            if (e === -1) break;
+            chunkLeft = parseInt(raw.slice(0, e), 16);
+            raw = raw.slice(e + 2);
+            if (chunkLeft === 0) return; // the server ended the response
+          }
+          // The chunk's data, then its CRLF.
+          if (raw.length < chunkLeft + 2) break;
+          sse += raw.slice(0, chunkLeft);
+          raw = raw.slice(chunkLeft + 2);
+          chunkLeft = -1;
+        }
+        let i: number;
+        while ((i = sse.indexOf('\n\n')) !== -1) {
+          const msg = sse.slice(0, i);
+          sse = sse.slice(i + 2);
+          if (msg.startsWith('event: pull.created\n')) {
+            const k = msg.indexOf('"sentAt":');
+            if (k === -1) continue;
+            latencies.push(now - parseInt(msg.slice(k + 9), 10));
+            received[n]!++;
+          } else if (!hello && msg.startsWith('event: hello\n')) {
+            hello = true;
+            connected++;
+            resolve();
+          }
+        }
       });
-      req.on('error', reject);
-      requests.push(req);
+      socket.on('error', reject);
+      socket.on('close', () => {
+        if (!finished) closedEarly++;
+        reject(new Error('/api/events closed before its hello'));
+      });
     });
 
   // Open in batches so the accept queue is not the thing being measured.
   for (let i = 0; i < opts.clients; i += 100) {
-    await Promise.all(Array.from({ length: Math.min(100, opts.clients - i) }, open));
+    await Promise.all(Array.from({ length: Math.min(100, opts.clients - i) }, (_, j) => open(i + j)));
   }
   log(`realtime: ${connected} SSE clients connected`);
   await sleep(2000);
   const rssAfter = rssKb(opts.pid);
 
   const sql = connect(opts.databaseUrl, 1);
+  const serverCpu0 = cpuMs(opts.pid);
+  const benchCpu0 = process.cpuUsage();
+  const cpu = { server: 0, bench: 0 };
   try {
     for (let e = 0; e < opts.events; e++) {
       const event = {
@@ -98,10 +147,13 @@ export async function realtimeBench(opts: { origin: string; databaseUrl: string;
     // Let the last deliveries land.
     const expected = opts.events * connected;
     for (let w = 0; w < 20 && latencies.length < expected; w++) await sleep(250);
+    cpu.server = cpuMs(opts.pid) - serverCpu0;
+    const b = process.cpuUsage(benchCpu0);
+    cpu.bench = (b.user + b.system) / 1000;
   } finally {
     await sql.end();
-    for (const r of requests) r.destroy();
-    agent.destroy();
+    finished = true;
+    for (const s of sockets) s.destroy();
   }
   return {
     clients: opts.clients,
@@ -115,5 +167,9 @@ export async function realtimeBench(opts: { origin: string; databaseUrl: string;
     rss_before_mb: round(rssBefore / 1024, 1)!,
     rss_after_mb: round(rssAfter / 1024, 1)!,
     kb_per_connection: connected ? round((rssAfter - rssBefore) / connected, 1) : null,
+    closed_early: closedEarly,
+    clients_missing_events: received.filter((r) => r < opts.events).length,
+    server_cpu_ms_per_event: opts.events ? round(cpu.server / opts.events, 1) : null,
+    bench_cpu_ms_per_event: opts.events ? round(cpu.bench / opts.events, 1) : null,
   };
 }

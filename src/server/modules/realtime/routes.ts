@@ -1,9 +1,7 @@
-import { streamSSE } from 'hono/streaming';
+import type { HttpBindings } from '@hono/node-server';
 import type { Deps } from '../../deps.ts';
 import { createRouter } from '../../http/openapi.ts';
-import type { BusEvent } from './bus.ts';
-
-const HEARTBEAT_MS = 15_000;
+import { createFanout } from './fanout.ts';
 
 /**
  * GET /api/events — Server-Sent Events. Everyone gets the public stream; a signed-in client
@@ -12,55 +10,25 @@ const HEARTBEAT_MS = 15_000;
  */
 export function realtimeRoutes(deps: Deps) {
   const app = createRouter();
+  const fanout = createFanout(deps.bus, deps.shutdown, deps.log);
   app.get('/events', (c) => {
     const actor = c.get('actor');
-    const userTopic = actor ? `user:${actor.userId}` : null;
-    const wants = (e: BusEvent) => e.topic === 'public' || e.topic === userTopic;
-    const lastId = c.req.header('last-event-id') ?? c.req.query('lastEventId');
-    c.header('X-Accel-Buffering', 'no');
-    c.header('Cache-Control', 'no-cache, no-transform');
-    return streamSSE(c, async (stream) => {
-      const queue: BusEvent[] = [];
-      let wake: (() => void) | null = null;
-      const unsubscribe = deps.bus.subscribe((e) => {
-        if (!wants(e)) return;
-        queue.push(e);
-        wake?.();
-      });
-      let closed = deps.shutdown.aborted;
-      const stop = () => {
-        closed = true;
-        wake?.();
-      };
-      stream.onAbort(stop);
-      deps.shutdown.addEventListener('abort', stop, { once: true });
-      try {
-        await stream.writeSSE({ event: 'hello', data: JSON.stringify({ user: Boolean(actor) }), retry: 3000 });
-        if (lastId) {
-          const missed = deps.bus.since(lastId);
-          if (missed === null) await stream.writeSSE({ event: 'reset', data: '{}' });
-          else for (const e of missed.filter(wants)) queue.push(e);
-        }
-        while (!closed) {
-          while (queue.length && !closed) {
-            const e = queue.shift()!;
-            await stream.writeSSE({ id: e.id, event: e.type, data: JSON.stringify(e.data) });
-          }
-          if (closed) break;
-          await new Promise<void>((resolve) => {
-            const t = setTimeout(resolve, HEARTBEAT_MS);
-            wake = () => {
-              clearTimeout(t);
-              resolve();
-            };
-          });
-          wake = null;
-          if (!queue.length && !closed) await stream.write(': ping\n\n');
-        }
-      } finally {
-        unsubscribe();
-        deps.shutdown.removeEventListener('abort', stop);
-      }
+    // Present when served by @hono/node-server; absent under app.request() in tests.
+    const outgoing = (c.env as Partial<HttpBindings> | undefined)?.outgoing;
+    const body = fanout.open({
+      userTopic: actor ? `user:${actor.userId}` : null,
+      signedIn: Boolean(actor),
+      lastEventId: c.req.header('last-event-id') ?? c.req.query('lastEventId'),
+      node: outgoing,
+    });
+    return c.body(body, 200, {
+      'Content-Type': 'text/event-stream',
+      'Cache-Control': 'no-cache, no-transform',
+      // Chunked up front, so @hono/node-server sends the headers at once instead of first
+      // waiting to see whether the body ends (to compute a Content-Length).
+      'Transfer-Encoding': 'chunked',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no',
     });
   });
   return app;

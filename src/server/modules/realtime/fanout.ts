@@ -1,0 +1,258 @@
+import type { Logger } from '../../lib/logger.ts';
+import type { Bus, BusEvent } from './bus.ts';
+
+export const HEARTBEAT_MS = 15_000;
+/** How often idle streams are looked at; a stream idle for HEARTBEAT_MS gets a ping within this. */
+const HEARTBEAT_CHECK_MS = 5_000;
+/**
+ * Bytes a client may still have waiting (in its stream or its socket's buffer) from earlier turns
+ * of the event loop when a live event arrives. A client that far behind is dropped instead of
+ * buffered without bound: its EventSource reconnects with Last-Event-ID and catches up from the
+ * bus history, or gets `reset`. What was written in the current turn does not count: a burst of
+ * NOTIFYs read in one go is written before any socket gets a chance to flush, and must not drop
+ * every client at once.
+ */
+export const MAX_QUEUED_BYTES = 64 * 1024;
+/** How soon to look again whether a new stream can be written directly (see `promote`). */
+const PROMOTE_RETRY_MS = 25;
+
+const encoder = new TextEncoder();
+const PING = encoder.encode(': ping\n\n');
+
+/**
+ * The Node response carrying a stream, when there is one (@hono/node-server; not app.request()).
+ * Structural, so tests can pass a real ServerResponse without the module depending on the adapter.
+ */
+export interface NodeResponse {
+  readonly headersSent: boolean;
+  readonly writableLength: number;
+  readonly destroyed: boolean;
+  readonly writableEnded: boolean;
+  write(chunk: Uint8Array): boolean;
+  destroy(): void;
+}
+
+interface Client {
+  controller: ReadableStreamDefaultController<Uint8Array>;
+  node: NodeResponse | undefined;
+  /** Frames go straight to `node` instead of through the stream (see `promote`). */
+  direct: boolean;
+  userTopic: string | null;
+  lastWrite: number;
+  /** Bytes written to this client in event-loop turn `turn` (see MAX_QUEUED_BYTES). */
+  turn: number;
+  turnBytes: number;
+  done: boolean;
+}
+
+/**
+ * One bus listener for all SSE streams of this process. Each event is serialised once into its
+ * SSE frame and the same bytes are written to every subscribed client synchronously, so an event
+ * costs one JSON.stringify and N writes, not N async loops and N serialisations.
+ */
+export interface Fanout {
+  /** Opens a stream for one client; `userTopic` is `user:<id>` for a signed-in client. */
+  open(opts: { userTopic: string | null; signedIn: boolean; lastEventId: string | undefined; node?: NodeResponse | undefined }): ReadableStream<Uint8Array>;
+  readonly clientCount: number;
+}
+
+// Frames are cached per event object so a Last-Event-ID replay reuses the bytes of live delivery;
+// the cache lets go of an event when the bus history does.
+const frames = new WeakMap<BusEvent, Uint8Array | null>();
+
+/** The `event/data/id` frame of a bus event (the order hono's writeSSE used), or null if unsendable. */
+function frameOf(event: BusEvent): Uint8Array | null {
+  let frame = frames.get(event);
+  if (frame !== undefined) return frame;
+  // A CR or LF would split the field and let the rest be read as other fields.
+  const unsafe = /[\r\n]/.test(event.type) || /[\r\n]/.test(event.id);
+  // JSON.stringify escapes line breaks, so the payload is always one data line.
+  frame = unsafe ? null : encoder.encode(`event: ${event.type}\ndata: ${JSON.stringify(event.data)}\nid: ${event.id}\n\n`);
+  frames.set(event, frame);
+  return frame;
+}
+
+export function createFanout(bus: Bus, shutdown: AbortSignal, log: Logger): Fanout {
+  const everyone = new Set<Client>();
+  const byUser = new Map<string, Set<Client>>();
+  let unsubscribe: (() => void) | null = null;
+  let heartbeat: ReturnType<typeof setInterval> | null = null;
+  // Advanced by a setImmediate after writes: by then the corked chunked writes have been handed
+  // to the sockets, so whatever is still buffered is real backlog.
+  let turn = 0;
+  let turnEnding = false;
+  const endTurn = () => {
+    turn++;
+    turnEnding = false;
+  };
+
+  const write = (client: Client, bytes: Uint8Array, now: number, live: boolean) => {
+    if (client.done) return;
+    const node = client.node;
+    if (client.direct && (node!.destroyed || node!.writableEnded)) return remove(client);
+    if (client.turn !== turn) {
+      client.turn = turn;
+      client.turnBytes = 0;
+    }
+    if (live) {
+      // A promoted client's stream queue is empty by construction, so only its socket counts.
+      const inStream = client.direct ? 0 : MAX_QUEUED_BYTES - (client.controller.desiredSize ?? 0);
+      const waiting = inStream + (node?.writableLength ?? 0) - client.turnBytes;
+      if (waiting >= MAX_QUEUED_BYTES) return drop(client, waiting);
+    }
+    if (client.direct) node!.write(bytes);
+    else {
+      try {
+        client.controller.enqueue(bytes);
+      } catch {
+        // The consumer went away between our check and the write; its cancel() also removes it.
+        return remove(client);
+      }
+    }
+    client.lastWrite = now;
+    client.turnBytes += bytes.byteLength;
+    if (!turnEnding) {
+      turnEnding = true;
+      setImmediate(endTurn);
+    }
+  };
+
+  /**
+   * Through the stream, every frame costs the adapter a read promise and a microtask per client.
+   * Once the adapter has sent the headers and taken everything queued, frames can go straight to
+   * the response instead. Checked from a timer, i.e. with no microtask pending: a frame the
+   * adapter has dequeued is then also written, so nothing written directly can overtake it. The
+   * stream stays open (its pending read just never resolves) so that close() still ends the
+   * response through the adapter. This relies on nothing transforming the body on the way
+   * (no compression on /api/events).
+   */
+  const promote = (client: Client) => {
+    if (client.done || !client.node) return;
+    if (client.node.headersSent && client.controller.desiredSize === MAX_QUEUED_BYTES) client.direct = true;
+    else setTimeout(promote, PROMOTE_RETRY_MS, client).unref();
+  };
+
+  const onEvent = (event: BusEvent) => {
+    const targets = event.topic === 'public' ? everyone : byUser.get(event.topic);
+    if (!targets?.size) return;
+    const frame = frameOf(event);
+    if (!frame) {
+      log.warn('realtime event with a line break in its type or id was not sent', { type: event.type });
+      return;
+    }
+    const now = Date.now();
+    for (const client of targets) write(client, frame, now, true);
+  };
+
+  const beat = () => {
+    const now = Date.now();
+    for (const client of everyone) if (now - client.lastWrite >= HEARTBEAT_MS) write(client, PING, now, true);
+  };
+
+  const add = (client: Client) => {
+    everyone.add(client);
+    if (client.userTopic) {
+      let set = byUser.get(client.userTopic);
+      if (!set) byUser.set(client.userTopic, (set = new Set()));
+      set.add(client);
+    }
+    // Nothing listens or ticks while nobody is connected, so idle processes and tests stay quiet.
+    unsubscribe ??= bus.subscribe(onEvent);
+    if (!heartbeat) {
+      heartbeat = setInterval(beat, HEARTBEAT_CHECK_MS);
+      heartbeat.unref();
+    }
+  };
+
+  function remove(client: Client) {
+    if (client.done) return;
+    client.done = true;
+    everyone.delete(client);
+    if (client.userTopic) {
+      const set = byUser.get(client.userTopic);
+      set?.delete(client);
+      if (set?.size === 0) byUser.delete(client.userTopic);
+    }
+    if (everyone.size === 0) {
+      unsubscribe?.();
+      unsubscribe = null;
+      if (heartbeat) clearInterval(heartbeat);
+      heartbeat = null;
+    }
+  }
+
+  function drop(client: Client, queuedBytes: number) {
+    remove(client);
+    log.warn('realtime client too slow; dropped', { queuedBytes });
+    // Cutting the socket makes the adapter cancel the stream quietly; erroring the stream would
+    // also end it, but the adapter prints that error to stderr for every dropped client.
+    if (client.node) return client.node.destroy();
+    try {
+      client.controller.error(new Error('realtime client too slow; dropped'));
+    } catch {
+      // Already closed.
+    }
+  }
+
+  function end(client: Client) {
+    remove(client);
+    try {
+      client.controller.close();
+    } catch {
+      // Already closed or errored.
+    }
+  }
+
+  shutdown.addEventListener(
+    'abort',
+    () => {
+      // close(), not error(): what is queued still goes out, then each response ends cleanly.
+      for (const client of [...everyone]) end(client);
+    },
+    { once: true },
+  );
+
+  return {
+    open({ userTopic, signedIn, lastEventId, node }) {
+      let client: Client | null = null;
+      return new ReadableStream<Uint8Array>(
+        {
+          start(controller) {
+            const now = Date.now();
+            const c: Client = { controller, node, direct: false, userTopic, lastWrite: now, turn, turnBytes: 0, done: false };
+            const hello = encoder.encode(`event: hello\ndata: ${JSON.stringify({ user: signedIn })}\nretry: 3000\n\n`);
+            controller.enqueue(hello);
+            if (shutdown.aborted) {
+              c.done = true;
+              controller.close();
+              return;
+            }
+            client = c;
+            // Subscribing and reading the history in the same tick: no event can fall between
+            // the replay and live delivery, or arrive twice.
+            add(c);
+            if (lastEventId) {
+              const missed = bus.since(lastEventId);
+              if (missed === null) write(c, encoder.encode('event: reset\ndata: {}\n\n'), now, false);
+              else {
+                for (const e of missed) {
+                  if (e.topic !== 'public' && e.topic !== userTopic) continue;
+                  const frame = frameOf(e);
+                  if (frame) write(c, frame, now, false);
+                }
+              }
+            }
+            if (node) setTimeout(promote, 0, c).unref();
+          },
+          cancel() {
+            if (client) remove(client);
+          },
+        },
+        new ByteLengthQueuingStrategy({ highWaterMark: MAX_QUEUED_BYTES }),
+      );
+    },
+    get clientCount() {
+      return everyone.size;
+    },
+  };
+}
