@@ -102,15 +102,18 @@ async function measure(page: Page, url: string) {
   await page.waitForTimeout(1500);
   const m = await page.evaluate(() => {
     const w = window as unknown as { __perf: { lcp: number; cls: number; longTasks: Array<[number, number]> } };
-    const fcp = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? 0;
+    // No contentful paint at all (a blank or broken page) must not read as FCP 0, the best score:
+    // it counts as painted no earlier than now, the end of the window.
+    const painted = performance.getEntriesByName('first-contentful-paint')[0]?.startTime;
+    const fcp = painted ?? performance.now();
     // TBT: blocking part (> 50 ms) of long tasks between FCP and "interactive" (here: end of the window).
     const tbt = w.__perf.longTasks.filter(([s]) => s >= fcp).reduce((a, [, d]) => a + Math.max(0, d - 50), 0);
-    return { fcp, lcp: Math.max(w.__perf.lcp, fcp), tbt, cls: w.__perf.cls, h1: document.querySelector('h1')?.textContent ?? null };
+    return { fcp, noPaint: painted === undefined, lcp: Math.max(w.__perf.lcp, fcp), tbt, cls: w.__perf.cls, h1: document.querySelector('h1')?.textContent ?? null };
   });
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
   await cdp.detach();
   page.off('response', onResponse);
-  return { metrics: { fcp: m.fcp, lcp: m.lcp, tbt: m.tbt, cls: m.cls }, h1: m.h1, scripts };
+  return { metrics: { fcp: m.fcp, lcp: m.lcp, tbt: m.tbt, cls: m.cls }, noPaint: m.noPaint, h1: m.h1, scripts };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -159,7 +162,7 @@ async function main() {
         js_budget_met: gzip <= JS_BUDGET_GZIP,
         files: [...js.entries()].map(([u, v]) => ({ file: new URL(u).pathname, gzip_kb: round(v.gzip / 1024, 1), raw_kb: round(v.raw / 1024, 1) })).sort((a, b) => b.gzip_kb! - a.gzip_kb!),
         metrics: { fcp_ms: round(metrics.fcp, 0), lcp_ms: round(metrics.lcp, 0), tbt_ms: round(metrics.tbt, 0), cls: round(metrics.cls, 3) },
-        runs: runs.map((r) => ({ fcp_ms: round(r.metrics.fcp, 0), lcp_ms: round(r.metrics.lcp, 0), tbt_ms: round(r.metrics.tbt, 0), cls: round(r.metrics.cls, 3) })),
+        runs: runs.map((r) => ({ fcp_ms: round(r.metrics.fcp, 0), lcp_ms: round(r.metrics.lcp, 0), tbt_ms: round(r.metrics.tbt, 0), cls: round(r.metrics.cls, 3), ...(r.noPaint ? { no_contentful_paint: true } : {}) })),
         score: s,
         score_target: SCORED.has(p) ? SCORE_TARGET : null,
         score_met: SCORED.has(p) ? s >= SCORE_TARGET : null,

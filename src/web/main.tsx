@@ -5,6 +5,7 @@ import { createRoot } from 'react-dom/client';
 import { configureMonitoring, installGlobalErrorHandlers, reportError } from '@web/lib/monitoring';
 import { ApiClientError } from '@web/lib/api';
 import { siteConfigQueryOptions } from '@web/hooks/use-site-config';
+import { sessionQueryOptions } from '@web/features/auth/session';
 import { buildRouter } from '@web/router';
 import './app.css';
 
@@ -24,6 +25,8 @@ void queryClient
   .fetchQuery(siteConfigQueryOptions)
   .then((c) => c.monitoringDsn && configureMonitoring(c.monitoringDsn))
   .catch(() => {});
+// Who is signed in decides the header; ask at once rather than when the layout first renders.
+void queryClient.prefetchQuery(sessionQueryOptions);
 
 const router = buildRouter(queryClient);
 

@@ -13,7 +13,6 @@ import { RootLayout } from '@web/layouts/root-layout';
 import { SiteLayout } from '@web/layouts/site-layout';
 import { AuthLayout } from '@web/layouts/auth-layout';
 import { ProfileLayout } from '@web/layouts/profile-layout';
-import { AdminLayout } from '@web/layouts/admin-layout';
 import { NotFoundPage } from '@web/pages/not-found';
 import { RouteErrorPage } from '@web/pages/route-error';
 import { PAGES } from '@web/pages';
@@ -63,7 +62,8 @@ const profileLayout = createRoute({
 const adminLayout = createRoute({
   getParentRoute: () => rootRoute,
   id: 'admin',
-  component: AdminLayout,
+  // The back office's shell is loaded with its first page, never by the public shop.
+  component: lazyRouteComponent(() => import('@web/layouts/admin-layout'), 'AdminLayout'),
   beforeLoad: async ({ context, location }) => {
     const me = await signedIn(context, location.href);
     if (me.user.role === 'user') throw redirect({ to: '/home' });
@@ -76,6 +76,11 @@ const adminLayout = createRoute({
 
 type PageKey = keyof typeof PAGES;
 
+/** Only the first page of a visit waits for early data (see PageExports.firstPaintWithData). */
+let firstPage = true;
+/** How long that first page may wait; its data was requested with the app's code (early-requests.ts). */
+const FIRST_DATA_WAIT_MS = 300;
+
 /** One route per entry of the route table; the page component comes from pages/index.ts. */
 function page<TParent extends AnyRoute, const TPath extends string>(
   parent: TParent,
@@ -86,6 +91,19 @@ function page<TParent extends AnyRoute, const TPath extends string>(
     getParentRoute: () => parent,
     path: def.path,
     component: lazyRouteComponent(PAGES[key]),
+    // Starts the page's first queries alongside its code instead of after its first render.
+    // Not awaited (the page shows its own loading state), except briefly on the first page of a
+    // visit that asks for it. Hover preloads skip it.
+    loader: async ({ context, location, preload }) => {
+      if (preload) return;
+      const first = firstPage;
+      firstPage = false;
+      const m = await PAGES[key]().catch(() => null);
+      const data = m?.prefetch?.(context.queryClient, location.search as Record<string, unknown>);
+      if (first && data && m?.firstPaintWithData) {
+        await Promise.race([data.catch(() => {}), new Promise((r) => setTimeout(r, FIRST_DATA_WAIT_MS))]);
+      }
+    },
     staticData: { route: def },
   });
 }

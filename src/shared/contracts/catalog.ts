@@ -5,10 +5,34 @@ import { z } from 'zod';
  * templates) and cards. Shared by the API (validation + OpenAPI) and the web forms.
  */
 
-export const HEX_COLOUR = /^#[0-9a-fA-F]{6}$/;
-export const UPLOAD_KEY = /^[a-f0-9]{64}$/;
-export const MAX_VALUE_CENTS = 100_000_000; // $1,000,000 — anything above is a typo.
-export const MAX_STOCK = 1_000_000;
+// The zod-free parts live in catalog-look.ts so public pages can draw cards without loading zod;
+// they are re-exported here so every existing import keeps working.
+import {
+  BLEND_MODES,
+  HEX_COLOUR,
+  MAX_STOCK,
+  MAX_VALUE_CENTS,
+  PUBLIC_CARD_SORTS,
+  PUBLIC_PAGE_SIZE,
+  UPLOAD_KEY,
+} from './catalog-look';
+export {
+  BLEND_MODES,
+  DEFAULT_LAYOUT,
+  HEX_COLOUR,
+  imageUrl,
+  lookFromRefs,
+  MAX_STOCK,
+  MAX_VALUE_CENTS,
+  PUBLIC_CARD_SORTS,
+  PUBLIC_PAGE_SIZE,
+  UPLOAD_ACCEPT,
+  UPLOAD_KEY,
+  UPLOAD_MAX_BYTES,
+  type CardLook,
+  type PublicCardSort,
+  type UploadVariant,
+} from './catalog-look';
 
 const trimmed = (label: string, max: number) =>
   z
@@ -43,14 +67,6 @@ export const uploadSchema = z.object({
   variants: z.object({ thumb: uploadVariantSchema, full: uploadVariantSchema }),
 });
 export type Upload = z.infer<typeof uploadSchema>;
-export type UploadVariant = 'thumb' | 'full';
-export const UPLOAD_MAX_BYTES = 5 * 1024 * 1024;
-export const UPLOAD_ACCEPT = 'image/png,image/jpeg,image/webp';
-
-/** URL of a stored image variant; keys are content hashes, so the URL never changes meaning. */
-export function imageUrl(key: string, variant: UploadVariant = 'full'): string {
-  return `/api/uploads/${key}-${variant}.webp`;
-}
 
 // ───────────────────────── shared list bits ─────────────────────────
 
@@ -110,16 +126,6 @@ export const classListQuerySchema = z.object({
 
 // ───────────────────────── textures ─────────────────────────
 
-export const BLEND_MODES = [
-  'color-dodge',
-  'overlay',
-  'screen',
-  'soft-light',
-  'hard-light',
-  'lighten',
-  'plus-lighter',
-  'multiply',
-] as const;
 export const blendModeSchema = z.enum(BLEND_MODES, { message: 'Pick a blend mode from the list.' });
 export type BlendMode = z.infer<typeof blendModeSchema>;
 
@@ -189,12 +195,6 @@ export const architectLayoutSchema = z.object({
 });
 export type ArchitectLayout = z.infer<typeof architectLayoutSchema>;
 
-export const DEFAULT_LAYOUT: ArchitectLayout = {
-  art: { x: 8, y: 12, w: 84, h: 56 },
-  name: { x: 8, y: 3.5, w: 84, size: 6.5, align: 'left', colour: '#ffffff' },
-  class: { x: 8, y: 71, w: 84, size: 4.5, align: 'left', colour: '#e4e4e7' },
-  value: { x: 8, y: 88, w: 84, size: 6, align: 'right', colour: '#ffffff' },
-};
 
 export const architectInputSchema = z.object({
   name: trimmed('Name', 60),
@@ -335,9 +335,6 @@ export const CSV_COLUMNS = [
 
 // ───────────────────────── public ─────────────────────────
 
-export const PUBLIC_CARD_SORTS = ['value_desc', 'value_asc', 'name', 'newest'] as const;
-export type PublicCardSort = (typeof PUBLIC_CARD_SORTS)[number];
-export const PUBLIC_PAGE_SIZE = 48;
 
 export const publicCardListQuerySchema = z.object({
   q: z.string().trim().max(80).optional(),
@@ -400,31 +397,3 @@ export type PublicCardDetail = z.infer<typeof publicCardDetailSchema>;
 
 export const publicSetSchema = z.object({ name: z.string(), cardCount: z.number().int() });
 export type PublicSet = z.infer<typeof publicSetSchema>;
-
-/** Everything needed to draw one card with the card renderer. */
-export interface CardLook {
-  name: string;
-  imageKey: string | null;
-  valueCents: number;
-  className: string;
-  classColour: string;
-  frameImageKey: string | null;
-  layout: ArchitectLayout;
-  texture: { imageKey: string; blendMode: BlendMode; opacity: number } | null;
-}
-
-export function lookFromRefs(card: PublicCard, refs: LookRefs): CardLook {
-  const cls = refs.classes.find((c) => c.id === card.classId);
-  const arch = refs.architects.find((a) => a.id === card.architectId);
-  const tex = card.textureId ? refs.textures.find((t) => t.id === card.textureId) : undefined;
-  return {
-    name: card.name,
-    imageKey: card.imageKey,
-    valueCents: card.valueCents,
-    className: cls?.name ?? '',
-    classColour: cls?.colour ?? '#a1a1aa',
-    frameImageKey: arch?.frameImageKey ?? null,
-    layout: arch?.layout ?? DEFAULT_LAYOUT,
-    texture: tex ? { imageKey: tex.imageKey, blendMode: tex.blendMode, opacity: tex.opacity } : null,
-  };
-}

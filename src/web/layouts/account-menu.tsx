@@ -9,25 +9,11 @@ import {
   DropdownMenuLabel,
   DropdownMenuSeparator,
   DropdownMenuTrigger,
-  toast,
 } from '@web/components/ui';
-import { isAdminRole, useSignOut } from '@web/features/auth/session';
+import { isAdminRole } from '@web/features/auth/session';
+import { useSignOutAction } from './use-sign-out-action';
 
-/** Sign-out for menus: tells the user, lands on the front page. */
-export function useSignOutAction() {
-  const signOut = useSignOut();
-  const navigate = useNavigate();
-  return {
-    pending: signOut.isPending,
-    run: () =>
-      signOut.mutate(undefined, {
-        onSuccess: () => toast.success('You are signed out.'),
-        onError: () => toast.error('We could not reach the server.', 'You may still be signed in. Try again.'),
-        onSettled: () => void navigate({ to: '/' }),
-      }),
-  };
-}
-
+/** The signed-in user's menu. Loaded on its own chunk: visitors never download the menu code. */
 export function AccountMenu({ me }: { me: Me }) {
   const navigate = useNavigate();
   const signOut = useSignOutAction();
@@ -79,3 +65,5 @@ export function AccountMenu({ me }: { me: Me }) {
     </DropdownMenu>
   );
 }
+
+export default AccountMenu;

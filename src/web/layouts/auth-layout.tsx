@@ -1,5 +1,5 @@
 import { Link, Outlet } from '@tanstack/react-router';
-import { Logo } from '@web/components/ui';
+import { Logo } from '@web/components/ui/logo';
 import { useSiteConfig } from '@web/hooks/use-site-config';
 
 /** Sign-in, sign-up and the other account steps: one centred panel under the logo. */

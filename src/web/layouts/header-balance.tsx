@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { Wallet } from 'lucide-react';
 import type { Balance } from '@shared/contracts/wallet';
-import { Money } from '@web/components/ui';
+import { Money } from '@web/components/ui/money';
 import { api } from '@web/lib/api';
 import { useRealtimeEvent } from '@web/lib/realtime';
 

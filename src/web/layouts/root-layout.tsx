@@ -1,6 +1,8 @@
 import { Outlet } from '@tanstack/react-router';
 import { useEffect } from 'react';
-import { Button, CurrencyContext, Toaster } from '@web/components/ui';
+import { Button } from '@web/components/ui/button';
+import { CurrencyContext } from '@web/components/ui/money';
+import { Toaster } from '@web/components/ui/toast';
 import { useSession } from '@web/features/auth/session';
 import { useRouteDef } from '@web/hooks/use-route-def';
 import { useSiteConfig } from '@web/hooks/use-site-config';

@@ -1,119 +1,58 @@
-import { useState, type ReactNode } from 'react';
+import { lazy, Suspense, useId, useRef, useState } from 'react';
 import { Link } from '@tanstack/react-router';
-import { Gift, LayoutDashboard, LogOut, Menu, Package, Sparkles, Store, Trophy, User, Vault, Home, Layers } from 'lucide-react';
-import { ROUTES } from '@shared/routes';
-import { Button, buttonClasses, cn, DialogClose, Logo, Sheet, Skeleton } from '@web/components/ui';
-import { isAdminRole, useSession } from '@web/features/auth/session';
+import { Menu } from 'lucide-react';
+import { Button, buttonClasses } from '@web/components/ui/button';
+import { Logo } from '@web/components/ui/logo';
+import { Skeleton } from '@web/components/ui/skeleton';
+import { useSession } from '@web/features/auth/session';
 import { useSiteConfig } from '@web/hooks/use-site-config';
-import { AccountMenu, useSignOutAction } from './account-menu';
 import { HeaderBalance } from './header-balance';
+import { FOOTER_NAV, SITE_NAV } from './site-nav';
 
-/** The header's main navigation, in the order the shop wants it; labels and paths from the route table. */
-export const SITE_NAV = [
-  { def: ROUTES.shop, icon: <Store /> },
-  { def: ROUTES.openPack, icon: <Package /> },
-  { def: ROUTES.cards, icon: <Layers /> },
-  { def: ROUTES.topPulls, icon: <Trophy /> },
-  { def: ROUTES.dailyDropWinners, icon: <Gift /> },
-] as const;
+export { FOOTER_NAV, SITE_NAV } from './site-nav';
 
-export const FOOTER_NAV = [
-  { def: ROUTES.about, label: 'About' },
-  { def: ROUTES.termsOfService, label: 'Terms' },
-  { def: ROUTES.privacyPolicy, label: 'Privacy' },
-  { def: ROUTES.raffleTerms, label: 'Raffle terms' },
-  { def: ROUTES.fairness, label: 'Provably fair' },
-] as const;
+// The menus' Radix code is not part of every page: the account menu comes with a signed-in
+// header, the phone menu's sheet when its button is first pointed at, focused or pressed.
+const loadMobileMenu = () => import('./mobile-menu');
+const MobileMenuSheet = lazy(loadMobileMenu);
+const AccountMenu = lazy(() => import('./account-menu'));
 
 const navLink =
   'rounded-lg px-3 py-2 text-sm font-medium text-zinc-300 transition-colors hover:bg-white/5 hover:text-white ' +
   'aria-[current=page]:bg-violet-500/15 aria-[current=page]:text-white';
 
 function MobileMenu() {
-  const { data: me } = useSession();
   const [open, setOpen] = useState(false);
-  const signOut = useSignOutAction();
-  const item =
-    'flex items-center gap-3 rounded-lg px-3 py-2.5 text-base text-zinc-200 hover:bg-white/5 hover:text-white ' +
-    'aria-[current=page]:bg-violet-500/15 aria-[current=page]:text-white [&>svg]:size-5 [&>svg]:text-zinc-400';
-  const close = (node: ReactNode) => <DialogClose asChild>{node}</DialogClose>;
+  const [wanted, setWanted] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  const id = useId();
+  const preload = () => void loadMobileMenu();
   return (
-    <Sheet
-      open={open}
-      onOpenChange={setOpen}
-      title="Menu"
-      trigger={
-        <Button variant="ghost" size="icon" className="md:hidden" aria-label="Open menu">
-          <Menu aria-hidden="true" className="size-6" />
-        </Button>
-      }
-    >
-      <nav aria-label="Mobile" className="flex flex-1 flex-col gap-1">
-        {SITE_NAV.map(({ def, icon }) => (
-          <DialogClose asChild key={def.path}>
-            <Link to={def.path} className={item}>
-              <span aria-hidden="true">{icon}</span>
-              {def.nav}
-            </Link>
-          </DialogClose>
-        ))}
-        <div className="my-3 h-px bg-white/10" />
-        {me ? (
-          <>
-            <p className="px-3 pb-1 text-xs text-zinc-400">
-              Signed in as <span className="font-semibold text-zinc-200">{me.user.username}</span>
-            </p>
-            <HeaderBalance className="mx-3 mb-2 self-start" />
-            {close(
-              <Link to="/home" className={item}>
-                <Home aria-hidden="true" /> Home
-              </Link>,
-            )}
-            {close(
-              <Link to="/collect" className={item}>
-                <Vault aria-hidden="true" /> My vault
-              </Link>,
-            )}
-            {close(
-              <Link to="/profile/account" className={item}>
-                <User aria-hidden="true" /> Profile
-              </Link>,
-            )}
-            {isAdminRole(me)
-              ? close(
-                  <Link to="/admin" className={item}>
-                    <LayoutDashboard aria-hidden="true" /> Admin
-                  </Link>,
-                )
-              : null}
-            <button
-              type="button"
-              className={cn(item, 'text-left text-red-300')}
-              disabled={signOut.pending}
-              onClick={() => {
-                setOpen(false);
-                signOut.run();
-              }}
-            >
-              <LogOut aria-hidden="true" /> Sign out
-            </button>
-          </>
-        ) : (
-          <div className="grid gap-2 px-1">
-            {close(
-              <Link to="/sign-up" className={buttonClasses({ variant: 'primary', size: 'lg' })}>
-                <Sparkles aria-hidden="true" className="size-4" /> Create account
-              </Link>,
-            )}
-            {close(
-              <Link to="/sign-in" className={buttonClasses({ variant: 'secondary', size: 'lg' })}>
-                Sign in
-              </Link>,
-            )}
-          </div>
-        )}
-      </nav>
-    </Sheet>
+    <>
+      <Button
+        ref={button}
+        variant="ghost"
+        size="icon"
+        className="md:hidden"
+        aria-label="Open menu"
+        aria-haspopup="dialog"
+        aria-expanded={open}
+        aria-controls={open ? id : undefined}
+        onPointerEnter={preload}
+        onFocus={preload}
+        onClick={() => {
+          setWanted(true);
+          setOpen(true);
+        }}
+      >
+        <Menu aria-hidden="true" className="size-6" />
+      </Button>
+      {wanted ? (
+        <Suspense fallback={null}>
+          <MobileMenuSheet open={open} onOpenChange={setOpen} returnFocus={button} id={id} />
+        </Suspense>
+      ) : null}
+    </>
   );
 }
 
@@ -124,7 +63,9 @@ function HeaderAccount() {
     return (
       <div className="flex items-center gap-2">
         <HeaderBalance className="hidden sm:inline-flex" />
-        <AccountMenu me={me} />
+        <Suspense fallback={<Skeleton className="h-10 w-[4.5rem] lg:w-44" />}>
+          <AccountMenu me={me} />
+        </Suspense>
       </div>
     );
   }
@@ -150,7 +91,7 @@ export function SiteHeader() {
           <Logo siteName={siteName} compactOnMobile />
         </Link>
         <nav aria-label="Main" className="hidden flex-1 items-center gap-1 md:flex">
-          {SITE_NAV.map(({ def }) => (
+          {SITE_NAV.map((def) => (
             <Link key={def.path} to={def.path} className={navLink}>
               {def.nav}
             </Link>

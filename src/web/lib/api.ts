@@ -1,4 +1,5 @@
 import type { ApiError } from '@shared/api-error';
+import { takeEarlyAnswer } from './early-requests';
 
 /** A failed API call, carrying the server's error shape so forms can show field messages. */
 export class ApiClientError extends Error {
@@ -31,7 +32,8 @@ async function request<T>(method: string, path: string, body?: unknown, opts: Re
   if (opts.idempotencyKey) headers['Idempotency-Key'] = opts.idempotencyKey;
   let res: Response;
   try {
-    res = await fetch(path, { method, headers, body: payload, credentials: 'same-origin', signal: opts.signal });
+    const early = method === 'GET' && !opts.headers && !opts.signal?.aborted ? takeEarlyAnswer(path) : undefined;
+    res = await (early ?? fetch(path, { method, headers, body: payload, credentials: 'same-origin', signal: opts.signal }));
   } catch (err) {
     if ((err as Error).name === 'AbortError') throw err;
     throw new ApiClientError(0, 'network_error', 'We could not reach the server. Check your connection and try again.');

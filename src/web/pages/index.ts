@@ -1,7 +1,19 @@
+import type { QueryClient } from '@tanstack/react-query';
 import type { RouteId } from '@shared/routes';
 import NotFoundPage from './not-found';
 
-type PageModule = Promise<{ default: React.ComponentType }>;
+/**
+ * A page module: its component, and optionally `prefetch`, which starts the page's first
+ * queries while the router is still loading it (called with the URL's search params). When the
+ * page's largest content needs that data (the /cards grid), `firstPaintWithData` lets the first
+ * visit wait briefly for it, so the first paint is the grid rather than a skeleton.
+ */
+export interface PageExports {
+  default: React.ComponentType;
+  prefetch?: (queryClient: QueryClient, search: Record<string, unknown>) => Promise<unknown> | void;
+  firstPaintWithData?: boolean;
+}
+type PageModule = Promise<PageExports>;
 
 /**
  * The page component of every route in the route table, loaded on demand (one chunk each).

@@ -1,5 +1,5 @@
 import { Link } from '@tanstack/react-router';
-import { buttonClasses } from '@web/components/ui';
+import { buttonClasses } from '@web/components/ui/button';
 
 export function NotFoundPage() {
   return (

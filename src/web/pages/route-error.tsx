@@ -1,6 +1,6 @@
 import type { ErrorComponentProps } from '@tanstack/react-router';
 import { useEffect } from 'react';
-import { Button } from '@web/components/ui';
+import { Button } from '@web/components/ui/button';
 import { ApiClientError } from '@web/lib/api';
 import { reportError } from '@web/lib/monitoring';
 

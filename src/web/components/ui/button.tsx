@@ -1,5 +1,5 @@
 import { forwardRef, type ButtonHTMLAttributes, type ReactNode } from 'react';
-import { Slot } from 'radix-ui';
+import * as Slot from 'radix-ui/slot';
 import { cn } from './cn';
 import { Spinner } from './spinner';
 

@@ -1,5 +1,5 @@
-import { useState, type ReactNode } from 'react';
-import { Dialog as RadixDialog } from 'radix-ui';
+import { useState, type ReactNode, type RefObject } from 'react';
+import * as RadixDialog from 'radix-ui/dialog';
 import { X } from 'lucide-react';
 import { Button, type ButtonVariant } from './button';
 import { cn } from './cn';
@@ -134,17 +134,33 @@ export interface SheetProps {
   side?: 'left' | 'right';
   children?: ReactNode;
   className?: string;
+  /**
+   * Where focus goes back to on close when the opener is not passed as `trigger` (a button that
+   * existed before this sheet's code was loaded).
+   */
+  returnFocus?: RefObject<HTMLElement | null>;
+  /** The content's id, for the opener's aria-controls. */
+  id?: string;
 }
 
 /** A panel sliding in from the edge (mobile menus). */
-export function Sheet({ open, onOpenChange, trigger, title, hideTitle, side = 'right', children, className }: SheetProps) {
+export function Sheet({ open, onOpenChange, trigger, title, hideTitle, side = 'right', children, className, returnFocus, id }: SheetProps) {
   return (
     <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
       {trigger ? <RadixDialog.Trigger asChild>{trigger}</RadixDialog.Trigger> : null}
       <RadixDialog.Portal>
         <RadixDialog.Overlay className={overlay} />
         <RadixDialog.Content
+          id={id}
           aria-describedby={undefined}
+          onCloseAutoFocus={
+            returnFocus
+              ? (e) => {
+                  e.preventDefault();
+                  returnFocus.current?.focus();
+                }
+              : undefined
+          }
           className={cn(
             'fixed inset-y-0 z-50 flex w-[min(20rem,88vw)] flex-col overflow-y-auto border-white/10 bg-surface p-5 shadow-2xl shadow-black/60',
             side === 'right' ? 'right-0 border-l data-[state=open]:animate-sheet-in' : 'left-0 border-r data-[state=open]:animate-fade-in',

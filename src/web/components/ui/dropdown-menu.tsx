@@ -1,5 +1,5 @@
 import type { ComponentPropsWithoutRef, ReactNode } from 'react';
-import { DropdownMenu as Radix } from 'radix-ui';
+import * as Radix from 'radix-ui/dropdown-menu';
 import { cn } from './cn';
 
 /**

@@ -25,5 +25,5 @@ export { Notice, Alert, type NoticeTone } from './notice';
 export { Spinner } from './spinner';
 export { PageHeader } from './page-header';
 export { VisuallyHidden } from './visually-hidden';
-export { Money, CurrencyContext, useCurrency } from './money';
+export { Money, CurrencyContext, useCurrency, formatCents } from './money';
 export { Logo } from './logo';

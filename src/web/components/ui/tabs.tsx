@@ -1,5 +1,5 @@
 import type { ComponentPropsWithoutRef } from 'react';
-import { Tabs as Radix } from 'radix-ui';
+import * as Radix from 'radix-ui/tabs';
 import { cn } from './cn';
 
 export const Tabs = Radix.Root;

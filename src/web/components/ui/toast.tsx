@@ -1,108 +1,22 @@
-import { useSyncExternalStore, type ReactNode } from 'react';
-import { Toast as Radix } from 'radix-ui';
-import { AlertTriangle, CheckCircle2, Info, X, XCircle } from 'lucide-react';
-import { cn } from './cn';
+import { lazy, Suspense, useState, useSyncExternalStore } from 'react';
+import { subscribeToasts, toastSnapshot } from './toast-store';
 
-export type ToastTone = 'info' | 'success' | 'warning' | 'danger';
+export { toast, type ToastOptions, type ToastTone } from './toast-store';
 
-export interface ToastOptions {
-  title: ReactNode;
-  description?: ReactNode;
-  tone?: ToastTone;
-  /** Milliseconds on screen; errors stay longer by default. */
-  duration?: number;
-}
+const ToastView = lazy(() => import('./toast-view'));
 
-interface ToastItem extends ToastOptions {
-  id: number;
-  open: boolean;
-}
-
-let items: ToastItem[] = [];
-let nextId = 1;
-const listeners = new Set<() => void>();
-const emit = () => listeners.forEach((l) => l());
-
-function add(opts: ToastOptions): number {
-  const id = nextId++;
-  // Keep the stack short: the oldest toasts go when a burst arrives.
-  items = [...items.slice(-4), { ...opts, id, open: true }];
-  emit();
-  return id;
-}
-
-function dismiss(id: number) {
-  items = items.map((t) => (t.id === id ? { ...t, open: false } : t));
-  emit();
-  // Let the close animation and Radix's focus handling finish before removing it.
-  setTimeout(() => {
-    items = items.filter((t) => t.id !== id);
-    emit();
-  }, 300);
-}
-
-/** Shows a short message in the toaster. Returns an id for toast.dismiss. */
-export function toast(opts: ToastOptions | string) {
-  return add(typeof opts === 'string' ? { title: opts } : opts);
-}
-toast.success = (title: ReactNode, description?: ReactNode) => add({ title, description, tone: 'success' });
-toast.error = (title: ReactNode, description?: ReactNode) => add({ title, description, tone: 'danger' });
-toast.info = (title: ReactNode, description?: ReactNode) => add({ title, description, tone: 'info' });
-toast.dismiss = dismiss;
-
-const subscribe = (l: () => void) => {
-  listeners.add(l);
-  return () => listeners.delete(l);
-};
-const snapshot = () => items;
-
-const icons: Record<ToastTone, ReactNode> = {
-  info: <Info className="text-sky-300" />,
-  success: <CheckCircle2 className="text-emerald-300" />,
-  warning: <AlertTriangle className="text-amber-300" />,
-  danger: <XCircle className="text-red-300" />,
-};
-
-/** Renders the toasts; mount once (the root layout does). */
+/**
+ * Renders the toasts; mount once (the root layout does). The Radix toaster is downloaded when
+ * the first toast is shown, not with every page, and stays mounted from then on.
+ */
 export function Toaster() {
-  const list = useSyncExternalStore(subscribe, snapshot, snapshot);
+  const list = useSyncExternalStore(subscribeToasts, toastSnapshot, toastSnapshot);
+  const [shown, setShown] = useState(false);
+  if (list.length > 0 && !shown) setShown(true);
+  if (!shown && list.length === 0) return null;
   return (
-    <Radix.Provider swipeDirection="right" label="Notification">
-      {list.map((t) => {
-        const tone = t.tone ?? 'info';
-        return (
-          <Radix.Root
-            key={t.id}
-            open={t.open}
-            onOpenChange={(open) => !open && dismiss(t.id)}
-            duration={t.duration ?? (tone === 'danger' ? 8000 : 5000)}
-            type={tone === 'danger' ? 'foreground' : 'background'}
-            className={cn(
-              'pointer-events-auto relative flex w-full gap-3 rounded-xl border border-white/10 bg-surface-2 p-4 pr-10 shadow-2xl shadow-black/50',
-              'data-[state=open]:animate-toast-in data-[state=closed]:opacity-0 data-[swipe=move]:translate-x-[var(--radix-toast-swipe-move-x)]',
-              tone === 'danger' && 'border-red-400/30',
-              tone === 'success' && 'border-emerald-400/30',
-            )}
-          >
-            <span aria-hidden="true" className="mt-0.5 shrink-0 [&>svg]:size-5">
-              {icons[tone]}
-            </span>
-            <div className="min-w-0 space-y-1">
-              <Radix.Title className="text-sm font-semibold text-white">{t.title}</Radix.Title>
-              {t.description ? (
-                <Radix.Description className="text-sm text-zinc-300">{t.description}</Radix.Description>
-              ) : null}
-            </div>
-            <Radix.Close
-              aria-label="Dismiss"
-              className="absolute top-3 right-3 rounded-md p-1 text-zinc-400 hover:bg-white/10 hover:text-white"
-            >
-              <X aria-hidden="true" className="size-4" />
-            </Radix.Close>
-          </Radix.Root>
-        );
-      })}
-      <Radix.Viewport className="fixed right-0 bottom-0 z-[60] m-0 flex w-full max-w-sm list-none flex-col gap-2 p-4 outline-none" />
-    </Radix.Provider>
+    <Suspense fallback={null}>
+      <ToastView />
+    </Suspense>
   );
 }

@@ -1,7 +1,7 @@
 import { cleanup, fireEvent, render } from '@testing-library/react';
 import { Profiler } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_LAYOUT, type CardLook } from '@shared/contracts/catalog';
+import { DEFAULT_LAYOUT, type CardLook } from '@shared/contracts/catalog-look';
 import { CardView } from './card-view';
 
 const look: CardLook = {

@@ -1,7 +1,7 @@
 import { memo, useEffect, useRef, type CSSProperties } from 'react';
-import { imageUrl, type CardLook, type TextSlot } from '@shared/contracts/catalog';
-import { formatMoney } from '@shared/money';
-import { cn, useCurrency } from '@web/components/ui';
+import type { TextSlot } from '@shared/contracts/catalog';
+import { imageUrl, type CardLook } from '@shared/contracts/catalog-look';
+import { cn, formatCents, useCurrency } from '@web/components/ui';
 import './card-view.css';
 
 export type CardViewSize = 'xs' | 'sm' | 'md' | 'lg' | 'xl' | 'full';
@@ -164,7 +164,7 @@ export const CardView = memo(function CardView({
   useCardMotion(ref, MAX_TILT[size], interactive && !still, deviceTilt ?? large);
 
   const { layout } = look;
-  const value = formatMoney(look.valueCents, currency);
+  const value = formatCents(look.valueCents, currency);
   const loading = priority ? 'eager' : 'lazy';
   const texture = look.texture;
 

@@ -1,12 +1,5 @@
-import {
-  DEFAULT_LAYOUT,
-  type Architect,
-  type ArchitectLayout,
-  type CardClass,
-  type CardLook,
-  type LookRefs,
-  type Texture,
-} from '@shared/contracts/catalog';
+import type { Architect, ArchitectLayout, CardClass, LookRefs, Texture } from '@shared/contracts/catalog';
+import { DEFAULT_LAYOUT, type CardLook } from '@shared/contracts/catalog-look';
 
 /** A card look assembled from admin records, for live previews while editing. */
 export function previewLook(input: {

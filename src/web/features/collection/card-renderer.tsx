@@ -1,5 +1,6 @@
 import { createContext, useContext, type ReactNode } from 'react';
-import { lookFromRefs, type CardLook, type LookRefs, type PublicCard } from '@shared/contracts/catalog';
+import type { LookRefs, PublicCard } from '@shared/contracts/catalog';
+import { lookFromRefs, type CardLook } from '@shared/contracts/catalog-look';
 import { cn } from '@web/components/ui';
 
 export type CollectionCardSize = 'xs' | 'sm' | 'md' | 'lg' | 'xl';

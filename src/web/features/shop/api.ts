@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { LookClass, LookRefs } from '@shared/contracts/catalog';
-import { lookFromRefs } from '@shared/contracts/catalog';
+import { lookFromRefs } from '@shared/contracts/catalog-look';
 import type {
   OpenInput,
   OpenResult,

@@ -1,6 +1,5 @@
 import { createContext, useContext, type ReactNode } from 'react';
-import type { CardLook } from '@shared/contracts/catalog';
-import { imageUrl } from '@shared/contracts/catalog';
+import { imageUrl, type CardLook } from '@shared/contracts/catalog-look';
 import { cn } from '@web/components/ui';
 import { Money } from '@web/components/ui';
 

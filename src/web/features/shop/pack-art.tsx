@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { imageUrl } from '@shared/contracts/catalog';
+import { imageUrl } from '@shared/contracts/catalog-look';
 import { cn } from '@web/components/ui';
 
 /** A stable 32-bit hash of a string (FNV-1a), so a product keeps the same generated design. */

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { PackageOpen, Store, Wallet } from 'lucide-react';
-import { lookFromRefs } from '@shared/contracts/catalog';
+import { lookFromRefs } from '@shared/contracts/catalog-look';
 import type { Balance } from '@shared/contracts/wallet';
 import { buttonClasses, Money, Notice, Panel, Skeleton } from '@web/components/ui';
 import { api } from '@web/lib/api';

@@ -1,15 +1,21 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { ArrowRight, ShieldCheck } from 'lucide-react';
 import { buttonClasses, Notice } from '@web/components/ui';
 import { useSession } from '@web/features/auth/session';
-import { imageKeyFromUrl, productsQuery } from '@web/features/shop/api';
+import { imageKeyFromUrl, productsQuery, topPullsQuery } from '@web/features/shop/api';
 import { HowItWorks } from '@web/features/shop/how-it-works';
 import { cardsCaption, PackArt } from '@web/features/shop/pack-art';
 import { ProductTile, ProductTileSkeleton } from '@web/features/shop/product-tile';
 import { LiveDot, PullsTicker } from '@web/features/shop/pulls';
 import { useSiteConfig } from '@web/hooks/use-site-config';
 import { WithCards } from './with-cards';
+
+const TICKER_SIZE = 6;
+
+export function prefetch(queryClient: QueryClient) {
+  return Promise.all([queryClient.prefetchQuery(productsQuery), queryClient.prefetchQuery(topPullsQuery('24h', TICKER_SIZE))]);
+}
 
 /** / — what the shop is, featured packs, live pulls, how it works and why it is fair. */
 export default function LandingPage() {
@@ -104,7 +110,7 @@ export default function LandingPage() {
             Top pulls →
           </Link>
         </div>
-        <PullsTicker limit={6} />
+        <PullsTicker limit={TICKER_SIZE} />
       </section>
 
       <div className="mt-14">

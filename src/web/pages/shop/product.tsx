@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import { ArrowLeft, ShieldCheck } from 'lucide-react';
-import { lookFromRefs } from '@shared/contracts/catalog';
+import { lookFromRefs } from '@shared/contracts/catalog-look';
 import type { OpenResult } from '@shared/contracts/shop';
 import {
   Button,

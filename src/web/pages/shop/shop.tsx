@@ -1,9 +1,13 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { PackageSearch } from 'lucide-react';
 import { Button, EmptyState, Notice, PageHeader } from '@web/components/ui';
 import { productsQuery } from '@web/features/shop/api';
 import { ProductTile, ProductTileSkeleton } from '@web/features/shop/product-tile';
+
+export function prefetch(queryClient: QueryClient) {
+  return queryClient.prefetchQuery(productsQuery);
+}
 
 /** /shop — every live pack, featured first, with price, expected value and availability. */
 export default function ShopPage() {

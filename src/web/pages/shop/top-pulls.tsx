@@ -1,6 +1,7 @@
 import { useState } from 'react';
+import type { QueryClient } from '@tanstack/react-query';
 import { PageHeader, Tabs, TabsContent, TabsList, TabsTrigger } from '@web/components/ui';
-import type { TopPullWindow } from '@web/features/shop/api';
+import { topPullsQuery, type TopPullWindow } from '@web/features/shop/api';
 import { LiveDot, TopPullsList } from '@web/features/shop/pulls';
 import { WithCards } from './with-cards';
 
@@ -10,9 +11,17 @@ const WINDOWS: Array<{ value: TopPullWindow; label: string }> = [
   { value: 'all', label: 'All time' },
 ];
 
+const FIRST_WINDOW: TopPullWindow = '24h';
+
+export function prefetch(queryClient: QueryClient) {
+  return queryClient.prefetchQuery(topPullsQuery(FIRST_WINDOW));
+}
+/** The list in the first paint when its data is here: the skeleton's height would shift the footer. */
+export const firstPaintWithData = true;
+
 /** /top-pulls — the most valuable pulls, live. Public. */
 export default function TopPullsPage() {
-  const [window, setWindow] = useState<TopPullWindow>('24h');
+  const [window, setWindow] = useState<TopPullWindow>(FIRST_WINDOW);
   return (
     <WithCards>
       <PageHeader

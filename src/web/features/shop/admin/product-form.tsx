@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { ImagePlus, Layers } from 'lucide-react';
-import { UPLOAD_ACCEPT, UPLOAD_MAX_BYTES } from '@shared/contracts/catalog';
+import { UPLOAD_ACCEPT, UPLOAD_MAX_BYTES } from '@shared/contracts/catalog-look';
 import type { ProductInput, ProductStatus, ProductSummary } from '@shared/contracts/shop';
 import { formatMoney, parseMoney } from '@shared/money';
 import { Button, buttonClasses, Checkbox, ConfirmDialog, FormField, Input, Notice, Panel, Select, Textarea, toast } from '@web/components/ui';

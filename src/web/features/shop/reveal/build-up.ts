@@ -1,4 +1,4 @@
-import type { CardLook } from '@shared/contracts/catalog';
+import type { CardLook } from '@shared/contracts/catalog-look';
 
 /** One card as the reveal shows it. */
 export interface RevealCard {

@@ -1,0 +1,102 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { lookFromRefs } from '@shared/contracts/catalog-look';
+import { Badge, Dialog, Money, Skeleton } from '@web/components/ui';
+import { ApiClientError } from '@web/lib/api';
+import { cardPacksQuery, publicCardQuery } from './api';
+import { CardSkeleton, CardView } from './card-view';
+
+/** /cards?card=<id> — one card up close, with its value, availability and the packs that give it. */
+export default function CardDetailDialog({ id, onClose }: { id: string; onClose: () => void }) {
+  const q = useQuery({ ...publicCardQuery(id), enabled: Boolean(id) });
+  const data = q.data;
+  const look = data ? lookFromRefs(data.card, data.refs) : null;
+  const notFound = q.error instanceof ApiClientError && (q.error.status === 404 || q.error.status === 400);
+  return (
+    <Dialog
+      open={Boolean(id)}
+      onOpenChange={(o) => !o && onClose()}
+      title={data?.card.name ?? (notFound ? 'Card not found' : 'Card')}
+      description={data ? `${data.card.setName} · #${data.card.number}` : undefined}
+      className="sm:max-w-3xl"
+    >
+      {q.isPending ? (
+        <div className="flex flex-col gap-6 sm:flex-row" role="status" aria-label="Loading card">
+          <CardSkeleton size="lg" />
+          <div className="flex-1 space-y-3">
+            <Skeleton className="h-6 w-32" />
+            <Skeleton className="h-4 w-full" />
+          </div>
+        </div>
+      ) : q.isError ? (
+        <p className="text-zinc-300">
+          {notFound ? 'This card is not in the catalog any more. Close this and pick another.' : 'We could not load this card. Close this and try again.'}
+        </p>
+      ) : data && look ? (
+        <div className="flex flex-col items-center gap-6 sm:flex-row sm:items-start">
+          <CardView look={look} size="lg" priority />
+          <dl className="w-full flex-1 space-y-4">
+            <div>
+              <dt className="text-xs font-semibold tracking-widest text-zinc-400 uppercase">Market value</dt>
+              <dd className="text-3xl font-bold text-white">
+                <Money cents={data.card.valueCents} />
+              </dd>
+            </div>
+            <div>
+              <dt className="text-xs font-semibold tracking-widest text-zinc-400 uppercase">Class</dt>
+              <dd className="mt-1 flex items-center gap-2 text-zinc-100">
+                <span aria-hidden="true" className="size-3 rounded-full" style={{ background: look.classColour, boxShadow: `0 0 10px ${look.classColour}` }} />
+                {look.className}
+              </dd>
+            </div>
+            <div>
+              <dt className="text-xs font-semibold tracking-widest text-zinc-400 uppercase">Availability</dt>
+              <dd className="mt-1">
+                {data.card.inStock ? <Badge tone="success">In the vault — can be pulled</Badge> : <Badge tone="neutral">All copies pulled for now</Badge>}
+              </dd>
+            </div>
+            <div>
+              <dt className="text-xs font-semibold tracking-widest text-zinc-400 uppercase">Found in</dt>
+              <dd className="mt-1">
+                <CardPacks cardId={data.card.id} />
+              </dd>
+            </div>
+            {data.card.description ? (
+              <div>
+                <dt className="text-xs font-semibold tracking-widest text-zinc-400 uppercase">About</dt>
+                <dd className="mt-1 text-zinc-200">{data.card.description}</dd>
+              </div>
+            ) : null}
+          </dl>
+        </div>
+      ) : null}
+    </Dialog>
+  );
+}
+
+/** "1 in N packs" reads better than a tiny percentage. */
+function chanceText(expectedPerPack: number): string {
+  if (expectedPerPack <= 0) return 'cannot be pulled right now';
+  if (expectedPerPack >= 1) return `${expectedPerPack.toFixed(2)} per pack on average`;
+  const n = 1 / expectedPerPack;
+  return `about 1 in ${n < 10 ? n.toFixed(1) : Math.round(n).toLocaleString('en-US')} packs`;
+}
+
+function CardPacks({ cardId }: { cardId: string }) {
+  const q = useQuery(cardPacksQuery(cardId));
+  if (q.isPending) return <Skeleton className="h-4 w-48" />;
+  if (q.isError) return <p className="text-sm text-zinc-400">Pack odds could not be loaded. Try again in a moment.</p>;
+  if (!q.data.items.length) return <p className="text-sm text-zinc-300">No pack on sale can give this card right now.</p>;
+  return (
+    <ul className="space-y-1 text-sm text-zinc-200">
+      {q.data.items.map((p) => (
+        <li key={p.productId}>
+          <Link to="/shop/$id" params={{ id: p.productId }} className="text-violet-300 underline underline-offset-2">
+            {p.productName}
+          </Link>{' '}
+          (<Money cents={p.priceCents} />) — {chanceText(p.expectedPerPack)}
+        </li>
+      ))}
+    </ul>
+  );
+}
