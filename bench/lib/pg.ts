@@ -1,4 +1,5 @@
 import postgres from 'postgres';
+import { postgresTarget } from '../../src/server/db/client.ts';
 
 export type Sql = postgres.Sql;
 
@@ -11,7 +12,8 @@ export function urlFor(database: string): string {
 }
 
 export function connect(url: string, max = 4): Sql {
-  return postgres(url, { max, onnotice: () => {}, connect_timeout: 10, idle_timeout: 30 });
+  const target = postgresTarget(url);
+  return postgres(target.url, { ...(target.path ? { path: target.path } : {}), max, onnotice: () => {}, connect_timeout: 10, idle_timeout: 30 });
 }
 
 /** A fresh, empty database (dropped first if a previous run left it behind). */
@@ -39,7 +41,8 @@ export async function dropDatabase(name: string): Promise<void> {
 export function libpqEnv(url: string): Record<string, string> {
   const u = new URL(url);
   const env: Record<string, string> = {
-    PGHOST: u.hostname,
+    // `?host=/var/run/postgresql` (a Unix socket directory, as postgres.js reads it) wins over the host name.
+    PGHOST: u.searchParams.get('host') || u.hostname,
     PGPORT: u.port || '5432',
     PGUSER: decodeURIComponent(u.username || 'postgres'),
     PGDATABASE: u.pathname.slice(1),

@@ -86,9 +86,25 @@ function preparing(client: postgres.Sql): postgres.Sql {
   return wrap(client);
 }
 
+/**
+ * postgres.js takes a Unix socket only as an option; libpq (psql, pgbench) also reads it from the
+ * URL: `postgres://user@localhost/db?host=/var/run/postgresql`. A PostgreSQL on the same machine
+ * is best reached that way: a message over a Unix socket costs the app a fraction of what one over
+ * loopback TCP does, and an opening sends about a dozen (docs/performance.md).
+ */
+export function postgresTarget(url: string): { url: string; path?: string } {
+  const u = new URL(url);
+  const socketDir = u.searchParams.get('host');
+  if (!socketDir?.startsWith('/')) return { url };
+  u.searchParams.delete('host');
+  return { url: u.toString(), path: `${socketDir}/.s.PGSQL.${u.port || '5432'}` };
+}
+
 export async function openPostgres(url: string, poolSize = 10, opts: { statementLog?: string | undefined } = {}): Promise<DbHandle> {
   const statementLog = opts.statementLog;
-  const client = postgres(url, {
+  const target = postgresTarget(url);
+  const client = postgres(target.url, {
+    ...(target.path ? { path: target.path } : {}),
     max: poolSize,
     onnotice: () => {},
     connect_timeout: 10,

@@ -4,6 +4,7 @@ import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import type { PGlite } from '@electric-sql/pglite';
 import postgres from 'postgres';
+import { postgresTarget } from './client.ts';
 import { migrationsDir } from '../lib/paths.ts';
 
 /** Arbitrary constant: every app process takes this advisory lock while migrating. */
@@ -18,7 +19,8 @@ export async function migratePgliteClient(client: PGlite): Promise<void> {
  * exactly one of them apply pending migrations while the others wait and then find nothing to do.
  */
 export async function migratePostgresUrl(url: string): Promise<void> {
-  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  const target = postgresTarget(url);
+  const sql = postgres(target.url, { ...(target.path ? { path: target.path } : {}), max: 1, onnotice: () => {} });
   try {
     await sql`select pg_advisory_lock(${MIGRATION_LOCK_ID})`;
     try {
