@@ -80,8 +80,14 @@ test('register, verify, enrol two-factor, sign in with a code and with a backup 
   await page.getByLabel('I have saved my backup codes somewhere safe').check();
   await page.getByRole('button', { name: 'Done' }).click();
 
-  // Sign out, then in again: the password leads to the second factor.
-  await signOut(page);
+  // Sign out from the account menu (by keyboard), then in again: the password leads to the second factor.
+  const menu = page.getByRole('button', { name: /^Account menu for / });
+  await menu.focus();
+  await page.keyboard.press('Enter');
+  await page.getByRole('menuitem', { name: 'Sign out' }).click();
+  await expect(page.getByText('You are signed out.')).toBeVisible();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole('link', { name: 'Sign in' }).first()).toBeVisible();
   await signInWithPassword(page, email, password);
   await expect(page).toHaveURL(/\/login-mfa/);
   await page.getByRole('textbox', { name: '6-digit code' }).fill(await freshCode(secret, used));

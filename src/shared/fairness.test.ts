@@ -110,6 +110,20 @@ describe('rejection sampling', () => {
 });
 
 describe('depletion and verification', () => {
+  it('draws the same from pools in any order, and never changes the pools it is given', async () => {
+    const slots = Array.from({ length: 6 }, () => ({ odds: [{ classId: 'c2', weight: 1 }] }));
+    const stock = new Map([['b1', 1], ['b2', 1], ['b3', 5]]);
+    const sorted = Object.fromEntries(Object.entries(POOLS).map(([k, v]) => [k, [...v].sort()]));
+    const shuffled = Object.fromEntries(Object.entries(POOLS).map(([k, v]) => [k, [...v].reverse()]));
+    const before = JSON.stringify(sorted);
+    const input = { serverSeed: SERVER_SEED, clientSeed: CLIENT_SEED, nonce: 9, slots, stock };
+    const a = await drawOpening(nodeFair, { ...input, pools: sorted, presorted: true });
+    const b = await drawOpening(nodeFair, { ...input, pools: shuffled });
+    expect(a.draws).toEqual(b.draws);
+    expect(a.poolsAfter).toEqual(b.poolsAfter);
+    expect(JSON.stringify(sorted)).toBe(before);
+  });
+
   it('removes a card whose last copy is drawn and records it', async () => {
     const slots = Array.from({ length: 6 }, () => ({ odds: [{ classId: 'c2', weight: 1 }] }));
     const stock = new Map([['b1', 1], ['b2', 1], ['b3', 5]]);

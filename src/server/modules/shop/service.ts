@@ -313,6 +313,8 @@ async function settle(tx: Tx, actor: Actor, items: ToOpen[], now: Date): Promise
         slots: item.slots,
         pools: startPools,
         stock,
+        // Sorted when read (pools.ts); removing cards (filter, splice) keeps the order.
+        presorted: true,
       });
     } catch (err) {
       if (err instanceof PoolEmptyError) {
