@@ -7,9 +7,15 @@ export function assertCents(value: number): Cents {
   return value;
 }
 
+/** One formatter per locale and currency: building one costs far more than formatting (a page of 48 cards formats ~100 prices). */
+const formats = new Map<string, Intl.NumberFormat>();
+
 export function formatMoney(cents: Cents, currency = 'USD', locale = 'en-US'): string {
   assertCents(cents);
-  return new Intl.NumberFormat(locale, { style: 'currency', currency }).format(cents / 100);
+  const key = `${locale}|${currency}`;
+  let format = formats.get(key);
+  if (!format) formats.set(key, (format = new Intl.NumberFormat(locale, { style: 'currency', currency })));
+  return format.format(cents / 100);
 }
 
 /** Parses a user-typed amount ("12", "12.5", "12.50", "$1,000") into cents, or null. */

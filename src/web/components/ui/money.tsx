@@ -1,18 +1,10 @@
 import { createContext, useContext } from 'react';
-import { assertCents, type Cents } from '@shared/money';
+import { formatMoney, type Cents } from '@shared/money';
 import { cn } from './cn';
 
-const formats = new Map<string, Intl.NumberFormat>();
-
-/**
- * formatMoney (src/shared/money.ts), with one Intl.NumberFormat per currency instead of one per
- * call: building a formatter is slow, and a grid of cards formats dozens of prices in one render.
- */
+/** Kept as the kit's name for formatMoney (which caches one formatter per currency). */
 export function formatCents(cents: Cents, currency = 'USD'): string {
-  assertCents(cents);
-  let format = formats.get(currency);
-  if (!format) formats.set(currency, (format = new Intl.NumberFormat('en-US', { style: 'currency', currency })));
-  return format.format(cents / 100);
+  return formatMoney(cents, currency);
 }
 
 /** The shop currency (from /api/config), provided once by the root layout. */
