@@ -1,6 +1,4 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { useNavigate, useSearch } from '@tanstack/react-router';
-import { useCallback } from 'react';
 import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
 import type { AdminUserDetail, AdminUserList, AdminUserListQuery, BanUserInput } from '@shared/contracts/admin-users';
 import type { AuditList, AuditListQuery } from '@shared/contracts/audit';
@@ -59,35 +57,7 @@ export const adminUsersApi = {
   demote: (id: string) => api.post<{ id: string; role: 'user' }>(`/api/admin/admins/${encodeURIComponent(id)}/demote`, {}),
 };
 
-/**
- * List state (search, filters, sort, page) lives in the URL so a list can be shared, reloaded and
- * navigated back to exactly as it was. Values equal to the default are left out of the URL.
- */
-export function useUrlState<T extends Record<string, string>>(defaults: T) {
-  const search = useSearch({ strict: false }) as Record<string, unknown>;
-  const navigate = useNavigate();
-  const state = { ...defaults } as T;
-  for (const key of Object.keys(defaults) as Array<keyof T>) {
-    const v = search[key as string];
-    if (v !== undefined && v !== null && v !== '') state[key] = String(v) as T[keyof T];
-  }
-  /** Changing anything but the page goes back to page 1. */
-  const set = useCallback((patch: Partial<T>) => {
-    const resetsPage = Object.keys(patch).some((k) => k !== 'page');
-    void navigate({
-      search: ((prev: Record<string, unknown>) => {
-        const next: Record<string, unknown> = { ...prev, ...patch };
-        if (resetsPage) delete next.page;
-        for (const [k, v] of Object.entries(next)) {
-          if (v === '' || v === undefined || v === defaults[k]) delete next[k];
-        }
-        return next;
-      }) as never,
-      replace: true,
-    } as never);
-  }, [navigate, defaults]);
-  return [state, set] as const;
-}
+export { useUrlState } from '@web/lib/url-state';
 
 /** Puts the server's per-field messages on the form's fields. Returns true when any applied. */
 export function applyServerFields<T extends FieldValues>(err: unknown, setError: UseFormSetError<T>, known: ReadonlyArray<Path<T>>): boolean {

@@ -1,58 +1,9 @@
 import { ArrowDown, ArrowUp, ArrowUpDown } from 'lucide-react';
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
-import { Badge, Input, Label, Select, Th } from '@web/components/ui';
+import type { ReactNode } from 'react';
+import { Badge, Th } from '@web/components/ui';
 import type { Role } from '@shared/contracts/me';
 
-/** A search box that waits for the user to pause typing before it filters. */
-export function SearchBox({ value, onChange, label, placeholder }: { value: string; onChange: (v: string) => void; label: string; placeholder?: string }) {
-  const id = useId();
-  const [text, setText] = useState(value);
-  const last = useRef(value);
-  useEffect(() => {
-    if (value !== last.current) {
-      last.current = value;
-      setText(value);
-    }
-  }, [value]);
-  useEffect(() => {
-    if (text.trim() === last.current) return;
-    const t = setTimeout(() => {
-      last.current = text.trim();
-      onChange(text.trim());
-    }, 300);
-    return () => clearTimeout(t);
-  }, [text, onChange]);
-  return (
-    <div className="w-full sm:max-w-xs sm:min-w-48 sm:flex-1">
-      <Label htmlFor={id}>{label}</Label>
-      <Input id={id} type="search" value={text} placeholder={placeholder} onChange={(e) => setText(e.target.value)} className="mt-1" />
-    </div>
-  );
-}
-
-export function FilterSelect({
-  label,
-  value,
-  onChange,
-  children,
-}: {
-  label: string;
-  value: string;
-  onChange: (v: string) => void;
-  children: ReactNode;
-}) {
-  const id = useId();
-  return (
-    <div className="w-full sm:w-44">
-      <Label htmlFor={id}>{label}</Label>
-      <div className="mt-1">
-        <Select id={id} value={value} onChange={(e) => onChange(e.target.value)}>
-          {children}
-        </Select>
-      </div>
-    </div>
-  );
-}
+export { FilterSelect, SearchBox } from '@web/components/ui/list-controls';
 
 /** A column header that sorts by its column; aria-sort tells screen readers the current order. */
 export function SortTh<K extends string>({
