@@ -85,7 +85,7 @@ test('register, verify, enrol two-factor, sign in with a code and with a backup 
   await menu.focus();
   await page.keyboard.press('Enter');
   await page.getByRole('menuitem', { name: 'Sign out' }).click();
-  await expect(page.getByText('You are signed out.')).toBeVisible();
+  await expect(page.getByText('You are signed out.', { exact: true })).toBeVisible();
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByRole('link', { name: 'Sign in' }).first()).toBeVisible();
   await signInWithPassword(page, email, password);
