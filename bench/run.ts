@@ -1,6 +1,7 @@
 // `npm run bench` — see docs/performance.md. Creates fresh databases on BENCH_DATABASE_URL's
 // server, starts the built server as a child process and measures, in one run: the buy-and-open
-// limit (pgbench on the captured SQL) against the app (autocannon), the invariants afterwards,
+// limit (pgbench on the captured SQL) against the app (autocannon closed loop; fixed rates from
+// lib/open-loop.ts, as pgbench -R), the invariants afterwards,
 // growth (100,000 cards, 1,000,000 owned), the read path, realtime fan-out and embedded PGlite.
 // Flags: --quick (small and short, for developing the bench), --only=read,realtime,open,growth,pglite,
 // --seconds=N, --rates=a,b,c, --users=N, --keep (leave the databases). Exit code ≠ 0 only on errors.
@@ -89,6 +90,7 @@ async function readBench(origin: string): Promise<ReadResult> {
     p50_ms: Math.max(a.p50_ms ?? 0, b.p50_ms ?? 0),
     p99_ms: Math.max(a.p99_ms ?? 0, b.p99_ms ?? 0),
     duration_s: round(a.duration_s + b.duration_s, 2)!,
+    status: Object.fromEntries([...new Set([...Object.keys(a.status), ...Object.keys(b.status)])].map((k) => [k, (a.status[k] ?? 0) + (b.status[k] ?? 0)])),
   });
   const config = merge(c1, c2);
   const cards = merge(k1, k2);

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { openLoop } from './open-loop.ts';
 import { round } from './util.ts';
 
 const require = createRequire(import.meta.url);
@@ -36,6 +37,15 @@ export interface LoadResult {
   duration_s: number;
   status: Record<string, number>;
   target_rate?: number;
+  /** Fixed rates only (open-loop.ts): requests still unanswered when the window ended (answered
+   * later, they are in the latencies but not in `rps`), and those never answered (in `errors`). */
+  late?: number;
+  unanswered?: number;
+  /** Fixed rates only: most connections open at once. */
+  connections?: number;
+  /** Fixed rates only: scheduled time → request written (timer lag, waiting for a connection). */
+  send_lag_mean_ms?: number | null;
+  send_lag_p99_ms?: number | null;
 }
 
 export interface LoadOptions {
@@ -51,15 +61,18 @@ export interface LoadOptions {
   perRequest?: () => { headers?: Record<string, string>; body?: string };
 }
 
-/** autocannon run. With `rate`, latencies are corrected for coordinated omission (autocannon's default). */
+/**
+ * Closed loop: autocannon with `connections` connections. With `rate`: the open-loop generator
+ * (open-loop.ts), Poisson arrivals and latency from the scheduled time, as pgbench -R.
+ */
 export async function load(opts: LoadOptions): Promise<LoadResult> {
+  if (opts.rate) return openLoop({ ...opts, rate: opts.rate });
   const u = new URL(opts.url);
   const baseHeaders = { ...(opts.body ? { 'content-type': 'application/json' } : {}), ...opts.headers };
   const res = await autocannon({
     url: u.origin,
     connections: opts.connections,
     duration: opts.duration,
-    ...(opts.rate ? { overallRate: opts.rate } : {}),
     timeout: 30,
     requests: [
       {
@@ -93,6 +106,5 @@ export async function load(opts: LoadOptions): Promise<LoadResult> {
     mean_ms: round(res.latency.mean, 2),
     duration_s: round(res.duration, 2)!,
     status,
-    ...(opts.rate ? { target_rate: opts.rate } : {}),
   };
 }

@@ -85,6 +85,12 @@ export async function captureOpenSql(opts: { databaseUrl: string; poolSize: numb
     let statements = 0;
     for (let i = 0; i < opts.count; i++) {
       const n = user--;
+      // Each captured user has opened once before: the server then knows the user's seed pair and
+      // next nonce, as for every later opening (shop/one-statement-open.ts). A user's first
+      // opening in the load also reads them: one statement more, which only the app pays.
+      const first = await openOnce(server, n);
+      if (first.status !== 201) throw new Error(`warm-up open answered ${first.status}: ${JSON.stringify(first.body)}`);
+      opens++;
       const before = size();
       const key = newKey();
       const res = await fetch(`${server.origin}${OPEN_PATH}`, {
@@ -100,10 +106,21 @@ export async function captureOpenSql(opts: { databaseUrl: string; poolSize: numb
       const lines = readFileSync(file).subarray(before).toString('utf8').split('\n').filter(Boolean);
       const stmts = lines.map((l) => JSON.parse(l) as Statement);
       statements += stmts.length;
-      const [seed] = await sql<Array<{ id: string }>>`select id::text as id from user_seeds where user_id = ${`bench${n}`} and active`;
+      const [seed] = await sql<Array<{ id: string; hash: string; version: string }>>`
+        select id::text as id, server_seed_hash as hash, (select pool_version::text from catalog_state where id = 1) as version
+        from user_seeds where user_id = ${`bench${n}`} and active`;
       const script = await buildScript(
         stmts,
-        { userNumber: n, cardNumbers, seedId: seed!.id, idempotencyKey: key, nonce: body.openings[0]!.fairness.nonce, constants: CONSTANT_IDS },
+        {
+          userNumber: n,
+          cardNumbers,
+          seedId: seed!.id,
+          serverSeedHash: seed!.hash,
+          idempotencyKey: key,
+          nonce: body.openings[0]!.fairness.nonce,
+          // The pool version is the catalogue's, the same for every transaction of the run.
+          constants: new Set([...CONSTANT_IDS, seed!.version]),
+        },
         { users: opts.users, cards: opts.cards },
         `s${groups.size}`,
         async (table, id) => (await sql.unsafe(`select 1 from "${table}" where id::text = $1`, [id])).length > 0,
@@ -131,7 +148,10 @@ export interface OpenBenchResult {
   script: string;
 }
 
-/** The limit (pgbench on the captured SQL) and the app (autocannon on the endpoint), closed loop and at fixed rates. */
+/**
+ * The limit (pgbench on the captured SQL) and the app on the endpoint, closed loop (autocannon) and
+ * at fixed rates (open-loop.ts: Poisson arrivals, latency from the scheduled time, as pgbench -R).
+ */
 export async function openBench(
   o: BenchOptions,
   opts: { databaseUrl: string; cards: number; rates: number[]; label: string },
@@ -177,7 +197,8 @@ export async function openBench(
     const rates: LoadResult[] = [];
     for (const rate of opts.rates) {
       log(`${opts.label}: app at ${rate}/s`);
-      // Enough connections that every one of them stays under its share of the rate.
+      // Open loop (open-loop.ts): these connections are opened before the clock starts, more
+      // when all are busy (up to 512).
       const r = await load({ url, method: 'POST', body: BODY, connections: Math.max(o.connections, Math.ceil(rate / 10)), duration: o.seconds, rate, perRequest });
       opened += r.ok;
       rates.push(r);

@@ -1,4 +1,5 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { libpqEnv } from './pg.ts';
@@ -26,6 +27,8 @@ export interface CaptureFacts {
   /** uuid → card number k (card id = md5('card' || k)::uuid). */
   cardNumbers: Map<string, number>;
   seedId: string;
+  /** The captured user's server seed hash (random per user: read back per transaction). */
+  serverSeedHash: string;
   idempotencyKey: string;
   /** The nonce the captured opening used (seeded nonces start at NONCE_BASE). */
   nonce: number;
@@ -34,6 +37,8 @@ export interface CaptureFacts {
 }
 
 export const NONCE_BASE = 1_000_000;
+/** At most this many distinct cards per transaction (a 10-pack draws up to 50, but the bench opens one). */
+const CARD_STRATA = 16;
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface Script {
@@ -58,8 +63,15 @@ export async function buildScript(
   idExists: (table: string, id: string) => Promise<boolean>,
 ): Promise<Script> {
   const uid = `bench${facts.userNumber}`;
+  // bench/lib/seed.ts: client seed = substr(md5('client' || n), 1, 16).
+  const clientSeed = createHash('md5').update(`client${facts.userNumber}`).digest('hex').slice(0, 16);
   const exprs: Array<[string, string]> = [];
-  const sets: string[] = [`\\set n random(1, ${sizes.users})`, `\\set r random(1, 9000000000000000000)`];
+  // Each client has users of its own (n ≡ client_id mod clients), as the app's load gives no two
+  // in-flight requests the same user: the opening statement checks the user's next nonce.
+  const sets: string[] = [
+    `\\set n 1 + :client_id + :nclients * random(0, ${sizes.users} / :nclients - 1)`,
+    `\\set r random(1, 9000000000000000000)`,
+  ];
   const defines: Record<string, string> = {};
   const byValue = new Map<string, string>();
   let fresh = 0;
@@ -84,10 +96,19 @@ export async function buildScript(
     else if (v === `bt${facts.userNumber}`) exprs.push([(name = 'tok'), `'bt' || :n`]);
     else if (v === `bs${facts.userNumber}`) exprs.push([(name = 'sid'), `'bs' || :n`]);
     else if (v === facts.seedId) exprs.push([(name = 'seed'), `md5('seed' || :n)::uuid::text`]);
+    else if (v === clientSeed) exprs.push([(name = 'cseed'), `substr(md5('client' || :n), 1, 16)`]);
+    else if (v === facts.serverSeedHash) {
+      exprs.push([(name = 'sshash'), `(select "server_seed_hash" from "user_seeds" where "user_id" = 'bench' || :n and "active")`]);
+    }
     else if (v === facts.idempotencyKey) exprs.push([(name = 'ikey'), `'bench-pgbench-' || :r`]);
     else if (facts.cardNumbers.has(v)) {
       name = `card${++card}`;
-      sets.push(`\\set k${card} random(1, ${sizes.cards})`);
+      // Distinct cards within a transaction, each still uniform over the catalogue: card j is
+      // kb + (j - 1) × (cards / CARD_STRATA), wrapped, from one random kb. The opening statement
+      // checks that it took one row per card it asked for, so a repeat would fail it.
+      if (card > CARD_STRATA) throw new Error(`more than ${CARD_STRATA} distinct cards in one captured request`);
+      if (card === 1) sets.push(`\\set kb random(0, ${sizes.cards - 1})`);
+      sets.push(`\\set k${card} 1 + (:kb + ${(card - 1) * Math.floor(sizes.cards / CARD_STRATA)}) % ${sizes.cards}`);
       exprs.push([name, `md5('card' || :k${card})::uuid::text`]);
     } else if (/^\d+$/.test(v) && Number(v) === facts.nonce) {
       name = 'nonce';
@@ -111,6 +132,8 @@ export async function buildScript(
       v === `bt${facts.userNumber}` ||
       v === `bs${facts.userNumber}` ||
       v === facts.seedId ||
+      v === clientSeed ||
+      v === facts.serverSeedHash ||
       v === facts.idempotencyKey ||
       facts.cardNumbers.has(v) ||
       (/^\d+$/.test(v) && Number(v) === facts.nonce) ||
@@ -139,13 +162,21 @@ export async function buildScript(
     }
     return v === null ? 'null::text' : String(v);
   };
+  const isUuidArray = (p: unknown): p is string => typeof p === 'string' && /^\{[0-9a-f-]{36}(,[0-9a-f-]{36})*\}$/i.test(p);
   const isJsonDocument = (p: unknown): p is string => typeof p === 'string' && /^[[{]/.test(p) && /^[[{][\s\S]*[\]}]$/.test(p);
 
   const body: string[] = [];
   let nonceSource = false;
   for (const [index, s] of stmts.entries()) {
     const names: string[] = [];
-    for (const p of s.parameters) names.push(isJsonDocument(p) && /json_to_recordset\(\$/.test(s.query) ? `(${await jsonExpr(JSON.parse(p))})` : `:${await varFor(p)}`);
+    for (const p of s.parameters) {
+      if (isUuidArray(p)) {
+        // An array literal of ids ('{a,b}'): rebuilt from this transaction's variables.
+        const parts = await Promise.all(p.slice(1, -1).split(',').map(async (id) => `:${await varFor(id)}::text`));
+        names.push(`('{' || concat_ws(',', ${parts.join(', ')}) || '}')`);
+      } else if (isJsonDocument(p) && /json_to_recordset\(\$/.test(s.query)) names.push(`(${await jsonExpr(JSON.parse(p))})`);
+      else names.push(`:${await varFor(p)}`);
+    }
     // $10 before $1: replace from the highest number down.
     let text = s.query.trim().replace(/;\s*$/, '');
     for (let i = names.length; i >= 1; i--) text = text.replaceAll(`$${i}`, names[i - 1]!);
@@ -160,7 +191,11 @@ export async function buildScript(
       returning.push({ table, variable: `r${index}_id` });
     } else body.push(`${text};`);
   }
-  if (needNonce && !nonceSource) throw new Error('the nonce is used but no UPDATE "user_seeds" … RETURNING was captured');
+  if (needNonce && !nonceSource) {
+    // The one-statement opening sends the nonce it drew with (the app keeps each user's next
+    // nonce); pgbench reads it in its preamble instead, the way the app does on a cache miss.
+    exprs.push(['nonce', `(select "next_nonce" from "user_seeds" where "user_id" = 'bench' || :n and "active")`]);
+  }
   const preamble = exprs.length ? [`select ${exprs.map(([n, e]) => `${e} as ${n}`).join(', ')}\n\\gset`] : [];
   return {
     shape: stmts.map((s) => s.query).join('\n;\n'),
@@ -198,7 +233,16 @@ export async function pgbench(opts: {
       writeFileSync(file, script.text);
       args.push('-f', `${file}@${weight}`);
       for (const [k, v] of Object.entries(script.defines)) args.push('-D', `${k}=${v}`);
+      args.push('-D', `nclients=${opts.clients}`);
     });
+    if (process.env.BENCH_PGBENCH_DUMP) {
+      // For working on the SQL by hand: the scripts and the command line, re-runnable.
+      const dump = process.env.BENCH_PGBENCH_DUMP;
+      mkdirSync(dump, { recursive: true });
+      for (const f of readdirSync(dir)) if (f.endsWith('.sql')) writeFileSync(path.join(dump, f), readFileSync(path.join(dir, f)));
+      const quoted = args.map((a) => `'${a.replaceAll(dir, dump).replace(/'/g, `'\\''`)}'`).join(' ');
+      writeFileSync(path.join(dump, 'pgbench.sh'), `pgbench ${quoted} "$@"\n`);
+    }
     const { stdout, stderr } = await run('pgbench', args, { env: { ...process.env, ...libpqEnv(opts.url) } }).catch((err: Error) => {
       const keep = path.join(tmpdir(), `pv-bench-failed-script-${process.pid}.sql`);
       writeFileSync(keep, opts.scripts.map((x) => `${x.script.text}\n-- defines: ${JSON.stringify(x.script.defines)}`).join('\n\n-- next script --\n'));

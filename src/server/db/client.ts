@@ -1,5 +1,5 @@
 import { appendFileSync } from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
+import { parse, PGlite, protocol } from '@electric-sql/pglite';
 import { sql, type SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -24,6 +24,12 @@ export interface DbHandle {
   close(): Promise<void>;
   /** Raw SQL returning rows, for the few places that need it (health, test helpers). */
   query<T = Record<string, unknown>>(query: SQL): Promise<T[]>;
+  /**
+   * One statement given as text with $1…$n and its parameters, for a hot path whose SQL is built
+   * once (drizzle's `sqlToQuery` with placeholders, see shop/one-statement-open.ts): no query
+   * building per call. A named prepared statement on PostgreSQL.
+   */
+  run<T = Record<string, unknown>>(text: string, params: unknown[]): Promise<T[]>;
 }
 
 export async function openPglite(dataDirOrClient?: string | PGlite): Promise<DbHandle> {
@@ -41,10 +47,60 @@ export async function openPglite(dataDirOrClient?: string | PGlite): Promise<DbH
       const res = (await db.execute(query)) as unknown as { rows: T[] };
       return res.rows;
     },
+    run: namedStatements(client),
     async close() {
       if (!client.closed) await client.close();
     },
   };
+}
+
+/**
+ * `run` on PGlite: a named statement, parsed and planned once per statement text. PGlite's own
+ * `query` sends Parse, Describe, Bind, Describe, Execute and Sync as six calls into WebAssembly
+ * and plans the statement every time; for the buy-and-open statement the planning alone took
+ * 1.4 ms of PGlite's 5 (docs/performance.md). Here a call is one batch (Bind, Describe, Execute,
+ * Sync) against the statement prepared on first use, then the same sync to disk as `query`.
+ * Never inside a PGlite transaction (it takes the transaction lock, like `query`).
+ */
+function namedStatements(client: PGlite) {
+  const { serialize } = protocol;
+  const prepared = new Map<string, { name: string; types: number[] }>();
+  const concat = (parts: Uint8Array[]) => {
+    const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+    let at = 0;
+    for (const p of parts) {
+      out.set(p, at);
+      at += p.length;
+    }
+    return out;
+  };
+  return <T>(text: string, params: unknown[]): Promise<T[]> =>
+    client._runExclusiveTransaction(() =>
+      client._runExclusiveQuery(async () => {
+        let st = prepared.get(text);
+        if (!st) {
+          const name = `pv_${prepared.size + 1}`;
+          const described = await client.execProtocolStream(
+            concat([serialize.parse({ name, text }), serialize.describe({ type: 'S', name }), serialize.sync()]),
+            { syncToFs: false },
+          );
+          const types = described.find((m): m is typeof m & { dataTypeIDs: number[] } => m.name === 'parameterDescription')?.dataTypeIDs ?? [];
+          prepared.set(text, (st = { name, types }));
+        }
+        const { types } = st;
+        const values = params.map((v, i) => {
+          if (v === null || v === undefined) return null;
+          const serializer = client.serializers[types[i]!];
+          return serializer ? serializer(v) : String(v);
+        });
+        const messages = await client.execProtocolStream(
+          concat([serialize.bind({ statement: st.name, values }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync()]),
+          { syncToFs: false },
+        );
+        await client.syncToFs();
+        return (parse.parseResults(messages, client.parsers)[0]?.rows ?? []) as T[];
+      }),
+    );
 }
 
 /**
@@ -117,7 +173,8 @@ export async function openPostgres(url: string, poolSize = 10, opts: { statement
         }
       : {}),
   });
-  const db = drizzlePostgres(preparing(client), { schema }) as unknown as Db;
+  const prepared = preparing(client);
+  const db = drizzlePostgres(prepared, { schema }) as unknown as Db;
   return {
     kind: 'postgres',
     db,
@@ -127,6 +184,9 @@ export async function openPostgres(url: string, poolSize = 10, opts: { statement
     },
     async query<T>(query: SQL) {
       return (await db.execute(query)) as unknown as T[];
+    },
+    async run<T>(text: string, params: unknown[]) {
+      return (await prepared.unsafe(text, params as postgres.ParameterOrJSON<never>[])) as unknown as T[];
     },
     async close() {
       await client.end({ timeout: 5 });

@@ -116,6 +116,11 @@ export async function storePool(tx: DbOrTx, hash: string, pools: Readonly<Record
   if (knownPools.size > 10_000) knownPools.clear();
 }
 
+/** Whether this process knows the pool snapshot `hash` is stored (committed). */
+export function poolStored(hash: string): boolean {
+  return knownPools.has(hash);
+}
+
 export function rememberPool(hash: string) {
   knownPools.add(hash);
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { DbHandle } from '../../db/client.ts';
 import type { Logger } from '../../lib/logger.ts';
 
@@ -22,6 +22,16 @@ const HISTORY = 1000;
 
 export interface Bus {
   publish(topic: Topic, type: string, data?: unknown): Promise<BusEvent>;
+  /**
+   * On PostgreSQL, a SQL expression that sends the event when the statement's transaction
+   * commits (and never if it rolls back): for a statement that settles a change and announces it
+   * in one round trip. `data` is a SQL expression of type json; `id` (text) is the event id, from
+   * `newEventId()` (a placeholder when the statement is built once), made unique per row where one
+   * expression sends several events. Null when the bus is in-process (PGlite): publish after the
+   * commit instead.
+   */
+  eventSql(topic: Topic | SQL, type: string, data: SQL, id: SQL): SQL | null;
+  newEventId(): string;
   subscribe(listener: BusListener): () => void;
   /** Events after `lastId`, or null when that id is no longer remembered (client must resync). */
   since(lastId: string): BusEvent[] | null;
@@ -80,6 +90,12 @@ export async function createBus(dbh: DbHandle, log: Logger): Promise<Bus> {
         deliver(event);
       }
       return event;
+    },
+    newEventId: nextId,
+    eventSql(topic, type, data, id) {
+      if (dbh.kind !== 'postgres') return null;
+      const topicSql = typeof topic === 'string' ? sql`${topic}::text` : topic;
+      return sql`pg_notify(${CHANNEL}::text, json_build_object('id', ${id}, 'topic', ${topicSql}, 'type', ${type}::text, 'data', ${data})::text)`;
     },
     subscribe(listener) {
       listeners.add(listener);

@@ -15,6 +15,8 @@ function fakeBus() {
       for (const l of listeners) l(event);
       return Promise.resolve(event);
     },
+    eventSql: () => null,
+    newEventId: () => `e${++n}`,
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

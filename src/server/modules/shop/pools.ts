@@ -36,6 +36,18 @@ export interface Pool {
 
 const MAX_ENTRIES = 256;
 const cache = new Map<string, Pool>();
+/** The version of the last pool read or taken from the cache: the one-statement opening's guess. */
+let lastVersion: string | null = null;
+
+/** The pool version this process saw last (null after forgetPoolVersion), never trusted unchecked. */
+export function lastPoolVersion(): string | null {
+  return lastVersion;
+}
+
+/** The one-statement opening found another version: read it again before the next guess. */
+export function forgetPoolVersion() {
+  lastVersion = null;
+}
 
 export async function poolVersion(db: DbOrTx): Promise<string> {
   const [row] = await db.select({ v: catalogState.poolVersion }).from(catalogState).where(eq(catalogState.id, 1));
@@ -45,6 +57,7 @@ export async function poolVersion(db: DbOrTx): Promise<string> {
 export async function readPool(db: DbOrTx, version: string, slots: readonly PackSlot[], pool: PackPool): Promise<Pool> {
   const classIds = classesOf(slots as PackSlot[]);
   const key = `${version}|${classIds.join(',')}|${JSON.stringify(pool)}`;
+  lastVersion = version;
   const hit = cache.get(key);
   if (hit) return { ...hit, fromCache: true };
   const rows = classIds.length

@@ -37,9 +37,10 @@ import { clientIp } from '../../http/security.ts';
 import { requireIdempotencyKey, sendIdempotent, withIdempotency, type TransactionRunner } from '../../lib/idempotency.ts';
 import { pgCode } from '../catalog/service.ts';
 import { rememberPool } from '../fairness/service.ts';
-import { moneyTransaction } from '../wallet/service.ts';
+import { moneyTransaction, publishBalance } from '../wallet/service.ts';
 import { adminProduct, createProduct, deleteProduct, getAdminPack, listAdminProducts, previewPack, updatePack, updateProduct } from './admin.ts';
 import { listLiveProducts, packsForCard, listOpenings, openingsDto, productDetail, productWithPack, refsFor, topPulls } from './read.ts';
+import { isStoredOpen, openInOneStatement, storedOpenResult, type StoredOpen } from './one-statement-open.ts';
 import { inventory, openPacks, purchasePacks, StockRace, type OpenOutcome } from './service.ts';
 
 const idParams = z.object({ id: z.string().uuid('Not a valid id.') });
@@ -187,8 +188,18 @@ export function shopRoutes(deps: Deps) {
       const actor = actorOf(c);
       const key = requireIdempotencyKey(c);
       const input = c.req.valid('json');
+      if ('productId' in input) {
+        // One round trip when every cached guess holds; otherwise nothing was written and the
+        // general path below answers (one-statement-open.ts).
+        const done = await openInOneStatement(deps, actor, input, key);
+        if (done) {
+          if (!done.announced) await Promise.all([publishBalance(deps, actor.userId, done.balanceCents), afterOpen(actor, done)]);
+          const { poolHashes: _hashes, announced: _announced, ...result } = done;
+          return c.json(result, 201);
+        }
+      }
       let outcome: OpenOutcome | null = null;
-      const r = await withIdempotency<Omit<OpenResult, 'refs'>>(
+      const r = await withIdempotency<Omit<OpenResult, 'refs'> | StoredOpen>(
         db,
         { userId: actor.userId, key, scope: 'POST /api/shop/open', body: input },
         async (tx: Tx) => {
@@ -201,7 +212,7 @@ export function shopRoutes(deps: Deps) {
       const fresh = r.replayed ? null : (outcome as OpenOutcome | null);
       if (fresh) await afterOpen(actor, fresh);
       if (r.status === 201) {
-        const result = r.body;
+        const result = isStoredOpen(r.body) ? await storedOpenResult(db, r.body) : r.body;
         const refs = fresh ? fresh.refs : await refsFor(db, result.openings.flatMap((o) => o.cards));
         return sendIdempotent(c, { ...r, body: { ...result, refs } });
       }

@@ -37,11 +37,11 @@ function staleHint(): StockRace {
   return new StockRace();
 }
 
-function rowsOf<T>(res: unknown): T[] {
+export function rowsOf<T>(res: unknown): T[] {
   return (Array.isArray(res) ? res : (res as { rows: T[] }).rows) as T[];
 }
 
-function assertOnSale(p: ProductRow, now: Date) {
+export function assertOnSale(p: ProductRow, now: Date) {
   if (p.status !== 'live') throw notFound('This pack is not on sale.');
   if (p.releaseAt && p.releaseAt > now) {
     throw new AppError(
@@ -136,20 +136,29 @@ async function buy(
     tx.insert(userPacks).values(packRows(rows)),
   ]);
   return {
-    purchase: {
-      id: purchaseId,
-      productId: p.id,
-      productName: p.name,
-      quantity: input.quantity,
-      unitPriceCents: p.priceCents,
-      totalCents: total,
-      ledgerEntryId: moved.entryId,
-      balanceCents: moved.balanceCents,
-      createdAt: now.toISOString(),
-    },
+    purchase: purchaseDto({ id: purchaseId, productId: p.id, quantity: input.quantity, unitPriceCents: p.priceCents, totalCents: total, ledgerEntryId: moved.entryId, createdAt: now }, p.name, moved.balanceCents),
     rows,
     product: p,
     pack,
+  };
+}
+
+/** A purchase as the API shows it, with the balance its debit left. */
+export function purchaseDto(
+  r: { id: string; productId: string; quantity: number; unitPriceCents: number; totalCents: number; ledgerEntryId: string; createdAt: Date },
+  productName: string,
+  balanceCents: number,
+): Purchase {
+  return {
+    id: r.id,
+    productId: r.productId,
+    productName,
+    quantity: r.quantity,
+    unitPriceCents: r.unitPriceCents,
+    totalCents: r.totalCents,
+    ledgerEntryId: r.ledgerEntryId,
+    balanceCents,
+    createdAt: r.createdAt.toISOString(),
   };
 }
 
@@ -195,7 +204,7 @@ function oddsHashOf(slots: PackSlot[]): string {
   return h;
 }
 
-interface ToOpen {
+export interface ToOpen {
   userPackId: string;
   openingId: string;
   purchaseId: string;
@@ -204,7 +213,7 @@ interface ToOpen {
   slots: PackSlot[];
 }
 
-interface TakenCard {
+export interface TakenCard {
   id: string;
   stock_after: number;
   name: string;
@@ -224,7 +233,7 @@ interface TakenCard {
 }
 
 /** The look references of the drawn cards, from the rows the stock update returned (no extra query). */
-function refsOf(rows: TakenCard[]): LookRefs {
+export function refsOf(rows: TakenCard[]): LookRefs {
   const json = <T>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
   const classes = new Map<string, LookRefs['classes'][number]>();
   const archs = new Map<string, LookRefs['architects'][number]>();
@@ -248,21 +257,51 @@ export interface OpenOutcome {
   refs: LookRefs;
 }
 
-/**
- * Draws and settles `items` (in order, consecutive nonces). Pools are read once per pack
- * definition; a card whose last copy is taken leaves the pool for later draws of this request.
- */
-async function settle(tx: Tx, actor: Actor, items: ToOpen[], now: Date): Promise<{ openings: Opening[]; poolHashes: string[]; refs: LookRefs }> {
-  const { seed, firstNonce, poolVersion: version } = await takeNonces(tx, actor.userId, items.length);
-  // One pool per distinct pack definition (odds snapshot + pool rule), shared with other requests.
-  const defKey = (i: ToOpen) => `${i.pack.id}|${JSON.stringify(i.slots)}`;
-  const state = new Map<string, { base: Pool; pools: Readonly<Record<string, readonly string[]>>; changed: boolean }>();
+/** The seed fields a draw and its fairness record need. */
+export interface DrawSeed {
+  id: string;
+  serverSeed: string;
+  serverSeedHash: string;
+  clientSeed: string;
+}
+
+export interface DrawnItem {
+  item: ToOpen;
+  nonce: number;
+  draws: DrawRecord[];
+  poolHash: string;
+  oddsHash: string;
+  pools: Readonly<Record<string, readonly string[]>>;
+}
+
+export interface DrawPlan {
+  drawn: DrawnItem[];
+  /** Copies to take per card. */
+  want: Map<string, number>;
+  /** Per card: whether this request takes its last copy (its stock must be 0 afterwards). */
+  emptied: Map<string, boolean>;
+}
+
+const defKey = (i: ToOpen) => `${i.pack.id}|${JSON.stringify(i.slots)}`;
+
+/** Reads (or takes from the cache) one pool per distinct pack definition of `items`. */
+export async function poolsFor(db: DbOrTx, version: string, items: ToOpen[]): Promise<Map<string, Pool>> {
+  const bases = new Map<string, Pool>();
   for (const i of items) {
-    if (!state.has(defKey(i))) {
-      const base = await readPool(tx, version, i.slots, i.pack.pool);
-      state.set(defKey(i), { base, pools: base.pools, changed: false });
-    }
+    if (!bases.has(defKey(i))) bases.set(defKey(i), await readPool(db, version, i.slots, i.pack.pool));
   }
+  return bases;
+}
+
+/**
+ * Draws `items` in order with consecutive nonces from `firstNonce`; nothing is written. A card
+ * whose last copy is taken leaves the pool for later draws of this request. Throws StockRace when
+ * a cached stock hint may be wrong, and sold_out when a fresh read has no card for a class.
+ */
+export async function planDraws(seed: DrawSeed, firstNonce: number, items: ToOpen[], bases: Map<string, Pool>): Promise<DrawPlan> {
+  // One pool per distinct pack definition (odds snapshot + pool rule), shared with other requests.
+  const state = new Map<string, { base: Pool; pools: Readonly<Record<string, readonly string[]>>; changed: boolean }>();
+  for (const [k, base] of bases) state.set(k, { base, pools: base.pools, changed: false });
   // Copies taken by earlier draws of this request. Stock is shared across definitions (the same
   // card can be in several packs' pools), so it is looked up in whichever pool has the card.
   const taken = new Map<string, number>();
@@ -275,7 +314,7 @@ async function settle(tx: Tx, actor: Actor, items: ToOpen[], now: Date): Promise
   };
   const stock = { get: stockOf };
 
-  const drawn: Array<{ item: ToOpen; nonce: number; draws: DrawRecord[]; poolHash: string; oddsHash: string; pools: Readonly<Record<string, readonly string[]>> }> = [];
+  const drawn: DrawnItem[] = [];
   for (let k = 0; k < items.length; k++) {
     const item = items[k]!;
     const st = state.get(defKey(item))!;
@@ -329,50 +368,37 @@ async function settle(tx: Tx, actor: Actor, items: ToOpen[], now: Date): Promise
     st.pools = result.poolsAfter;
     drawn.push({ item, nonce, draws: result.draws, poolHash, oddsHash: oddsHashOf(item.slots), pools: startPools });
   }
-
-  // Take the stock: lock the drawn cards in id order (no deadlocks between openings), then
-  // decrement only where enough is left. Fewer rows back = someone took it first: retry.
   const want = new Map<string, number>();
-  for (const d of drawn) for (const r of d.draws) want.set(r.cardId, (want.get(r.cardId) ?? 0) + 1);
-  const values = sql.join(
-    [...want].map(([id, n]) => sql`(${id}::uuid, ${n}::int)`),
-    sql`, `,
-  );
-  const updated = rowsOf<TakenCard>(
-    await tx.execute(sql`
-      with want(id, n) as (values ${values}),
-      locked as materialized (
-        select c.id from cards c where c.id in (select id from want) order by c.id for update
-      )
-      update cards c set stock = c.stock - w.n
-      from want w, card_classes cc, architects a
-      where c.id = w.id and c.id in (select id from locked) and cc.id = c.class_id and a.id = c.architect_id
-        and c.stock >= w.n and c.active and c.archived_at is null
-      returning c.id, c.stock as stock_after, c.name, c.set_name, c.number, c.value_cents, c.image_key, c.class_id, c.architect_id,
+  const emptied = new Map<string, boolean>();
+  for (const d of drawn) {
+    for (const r of d.draws) {
+      want.set(r.cardId, (want.get(r.cardId) ?? 0) + 1);
+      // The last take of a card decides: it emptied the card or it did not.
+      emptied.set(r.cardId, r.exhausted);
+    }
+  }
+  return { drawn, want, emptied };
+}
+
+/** The columns of a taken card that an opening's answer shows (the stock update returns them). */
+export const TAKEN_CARD_COLUMNS = `c.id, c.stock as stock_after, c.name, c.set_name, c.number, c.value_cents, c.image_key, c.class_id, c.architect_id,
         coalesce(c.texture_id, cc.default_texture_id) as texture_id,
         cc.name as class_name, cc.colour as class_colour, cc.sort_order as class_sort_order,
         a.frame_image_key as architect_frame_image_key, a.layout as architect_layout,
         (select row_to_json(t) from (select x.image_key as "imageKey", x.blend_mode as "blendMode", x.opacity
-          from textures x where x.id = coalesce(c.texture_id, cc.default_texture_id)) t) as texture`),
-  );
-  if (updated.length !== want.size) throw staleHint();
-  // The draw took a card's last copy exactly when its stock is now 0; otherwise the stock hint
-  // was off and a fresh read could have drawn differently.
-  const lastTakeEmptied = new Map<string, boolean>();
-  for (const d of drawn) for (const r of d.draws) lastTakeEmptied.set(r.cardId, r.exhausted);
-  for (const u of updated) if ((Number(u.stock_after) === 0) !== lastTakeEmptied.get(u.id)) throw staleHint();
-  const card = new Map(updated.map((t) => [t.id, t]));
+          from textures x where x.id = coalesce(c.texture_id, cc.default_texture_id)) t) as texture`;
 
-  const openingRows: Array<Record<string, unknown>> = [];
-  const ownedRows: Array<Record<string, unknown>> = [];
-  const out: Opening[] = [];
-  const poolHashes = new Set<string>();
-  for (const d of drawn) {
-    const openingId = d.item.openingId;
-    const revealed = d.draws.map((r) => {
-      const c = card.get(r.cardId)!;
-      const ownedCardId = randomUUID();
-      ownedRows.push({ id: ownedCardId, card_id: c.id, value_cents: Number(c.value_cents), opening_id: openingId, product_id: d.item.product.id, slot: r.slot });
+/** What an opening answers for its drawn cards: the cards as taken, with the ids of the new copies. */
+export function openingsOf(
+  plan: DrawPlan,
+  taken: ReadonlyMap<string, TakenCard>,
+  seed: DrawSeed,
+  now: Date,
+  ownedIdOf: (openingIndex: number, drawIndex: number) => string,
+): Opening[] {
+  return plan.drawn.map((d, i) => {
+    const revealed = d.draws.map((r, j) => {
+      const c = taken.get(r.cardId)!;
       return {
         id: c.id,
         name: c.name,
@@ -387,36 +413,18 @@ async function settle(tx: Tx, actor: Actor, items: ToOpen[], now: Date): Promise
         architectId: c.architect_id,
         textureId: c.texture_id,
         slot: r.slot,
-        ownedCardId,
+        ownedCardId: ownedIdOf(i, j),
       };
     });
-    const totalValueCents = revealed.reduce((a, c) => a + c.valueCents, 0);
-    openingRows.push({
-      id: openingId,
-      user_pack_id: d.item.userPackId,
-      purchase_id: d.item.purchaseId,
-      product_id: d.item.product.id,
-      pack_id: d.item.pack.id,
-      nonce: d.nonce,
-      slots: d.item.slots,
-      odds_hash: d.oddsHash,
-      pool_hash: d.poolHash,
-      draws: d.draws,
-      total_value_cents: totalValueCents,
-    });
-    if (!poolHashes.has(d.poolHash)) {
-      poolHashes.add(d.poolHash);
-      await storePool(tx, d.poolHash, d.pools);
-    }
-    out.push({
-      id: openingId,
+    return {
+      id: d.item.openingId,
       userPackId: d.item.userPackId,
       purchaseId: d.item.purchaseId,
       productId: d.item.product.id,
       productName: d.item.product.name,
       packId: d.item.pack.id,
       cards: revealed,
-      totalValueCents,
+      totalValueCents: revealed.reduce((a, c) => a + c.valueCents, 0),
       fairness: {
         serverSeedHash: seed.serverSeedHash,
         clientSeed: seed.clientSeed,
@@ -428,7 +436,69 @@ async function settle(tx: Tx, actor: Actor, items: ToOpen[], now: Date): Promise
         serverSeed: null,
       },
       createdAt: now.toISOString(),
+    };
+  });
+}
+
+/**
+ * Draws and settles `items` (in order, consecutive nonces). Pools are read once per pack
+ * definition; a card whose last copy is taken leaves the pool for later draws of this request.
+ */
+async function settle(tx: Tx, actor: Actor, items: ToOpen[], now: Date): Promise<{ openings: Opening[]; poolHashes: string[]; refs: LookRefs }> {
+  const { seed, firstNonce, poolVersion: version } = await takeNonces(tx, actor.userId, items.length);
+  const plan = await planDraws(seed, firstNonce, items, await poolsFor(tx, version, items));
+
+  // Take the stock: lock the drawn cards in id order (no deadlocks between openings), then
+  // decrement only where enough is left. Fewer rows back = someone took it first: retry.
+  const values = sql.join(
+    [...plan.want].map(([id, n]) => sql`(${id}::uuid, ${n}::int)`),
+    sql`, `,
+  );
+  const updated = rowsOf<TakenCard>(
+    await tx.execute(sql`
+      with want(id, n) as (values ${values}),
+      locked as materialized (
+        select c.id from cards c where c.id in (select id from want) order by c.id for update
+      )
+      update cards c set stock = c.stock - w.n
+      from want w, card_classes cc, architects a
+      where c.id = w.id and c.id in (select id from locked) and cc.id = c.class_id and a.id = c.architect_id
+        and c.stock >= w.n and c.active and c.archived_at is null
+      returning ${sql.raw(TAKEN_CARD_COLUMNS)}`),
+  );
+  if (updated.length !== plan.want.size) throw staleHint();
+  // The draw took a card's last copy exactly when its stock is now 0; otherwise the stock hint
+  // was off and a fresh read could have drawn differently.
+  for (const u of updated) if ((Number(u.stock_after) === 0) !== plan.emptied.get(u.id)) throw staleHint();
+  const card = new Map(updated.map((t) => [t.id, t]));
+
+  const ownedIds = plan.drawn.map((d) => d.draws.map(() => randomUUID()));
+  const out = openingsOf(plan, card, seed, now, (i, j) => ownedIds[i]![j]!);
+  const openingRows: Array<Record<string, unknown>> = [];
+  const ownedRows: Array<Record<string, unknown>> = [];
+  const poolHashes = new Set<string>();
+  for (const [i, d] of plan.drawn.entries()) {
+    const o = out[i]!;
+    for (const c of o.cards) {
+      ownedRows.push({ id: c.ownedCardId, card_id: c.id, value_cents: c.valueCents, opening_id: o.id, product_id: d.item.product.id, slot: c.slot });
+    }
+    openingRows.push({
+      id: o.id,
+      user_pack_id: d.item.userPackId,
+      purchase_id: d.item.purchaseId,
+      product_id: d.item.product.id,
+      pack_id: d.item.pack.id,
+      nonce: d.nonce,
+      slots: d.item.slots,
+      odds_hash: d.oddsHash,
+      pool_hash: d.poolHash,
+      draws: d.draws,
+      total_value_cents: o.totalValueCents,
     });
+    if (!poolHashes.has(d.poolHash)) {
+      poolHashes.add(d.poolHash);
+      await storePool(tx, d.poolHash, d.pools);
+    }
   }
   // One statement for the openings and their cards, each set passed as one JSON document: a
   // 10-pack opening is 10 openings and 50 cards, which as row-by-row parameters cost more to

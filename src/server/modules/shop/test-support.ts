@@ -84,3 +84,18 @@ export const CLEAN = {
   duplicateNonces: 0,
   packOpeningMismatch: 0,
 };
+
+/** A live product with its pack set to `packSlots`, created through the admin API. */
+export async function liveProduct(
+  t: { as(userId: string): { post(path: string, json?: unknown): Promise<Response>; put(path: string, json: unknown): Promise<Response>; patch(path: string, json: unknown): Promise<Response> } },
+  admin: string,
+  spec: { name: string; priceCents: number; slots: PackSlot[] },
+): Promise<{ productId: string; packId: string; setSlots(slots: PackSlot[]): Promise<Response> }> {
+  const res = await t.as(admin).post('/api/admin/products', { name: spec.name, priceCents: spec.priceCents, description: `${spec.slots.length} cards.` });
+  if (res.status !== 201) throw new Error(`creating ${spec.name} answered ${res.status}`);
+  const { product } = (await res.json()) as { product: { id: string; packId: string } };
+  const setSlots = (packSlots: PackSlot[]) => t.as(admin).put(`/api/admin/packs/${product.packId}`, { name: spec.name, slots: packSlots, pool: { mode: 'classes' } });
+  if ((await setSlots(spec.slots)).status !== 200) throw new Error(`setting the odds of ${spec.name} failed`);
+  if ((await t.as(admin).patch(`/api/admin/products/${product.id}`, { status: 'live' })).status !== 200) throw new Error(`${spec.name} did not go live`);
+  return { productId: product.id, packId: product.packId, setSlots };
+}

@@ -124,6 +124,46 @@ export async function debit(tx: Tx | Db, move: MoneyMove): Promise<MoveResult> {
 }
 
 /**
+ * The same debit as two CTEs, for a caller that settles a whole purchase in one statement built
+ * once (shop/one-statement-open.ts): `debit_balance` takes the money where enough is left and
+ * `debit` writes the ledger entry, returning "id" and "balance_after". The values are drizzle
+ * placeholders, filled from `debitValues(move)`. `debit` returning no row means insufficient
+ * funds: the caller must then fail its statement (nothing is taken). After the commit the caller
+ * publishes the balance (`publishBalance`, or a NOTIFY in the same statement).
+ */
+export function debitCtes(): SQL {
+  const v = (name: keyof ReturnType<typeof debitValues>) => sql.placeholder(name);
+  return sql`debit_balance as (
+      update ${balances} set "cents" = "cents" - ${v('debit_amount')}::bigint, "updated_at" = now()
+      where "user_id" = ${v('debit_user')}::text and "cents" >= ${v('debit_amount')}::bigint
+      returning "cents"
+    ),
+    debit as (
+      insert into ${ledgerEntries} ("id", "user_id", "amount_cents", "kind", "reference_type", "reference_id", "actor_id", "idempotency_key", "balance_after", "memo")
+      select ${v('debit_entry')}::uuid, ${v('debit_user')}::text, -${v('debit_amount')}::bigint, ${v('debit_kind')}::ledger_kind, ${v('debit_ref_type')}::text,
+        ${v('debit_ref_id')}::text, ${v('debit_actor')}::text, ${v('debit_key')}::text, b."cents", ${v('debit_memo')}::text
+      from debit_balance b
+      returning "id", "balance_after"
+    )`;
+}
+
+/** The placeholder values of `debitCtes` for one move (checked like every debit). */
+export function debitValues(move: MoneyMove & { entryId: string }) {
+  checkAmount(move.amountCents);
+  return {
+    debit_entry: move.entryId,
+    debit_user: move.userId,
+    debit_amount: move.amountCents,
+    debit_kind: move.kind,
+    debit_ref_type: move.referenceType ?? null,
+    debit_ref_id: move.referenceId ?? null,
+    debit_actor: move.actorId ?? null,
+    debit_key: move.idempotencyKey ?? null,
+    debit_memo: move.memo ?? null,
+  };
+}
+
+/**
  * Locks the user's balance row (creating it at zero) and returns it. For the few flows that must
  * decide on the current balance, e.g. clawing back a refund only up to what is left, and to
  * serialize one user's deposit requests.
@@ -145,11 +185,17 @@ async function publishTouched(deps: MoneyDeps, tx: object | undefined) {
   const m = tx && touched.get(tx);
   if (!m) return;
   touched.delete(tx);
-  for (const [userId, balanceCents] of m) {
-    await deps.bus
-      .publish(`user:${userId}`, 'balance.changed', { balanceCents })
-      .catch((err: unknown) => deps.log.warn('balance.changed publish failed', { err, userId }));
-  }
+  for (const [userId, balanceCents] of m) await publishBalance(deps, userId, balanceCents);
+}
+
+/** Pushes a committed balance to the user's open pages ('balance.changed'); never throws. */
+export async function publishBalance(deps: MoneyDeps, userId: string, balanceCents: number): Promise<void> {
+  await deps.bus
+    .publish(`user:${userId}`, 'balance.changed', { balanceCents })
+    .then(
+      () => undefined,
+      (err: unknown) => deps.log.warn('balance.changed publish failed', { err, userId }),
+    );
 }
 
 /** db.transaction that pushes 'balance.changed' to each touched user after the commit. */

@@ -1,0 +1,415 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq, fillPlaceholders, sql, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import { PULL_EVENT_MIN_CENTS, type OpenResult, type PackSlot } from '../../../shared/contracts/shop.ts';
+import type { Db, DbOrTx } from '../../db/client.ts';
+import type { Deps } from '../../deps.ts';
+import { openings, ownedCards, purchases, userPacks, userSeeds } from '../../db/schema/shop.ts';
+import { idempotencyKeys } from '../../db/schema/wallet.ts';
+import { requestHash } from '../../lib/idempotency.ts';
+import { pgCode } from '../catalog/service.ts';
+import { poolStored } from '../fairness/service.ts';
+import type { Bus } from '../realtime/bus.ts';
+import { debitCtes, debitValues } from '../wallet/service.ts';
+import { forgetPools, forgetPoolVersion, lastPoolVersion, poolVersion } from './pools.ts';
+import { openingsDto, productWithPack, type PackRow, type ProductRow } from './read.ts';
+import {
+  openingsOf,
+  planDraws,
+  purchaseDto,
+  poolsFor,
+  refsOf,
+  rowsOf,
+  TAKEN_CARD_COLUMNS,
+  type Actor,
+  type DrawSeed,
+  type OpenOutcome,
+  type TakenCard,
+  type ToOpen,
+} from './service.ts';
+
+/**
+ * Buy-and-open in one statement: one round trip to the database, one implicit transaction.
+ *
+ * The general path (service.ts `openPacks` inside withIdempotency) reads the product, reserves
+ * nonces, reads the pools, draws, takes the stock and writes everything: about a dozen round trips,
+ * each waking a PostgreSQL backend, and on PGlite a dozen trips through WebAssembly. Almost all of
+ * what it reads changes rarely: the product and its odds, the user's seed pair and next nonce, the
+ * pool membership (versioned, pools.ts). So this path keeps them per process, draws in memory, and
+ * sends one statement that re-checks every one of those guesses where the data lives and only then
+ * counts as written:
+ *
+ * - the Idempotency-Key is new (else: replay, answered by the general path);
+ * - the user is not self-excluded;
+ * - the product is live, released, unlimited, and its price, name, pack, odds and pool rule are the
+ *   ones drawn with;
+ * - the seed pair is still active, with the client seed and next nonce drawn with (a concurrent
+ *   opening of the same user moves the nonce, a new client seed changes the row: the conditional
+ *   update then matches nothing);
+ * - the pool version is the one drawn from; each drawn card has the copies and is emptied exactly
+ *   when the draw says so (locked in id order, as in the general path);
+ * - the balance covers the price (the wallet's debit, as CTEs: wallet/service.ts `debitCtes`).
+ *
+ * Every check ends in `packvault_check` (migration 0007), which raises when one failed: PostgreSQL
+ * then rolls back everything the statement wrote, and the reasons say which guess to forget. The
+ * request then takes the general path, which answers every refusal with its own message. So this
+ * path never decides anything the general path would decide differently; it only skips reads.
+ *
+ * Products with a per-person limit and opening owned packs always take the general path.
+ */
+
+interface CachedSeed extends DrawSeed {
+  nextNonce: number;
+}
+
+const MAX_SEEDS = 50_000;
+const MAX_PRODUCTS = 500;
+const seeds = new Map<string, CachedSeed>();
+const products = new Map<string, { p: ProductRow; pack: PackRow }>();
+
+function remember<K, V>(map: Map<K, V>, max: number, key: K, value: V) {
+  map.delete(key);
+  if (map.size >= max) map.delete(map.keys().next().value!);
+  map.set(key, value);
+}
+
+/** The stored answer of a one-statement opening: the purchase to read back on a replay. */
+export interface StoredOpen {
+  openedPurchaseId: string;
+}
+
+export function isStoredOpen(body: unknown): body is StoredOpen {
+  return typeof body === 'object' && body !== null && typeof (body as StoredOpen).openedPurchaseId === 'string';
+}
+
+/** Which guesses the statement refuted (packvault_check's message). */
+function refuted(err: unknown): string[] {
+  if (pgCode(err) !== 'PV001') return [];
+  let e = err as { message?: unknown; cause?: unknown } | undefined;
+  for (let i = 0; e && i < 4; i++) {
+    if (typeof e.message === 'string' && /^[a-z_,]+$/.test(e.message)) return e.message.split(',');
+    e = e.cause as typeof e;
+  }
+  return [];
+}
+
+async function productOf(db: Db, id: string) {
+  const hit = products.get(id);
+  if (hit) return hit;
+  const row = await productWithPack(db, id);
+  if (row) remember(products, MAX_PRODUCTS, id, row);
+  return row;
+}
+
+async function seedOf(db: Db, userId: string): Promise<CachedSeed | null> {
+  const hit = seeds.get(userId);
+  if (hit) return hit;
+  const [row] = await db
+    .select({ id: userSeeds.id, serverSeed: userSeeds.serverSeed, serverSeedHash: userSeeds.serverSeedHash, clientSeed: userSeeds.clientSeed, nextNonce: userSeeds.nextNonce })
+    .from(userSeeds)
+    .where(and(eq(userSeeds.userId, userId), eq(userSeeds.active, true)));
+  if (row) remember(seeds, MAX_SEEDS, userId, row);
+  return row ?? null;
+}
+
+type Placeholder =
+  | 'uid' | 'key' | 'request_hash' | 'stored' | 'at' | 'product_id' | 'pack_id' | 'price' | 'product_name' | 'slots' | 'pool'
+  | 'quantity' | 'seed_id' | 'next_nonce' | 'client_seed' | 'server_seed_hash' | 'pool_version' | 'want' | 'card_ids' | 'want_count'
+  | 'purchase_id' | 'total' | 'entry_id' | 'packs' | 'owned' | 'openings' | 'rows_written' | 'username' | 'balance_event_id'
+  | 'pull_event_id' | 'pull_min';
+const v = (name: Placeholder) => sql.placeholder(name);
+
+/**
+ * The statement, built once per process (and kind of bus) with placeholders: building SQL text
+ * from a template on every request cost more than the rest of the request's own code.
+ */
+function statementSql(bus: Bus, announce: boolean): { sql: SQL; announced: boolean } {
+  const pullEvent = announce
+    ? bus.eventSql(
+        'public',
+        'pull.created',
+        sql`json_build_object('ownedCardId', y.id, 'openingId', y.opening_id, 'cardId', t.id, 'cardName', t.name, 'classId', t.class_id,
+          'valueCents', t.value_cents, 'productId', ${v('product_id')}::text, 'username', ${v('username')}::text, 'createdAt', ${v('at')}::text)`,
+        sql`${v('pull_event_id')}::text || '-' || y.id::text`,
+      )
+    : null;
+  const balanceEvent = announce
+    ? bus.eventSql(sql`'user:' || ${v('uid')}::text`, 'balance.changed', sql`json_build_object('balanceCents', (select "balance_after" from debit))`, sql`${v('balance_event_id')}::text`)
+    : null;
+  const announcements =
+    pullEvent && balanceEvent
+      ? sql`, (${balanceEvent})::text as balance_event,
+      (select count(e) from (select (${pullEvent})::text as e from owned y join taken t on t.id = y.card_id where t.value_cents >= ${v('pull_min')}::int) q) as pull_events`
+      : sql``;
+  const statement = sql`
+    with key as (
+      insert into ${idempotencyKeys} ("user_id", "key", "request_hash", "response_status", "response_body")
+      values (${v('uid')}::text, ${v('key')}::text, ${v('request_hash')}::text, 201, ${v('stored')}::jsonb)
+      on conflict ("user_id", "key") do nothing
+      returning "id"
+    ),
+    excluded as (select 1 from "self_exclusions" where "user_id" = ${v('uid')}::text and "ends_at" > ${v('at')}::timestamptz limit 1),
+    product as (
+      select 1 from "products" p join "packs" k on k.id = p.pack_id
+      where p.id = ${v('product_id')}::uuid and p.pack_id = ${v('pack_id')}::uuid and p.status = 'live'
+        and (p.release_at is null or p.release_at <= ${v('at')}::timestamptz) and p.purchase_limit_per_user is null
+        and p.price_cents = ${v('price')}::int and p.name = ${v('product_name')}::text and k.slots = ${v('slots')}::jsonb and k.pool = ${v('pool')}::jsonb
+    ),
+    nonces as (
+      update "user_seeds" set "next_nonce" = "next_nonce" + ${v('quantity')}::int
+      where "id" = ${v('seed_id')}::uuid and "user_id" = ${v('uid')}::text and "active" and "next_nonce" = ${v('next_nonce')}::int
+        and "client_seed" = ${v('client_seed')}::text and "server_seed_hash" = ${v('server_seed_hash')}::text
+      returning "id"
+    ),
+    version as (select 1 from "catalog_state" where "id" = 1 and "pool_version" = ${v('pool_version')}::uuid),
+    want as (select * from json_to_recordset(${v('want')}::json) as w(id uuid, n integer, emptied boolean)),
+    locked as materialized (select c.id from "cards" c where c.id = any(${v('card_ids')}::uuid[]) order by c.id for update),
+    taken as (
+      update "cards" c set "stock" = c.stock - w.n
+      from want w, "card_classes" cc, "architects" a
+      where c.id = any(${v('card_ids')}::uuid[]) and c.id = w.id and c.id in (select id from locked) and cc.id = c.class_id and a.id = c.architect_id
+        and c.stock >= w.n and c.active and c.archived_at is null and (c.stock = w.n) = w.emptied
+      returning ${sql.raw(TAKEN_CARD_COLUMNS)}
+    ),
+    ${debitCtes()},
+    purchase as (
+      insert into ${purchases} ("id", "user_id", "product_id", "pack_id", "quantity", "unit_price_cents", "total_cents", "ledger_entry_id", "created_at")
+      values (${v('purchase_id')}::uuid, ${v('uid')}::text, ${v('product_id')}::uuid, ${v('pack_id')}::uuid, ${v('quantity')}::int, ${v('price')}::int,
+        ${v('total')}::int, ${v('entry_id')}::uuid, ${v('at')}::timestamptz)
+      returning 1
+    ),
+    packs as (
+      insert into ${userPacks} ("id", "user_id", "purchase_id", "product_id", "pack_id", "slots", "opening_id", "opened_at", "created_at")
+      select u.id, ${v('uid')}::text, ${v('purchase_id')}::uuid, ${v('product_id')}::uuid, ${v('pack_id')}::uuid, ${v('slots')}::jsonb, u.opening_id,
+        ${v('at')}::timestamptz, ${v('at')}::timestamptz
+      from json_to_recordset(${v('packs')}::json) as u(id uuid, opening_id uuid)
+      returning 1
+    ),
+    owned as (select * from json_to_recordset(${v('owned')}::json) as y(id uuid, card_id uuid, opening_id uuid, slot integer)),
+    opened as (
+      insert into ${openings} ("id", "user_id", "user_pack_id", "purchase_id", "product_id", "pack_id", "seed_id", "server_seed_hash",
+        "client_seed", "nonce", "slots", "odds_hash", "pool_hash", "draws", "total_value_cents", "created_at")
+      select x.id, ${v('uid')}::text, x.user_pack_id, ${v('purchase_id')}::uuid, ${v('product_id')}::uuid, ${v('pack_id')}::uuid, ${v('seed_id')}::uuid,
+        ${v('server_seed_hash')}::text, ${v('client_seed')}::text, x.nonce, ${v('slots')}::jsonb, x.odds_hash, x.pool_hash, x.draws,
+        (select coalesce(sum(t.value_cents), 0) from owned y join taken t on t.id = y.card_id where y.opening_id = x.id), ${v('at')}::timestamptz
+      from json_to_recordset(${v('openings')}::json) as x(id uuid, user_pack_id uuid, nonce integer, odds_hash text, pool_hash text, draws jsonb)
+      -- Only with the nonces reserved: a stale nonce then reads as 'seed', not as a duplicate.
+      where exists (select 1 from nonces)
+      returning 1
+    ),
+    cards_owned as (
+      insert into ${ownedCards} ("id", "card_id", "owner_id", "acquired_via", "value_cents", "status", "opening_id", "product_id", "slot", "acquired_at", "updated_at")
+      select y.id, y.card_id, ${v('uid')}::text, 'opening', t.value_cents, 'in_vault', y.opening_id, ${v('product_id')}::uuid, y.slot,
+        ${v('at')}::timestamptz, ${v('at')}::timestamptz
+      from owned y join taken t on t.id = y.card_id
+      returning 1
+    ),
+    refuted as (
+      select concat_ws(',',
+        case when not exists (select 1 from key) then 'replay' end,
+        case when exists (select 1 from excluded) then 'excluded' end,
+        case when not exists (select 1 from product) then 'product' end,
+        case when not exists (select 1 from nonces) then 'seed' end,
+        case when not exists (select 1 from version) then 'pool' end,
+        case when (select count(*) from taken) <> ${v('want_count')}::int then 'stock' end,
+        case when not exists (select 1 from debit) then 'funds' end,
+        case when (select count(*) from purchase) + (select count(*) from packs) + (select count(*) from opened) + (select count(*) from cards_owned)
+          <> ${v('rows_written')}::int then 'rows' end
+      ) as reasons
+    )
+    select packvault_check(r.reasons = '', r.reasons) as ok, (select "balance_after" from debit) as balance_cents, (select json_agg(taken) from taken) as cards
+      ${announcements}
+    from refuted r`;
+  return { sql: statement, announced: pullEvent !== null && balanceEvent !== null };
+}
+
+const statements = new WeakMap<Bus, Map<boolean, { sql: string; params: unknown[]; announced: boolean }>>();
+function compiled(bus: Bus, announce: boolean) {
+  let forBus = statements.get(bus);
+  if (!forBus) statements.set(bus, (forBus = new Map()));
+  let q = forBus.get(announce);
+  if (!q) {
+    const built = statementSql(bus, announce);
+    forBus.set(announce, (q = { ...new PgDialect().sqlToQuery(built.sql), announced: built.announced }));
+  }
+  return q;
+}
+
+/**
+ * Opens `quantity` packs of `productId` for `actor` in one statement. Returns null when the
+ * request must take the general path (a guess was wrong, a refusal, a limited product, a pool
+ * snapshot not stored yet); nothing has been written then.
+ */
+export async function openInOneStatement(
+  deps: Pick<Deps, 'db' | 'dbh' | 'bus'>,
+  actor: Actor & { username?: string | undefined },
+  input: { productId: string; quantity: number },
+  idempotencyKey: string,
+): Promise<(OpenOutcome & { announced: boolean }) | null> {
+  const done = await attempt(deps, actor, input, idempotencyKey);
+  // The general path takes this request and moves the user's nonce: the cached one is spent.
+  if (!done) seeds.delete(actor.userId);
+  return done;
+}
+
+async function attempt(
+  deps: Pick<Deps, 'db' | 'dbh' | 'bus'>,
+  actor: Actor & { username?: string | undefined },
+  input: { productId: string; quantity: number },
+  idempotencyKey: string,
+): Promise<(OpenOutcome & { announced: boolean }) | null> {
+  const { db, bus } = deps;
+  const now = new Date();
+  const row = await productOf(db, input.productId);
+  if (!row) return null;
+  const { p, pack } = row;
+  if (p.status !== 'live' || (p.releaseAt && p.releaseAt > now) || p.purchaseLimitPerUser !== null || pack.slots.length === 0) {
+    // The general path answers (or sells a limited product); read the product afresh next time.
+    products.delete(p.id);
+    return null;
+  }
+  const seed = await seedOf(db, actor.userId);
+  if (!seed) return null;
+  const version = lastPoolVersion() ?? (await poolVersion(db));
+
+  const purchaseId = randomUUID();
+  const items: ToOpen[] = Array.from({ length: input.quantity }, () => ({
+    userPackId: randomUUID(),
+    openingId: randomUUID(),
+    purchaseId,
+    product: p,
+    pack,
+    slots: pack.slots,
+  }));
+  let plan;
+  try {
+    plan = await planDraws(seed, seed.nextNonce, items, await poolsFor(db as DbOrTx, version, items));
+  } catch {
+    // A stale stock hint (StockRace) or sold out: the general path reads afresh and answers.
+    return null;
+  }
+  // A pool snapshot is written once by the general path; until then its openings go that way.
+  if (!plan.drawn.every((d) => poolStored(d.poolHash))) return null;
+
+  const entryId = randomUUID();
+  const total = p.priceCents * input.quantity;
+  const ownedIds = plan.drawn.map((d) => d.draws.map(() => randomUUID()));
+  const want = [...plan.want].map(([id, n]) => ({ id, n, emptied: plan.emptied.get(id)! }));
+  // The ids again as an array literal: a recordset's row count is unknown to the planner of a
+  // prepared statement (it guesses 100 and scans the cards); `= any(array)` is an index lookup.
+  const cardIds = `{${want.map((w) => w.id).join(',')}}`;
+  const packsJson = items.map((i) => ({ id: i.userPackId, opening_id: i.openingId }));
+  const openingsJson = plan.drawn.map((d) => ({
+    id: d.item.openingId,
+    user_pack_id: d.item.userPackId,
+    nonce: d.nonce,
+    odds_hash: d.oddsHash,
+    pool_hash: d.poolHash,
+    draws: d.draws,
+  }));
+  const ownedJson = plan.drawn.flatMap((d, i) => d.draws.map((r, j) => ({ id: ownedIds[i]![j]!, card_id: r.cardId, opening_id: d.item.openingId, slot: r.slot })));
+  const rowsWritten = 1 + items.length * 2 + ownedJson.length;
+  const slots = JSON.stringify(pack.slots satisfies PackSlot[]);
+  const at = now.toISOString();
+  const uid = actor.userId;
+  const stored: StoredOpen = { openedPurchaseId: purchaseId };
+  // On PostgreSQL the statement also announces the new balance and the pulls worth showing
+  // (NOTIFY, sent at the commit): no round trips after it. In-process buses publish afterwards.
+  const statement = compiled(bus, actor.username !== undefined);
+  const announced = statement.announced;
+  const values: Record<Placeholder, unknown> & ReturnType<typeof debitValues> = {
+    uid,
+    key: idempotencyKey,
+    request_hash: requestHash('POST /api/shop/open', input),
+    stored: JSON.stringify(stored),
+    at,
+    product_id: p.id,
+    pack_id: pack.id,
+    price: p.priceCents,
+    product_name: p.name,
+    slots,
+    pool: JSON.stringify(pack.pool),
+    quantity: input.quantity,
+    seed_id: seed.id,
+    next_nonce: seed.nextNonce,
+    client_seed: seed.clientSeed,
+    server_seed_hash: seed.serverSeedHash,
+    pool_version: version,
+    want: JSON.stringify(want),
+    card_ids: cardIds,
+    want_count: want.length,
+    purchase_id: purchaseId,
+    total,
+    entry_id: entryId,
+    packs: JSON.stringify(packsJson),
+    owned: JSON.stringify(ownedJson),
+    openings: JSON.stringify(openingsJson),
+    rows_written: rowsWritten,
+    username: actor.username ?? '',
+    balance_event_id: announced ? bus.newEventId() : '',
+    pull_event_id: announced ? bus.newEventId() : '',
+    pull_min: PULL_EVENT_MIN_CENTS,
+    ...debitValues({
+      entryId,
+      userId: uid,
+      amountCents: total,
+      kind: 'pack_purchase',
+      referenceType: 'purchase',
+      referenceId: purchaseId,
+      actorId: uid,
+      idempotencyKey,
+      memo: `${input.quantity} × ${p.name}`,
+    }),
+  };
+
+  let result: { ok: boolean; balance_cents: string | number; cards: TakenCard[] } | undefined;
+  try {
+    [result] = await deps.dbh.run<{ ok: boolean; balance_cents: string | number; cards: TakenCard[] }>(statement.sql, fillPlaceholders(statement.params, values));
+  } catch (err) {
+    // Any refusal by the database rolled the whole statement back. Besides our checks that is a
+    // unique key (the ledger's Idempotency-Key index answers a replay before packvault_check
+    // does), a deadlock or a serialization failure: the general path answers or retries each.
+    if (pgCode(err) === undefined) throw err;
+    const reasons = refuted(err);
+    if (reasons.length === 0 || reasons.includes('product')) products.delete(p.id);
+    if (reasons.length === 0 || reasons.includes('pool')) forgetPoolVersion();
+    if (reasons.includes('stock')) forgetPools();
+    return null;
+  }
+  // The final SELECT always gives one row with ok = true when nothing raised.
+  if (!result?.ok) throw new Error('the opening statement answered without its result row');
+  remember(seeds, MAX_SEEDS, uid, { ...seed, nextNonce: seed.nextNonce + input.quantity });
+
+  const taken = new Map(result.cards.map((t) => [t.id, t]));
+  const opened = openingsOf(plan, taken, seed, now, (i, j) => ownedIds[i]![j]!);
+  const balanceCents = Number(result.balance_cents);
+  return {
+    openings: opened,
+    purchase: purchaseDto(
+      { id: purchaseId, productId: p.id, quantity: input.quantity, unitPriceCents: p.priceCents, totalCents: total, ledgerEntryId: entryId, createdAt: now },
+      p.name,
+      balanceCents,
+    ),
+    balanceCents,
+    poolHashes: [],
+    refs: refsOf(result.cards),
+    announced,
+  };
+}
+
+/** The answer of a one-statement opening, read back for a replay of its Idempotency-Key. */
+export async function storedOpenResult(db: Db, stored: StoredOpen): Promise<Omit<OpenResult, 'refs'>> {
+  const [row] = await db.select().from(purchases).where(eq(purchases.id, stored.openedPurchaseId));
+  if (!row) throw new Error('stored opening without its purchase');
+  const [openingRows, entry, product] = await Promise.all([
+    db.select().from(openings).where(eq(openings.purchaseId, row.id)).orderBy(openings.nonce),
+    db.execute(sql`select "balance_after" from "ledger_entries" where "id" = ${row.ledgerEntryId}::uuid`),
+    productWithPack(db, row.productId),
+  ]);
+  const balanceCents = Number(rowsOf<{ balance_after: string | number }>(entry)[0]?.balance_after ?? 0);
+  return {
+    openings: await openingsDto(db, openingRows),
+    purchase: purchaseDto(row, product?.p.name ?? '', balanceCents),
+    balanceCents,
+  };
+}
