@@ -74,7 +74,53 @@ const envSchema = z.object({
   ALLOW_SANDBOX_PAYMENTS: boolish.default(false),
   DEPOSIT_MIN_CENTS: z.coerce.number().int('must be whole cents').min(50, 'must be at least 50').default(500),
   DEPOSIT_MAX_CENTS: z.coerce.number().int('must be whole cents').max(100_000_000, 'is too large').default(100_000),
+  MONITORING_MAX_REPORT_BYTES: z.coerce.number().int('must be whole bytes').min(1024, 'must be at least 1024').max(1024 * 1024, 'must be at most 1048576').optional(),
+  MONITORING_MAX_REPORTS: z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').optional(),
+  MONITORING_RETENTION_DAYS: z.coerce.number().int('must be whole days').min(1, 'must be at least 1').optional(),
+  IDEMPOTENCY_RETENTION_HOURS: z.coerce
+    .number()
+    .int('must be whole hours')
+    .min(24, 'must be at least 24 (a client may retry a money request that long)')
+    .optional(),
+  RATE_LIMIT_RETENTION_HOURS: z.coerce
+    .number()
+    .int('must be whole hours')
+    .min(2, 'must be at least 2 (longer than the longest rate-limit window, 1 hour)')
+    .optional(),
+  PRUNE_INTERVAL_MINUTES: z.coerce.number().int('must be whole minutes').min(1, 'must be at least 1').optional(),
+  PRUNE_BATCH_SIZE: z.coerce.number().int('must be a whole number').min(10, 'must be at least 10').max(100_000, 'must be at most 100000').optional(),
 });
+
+/** What is kept, and for how long (see jobs/prune.ts and modules/monitoring). */
+export interface RetentionConfig {
+  /** The largest /monitoring report accepted (413 above it). */
+  monitoringMaxReportBytes: number;
+  /** Stored reports at most; with the per-report cap this bounds their bytes too. */
+  monitoringMaxReports: number;
+  monitoringRetentionDays: number;
+  /** How long an Idempotency-Key replays its first answer. */
+  idempotencyRetentionHours: number;
+  /** Rate-limit rows whose window started longer ago than this are deleted (must exceed every window). */
+  rateLimitRetentionHours: number;
+  pruneIntervalMinutes: number;
+  /** Rows per DELETE: each batch is its own short transaction. */
+  pruneBatchSize: number;
+}
+
+export const RETENTION_DEFAULTS: RetentionConfig = {
+  monitoringMaxReportBytes: 16 * 1024,
+  monitoringMaxReports: 5_000,
+  monitoringRetentionDays: 14,
+  idempotencyRetentionHours: 48,
+  rateLimitRetentionHours: 24,
+  pruneIntervalMinutes: 60,
+  pruneBatchSize: 1_000,
+};
+
+/** The retention settings with defaults filled in (test configs may leave them out). */
+export function retentionOf(config: Pick<Config, 'retention'>): RetentionConfig {
+  return { ...RETENTION_DEFAULTS, ...config.retention };
+}
 
 export type Config = {
   env: 'development' | 'production' | 'test';
@@ -103,6 +149,8 @@ export type Config = {
   allowSandboxPayments?: boolean;
   depositMinCents?: number;
   depositMaxCents?: number;
+  /** Retention and prune schedule; see RetentionConfig. Optional so test configs stay valid. */
+  retention?: Partial<RetentionConfig>;
 };
 
 function emptyToUndefined(env: NodeJS.ProcessEnv): Record<string, string | undefined> {
@@ -186,5 +234,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowSandboxPayments: e.ALLOW_SANDBOX_PAYMENTS,
     depositMinCents: e.DEPOSIT_MIN_CENTS,
     depositMaxCents: e.DEPOSIT_MAX_CENTS,
+    retention: {
+      monitoringMaxReportBytes: e.MONITORING_MAX_REPORT_BYTES ?? RETENTION_DEFAULTS.monitoringMaxReportBytes,
+      monitoringMaxReports: e.MONITORING_MAX_REPORTS ?? RETENTION_DEFAULTS.monitoringMaxReports,
+      monitoringRetentionDays: e.MONITORING_RETENTION_DAYS ?? RETENTION_DEFAULTS.monitoringRetentionDays,
+      idempotencyRetentionHours: e.IDEMPOTENCY_RETENTION_HOURS ?? RETENTION_DEFAULTS.idempotencyRetentionHours,
+      rateLimitRetentionHours: e.RATE_LIMIT_RETENTION_HOURS ?? RETENTION_DEFAULTS.rateLimitRetentionHours,
+      pruneIntervalMinutes: e.PRUNE_INTERVAL_MINUTES ?? RETENTION_DEFAULTS.pruneIntervalMinutes,
+      pruneBatchSize: e.PRUNE_BATCH_SIZE ?? RETENTION_DEFAULTS.pruneBatchSize,
+    },
   };
 }

@@ -5,6 +5,8 @@ import { openDatabase } from './bootstrap.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { DataDirLockedError } from './db/lock.ts';
 import type { Deps } from './deps.ts';
+import { pruneJob } from './jobs/prune.ts';
+import { startJobs } from './jobs/scheduler.ts';
 import { createLogger } from './lib/logger.ts';
 import { startMailOutbox } from './modules/mail/service.ts';
 import { createBus } from './modules/realtime/bus.ts';
@@ -43,6 +45,7 @@ async function main() {
   if (config.seedDemo) await runSeed(deps);
 
   startMailOutbox(deps);
+  const jobs = startJobs(deps, [pruneJob(deps)]);
   const app = createApp(deps);
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info: AddressInfo) => {
     log.info('listening', {
@@ -86,6 +89,7 @@ async function main() {
         done();
       }, SHUTDOWN_GRACE_MS).unref();
     });
+    await jobs.stop();
     await bus.close();
     await dbh.close().catch((err: unknown) => log.error('closing the database failed', { err }));
     release();

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { and, eq, lt } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Db, Tx } from '../db/client.ts';
@@ -163,9 +163,4 @@ export async function withIdempotency<T>(
 export function sendIdempotent<T>(c: Context<AppEnv>, r: IdempotentResult<T>): never {
   if (r.replayed) c.header('Idempotent-Replayed', 'true');
   return c.json(r.body as object, r.status) as never;
-}
-
-/** Deletes remembered responses older than `hours` (keys are only meant for retries). */
-export async function pruneIdempotencyKeys(db: Db, hours = 24 * 7): Promise<void> {
-  await db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, new Date(Date.now() - hours * 3600_000)));
 }

@@ -28,8 +28,23 @@ export const monitoringReports = pgTable(
  * Fixed-window counters shared by every app process (sign-in, monitoring, mail resend…).
  * Kept in the database so a limit holds however many processes serve traffic.
  */
-export const rateLimits = pgTable('rate_limits', {
-  key: text('key').primaryKey(),
-  count: integer('count').notNull(),
-  windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+export const rateLimits = pgTable(
+  'rate_limits',
+  {
+    key: text('key').primaryKey(),
+    count: integer('count').notNull(),
+    windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+  },
+  // The prune (jobs/prune.ts) finds windows that ended long ago by this.
+  (t) => [index('rate_limits_window_start_idx').on(t.windowStart)],
+);
+
+/**
+ * One row per scheduled job (jobs/scheduler.ts): when a run was last claimed and finished, so a
+ * job runs once per interval however many app processes share the database.
+ */
+export const jobRuns = pgTable('job_runs', {
+  name: text('name').primaryKey(),
+  startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
+  finishedAt: timestamp('finished_at', { withTimezone: true }),
 });

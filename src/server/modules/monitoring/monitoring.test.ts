@@ -50,8 +50,8 @@ describe('POST /monitoring without SENTRY_DSN', () => {
     expect((await post(t, envelope(undefined))).status).toBe(403);
   });
 
-  it('refuses bodies over 1 MB with 413', async () => {
-    const res = await post(t, envelope(LOCAL_DSN, 'x'.repeat(1024 * 1024 + 1)));
+  it('refuses bodies over the 16 KB cap with 413', async () => {
+    const res = await post(t, envelope(LOCAL_DSN, 'x'.repeat(16 * 1024 + 1)));
     expect(res.status).toBe(413);
   });
 

@@ -1,5 +1,7 @@
+import { count } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { retentionOf } from '../../config.ts';
 import type { Deps } from '../../deps.ts';
 import { monitoringReports } from '../../db/schema/index.ts';
 import { AppError, respondError, toAppError } from '../../http/errors.ts';
@@ -8,8 +10,9 @@ import type { AppEnv } from '../../http/types.ts';
 import { hitRateLimit } from '../../lib/rate-limit.ts';
 import { EnvelopeError, ingestUrlFromDsn, parseEnvelope } from './envelope.ts';
 
-export const MONITORING_MAX_BYTES = 1024 * 1024;
 const PER_IP_PER_MINUTE = 30;
+/** Retry-After when storage is full: the next prune may free some. */
+const FULL_RETRY_AFTER_SECONDS = 3600;
 
 /** The DSN the browser must put in its envelopes: the configured one, else a local marker. */
 export function expectedDsn(deps: Deps): string {
@@ -21,13 +24,31 @@ export function expectedDsn(deps: Deps): string {
  * The upstream URL comes only from SENTRY_DSN, never from the envelope, and nothing from the
  * browser's request but the body is forwarded.
  */
+/**
+ * Growth is bounded three ways (issue 13): a report over MONITORING_MAX_REPORT_BYTES is refused
+ * with 413 before it is read whole (the built-in reporter sends a few KB, and a browser's
+ * keepalive fetch carries 64 KB at most; a truncated envelope could be neither parsed nor
+ * forwarded, so it is not kept in part); at MONITORING_MAX_REPORTS stored rows new reports are
+ * refused with 503; the prune job (jobs/prune.ts) deletes reports after the retention period.
+ * Full storage refuses the newest rather than dropping the oldest: otherwise anyone could flush
+ * out the reports already kept (the first of a flood are the ones worth reading) by posting junk.
+ * The count and the insert are two statements, so concurrent reports can pass the quota by at
+ * most the number in flight.
+ */
 export function monitoringRoutes(deps: Deps) {
   const app = new Hono<AppEnv>();
+  const retention = retentionOf(deps.config);
+  const maxBytes = retention.monitoringMaxReportBytes;
+  let lastFullWarning = 0;
   app.post(
     '/monitoring',
     bodyLimit({
-      maxSize: MONITORING_MAX_BYTES,
-      onError: (c) => respondError(c, new AppError(413, 'payload_too_large', 'Reports are limited to 1 MB.')),
+      maxSize: maxBytes,
+      onError: (c) =>
+        respondError(
+          c,
+          new AppError(413, 'payload_too_large', `Reports are limited to ${Math.floor(maxBytes / 1024)} KB.`),
+        ),
     }),
     async (c) => {
       try {
@@ -58,6 +79,23 @@ export function monitoringRoutes(deps: Deps) {
             return null;
           });
           return c.json({ forwarded: Boolean(res?.ok) }, 200);
+        }
+        const [stored] = await deps.db.select({ n: count() }).from(monitoringReports);
+        if ((stored?.n ?? 0) >= retention.monitoringMaxReports) {
+          if (Date.now() - lastFullWarning > 60_000) {
+            lastFullWarning = Date.now();
+            c.get('log').warn('monitoring report storage is full; refusing new reports', {
+              stored: stored?.n,
+              max: retention.monitoringMaxReports,
+            });
+          }
+          throw new AppError(
+            503,
+            'service_unavailable',
+            'Report storage is full; try again later.',
+            undefined,
+            FULL_RETRY_AFTER_SECONDS,
+          );
         }
         await deps.db.insert(monitoringReports).values({
           eventId: env.eventId,

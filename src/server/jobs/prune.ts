@@ -1,0 +1,107 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { retentionOf } from '../config.ts';
+import type { Deps } from '../deps.ts';
+import type { Job } from './scheduler.ts';
+
+/** A huge backlog is cleared over several runs rather than in one long one. */
+export const MAX_BATCHES_PER_RUN = 100;
+
+export interface PruneResult {
+  table: string;
+  deleted: number;
+  batches: number;
+  ms: number;
+  /** The batch cap was hit: older rows remain for the next run. */
+  more: boolean;
+}
+
+/**
+ * What each table keeps. Every predicate is served by an index (created_at on both,
+ * window_start on rate_limits). Cut-offs are in database time, like the timestamps.
+ */
+function targets(deps: Deps): Array<{ table: string; batch: (limit: number) => SQL }> {
+  const r = retentionOf(deps.config);
+  return [
+    {
+      table: 'monitoring_reports',
+      batch: (limit) => sql`
+        delete from monitoring_reports where id in (
+          select id from monitoring_reports
+          where created_at < now() - make_interval(days => ${r.monitoringRetentionDays})
+          order by created_at limit ${limit} for update skip locked)`,
+    },
+    {
+      // A key's only use is letting a client retry a money request; past this, a retry is a new
+      // request, and 48 h is far beyond any client's retries.
+      table: 'idempotency_keys',
+      batch: (limit) => sql`
+        delete from idempotency_keys where id in (
+          select id from idempotency_keys
+          where created_at < now() - make_interval(hours => ${r.idempotencyRetentionHours})
+          order by created_at limit ${limit} for update skip locked)`,
+    },
+    {
+      // A row is only read by the next hit on its key, which restarts a window that ended long
+      // ago anyway. Skip-locked leaves a row that a hit is updating right now; the outer
+      // predicate re-checks it against the row as it is when deleted.
+      table: 'rate_limits',
+      batch: (limit) => sql`
+        delete from rate_limits
+        where key in (
+          select key from rate_limits
+          where window_start < now() - make_interval(hours => ${r.rateLimitRetentionHours})
+          order by window_start limit ${limit} for update skip locked)
+          and window_start < now() - make_interval(hours => ${r.rateLimitRetentionHours})`,
+    },
+  ];
+}
+
+/**
+ * Deletes what each table no longer needs, in batches of PRUNE_BATCH_SIZE rows, each its own
+ * short statement (no long transaction, no lock held across batches), and logs one line per
+ * table with the count and the time taken.
+ */
+export async function pruneAll(deps: Deps, signal: AbortSignal = deps.shutdown): Promise<PruneResult[]> {
+  const { pruneBatchSize } = retentionOf(deps.config);
+  const results: PruneResult[] = [];
+  for (const target of targets(deps)) {
+    if (signal.aborted) break;
+    const started = performance.now();
+    let deleted = 0;
+    let batches = 0;
+    let more = false;
+    try {
+      for (;;) {
+        if (signal.aborted) break;
+        if (batches === MAX_BATCHES_PER_RUN) {
+          more = true;
+          break;
+        }
+        const rows = await deps.dbh.query<{ n: number }>(
+          sql`with d as (${target.batch(pruneBatchSize)} returning 1) select count(*)::int as n from d`,
+        );
+        const n = Number(rows[0]?.n ?? 0);
+        batches++;
+        deleted += n;
+        if (n < pruneBatchSize) break;
+      }
+    } catch (err) {
+      deps.log.error('prune failed', { table: target.table, deleted, err });
+      continue;
+    }
+    const result = { table: target.table, deleted, batches, ms: Math.round(performance.now() - started), more };
+    deps.log.info('pruned', { ...result });
+    results.push(result);
+  }
+  return results;
+}
+
+export function pruneJob(deps: Deps): Job {
+  return {
+    name: 'prune',
+    everyMs: retentionOf(deps.config).pruneIntervalMinutes * 60_000,
+    run: async (d, signal) => {
+      await pruneAll(d, signal);
+    },
+  };
+}
