@@ -31,6 +31,7 @@ export const auditPersonalData: PersonalDataSection = {
     ]);
     return {
       actionsByYou: byYou.map((a) => ({
+        id: a.id,
         action: a.action,
         targetType: a.targetType,
         targetId: a.targetId,
@@ -38,7 +39,7 @@ export const auditPersonalData: PersonalDataSection = {
         createdAt: a.createdAt.toISOString(),
       })),
       // Who on the staff acted is not part of the person's data; what changed about them is.
-      entriesAboutYou: aboutYou.map((a) => ({ action: a.action, before: a.before, after: a.after, createdAt: a.createdAt.toISOString() })),
+      entriesAboutYou: aboutYou.map((a) => ({ id: a.id, action: a.action, before: a.before, after: a.after, createdAt: a.createdAt.toISOString() })),
     };
   },
   async erase(tx, subject) {

@@ -17,6 +17,7 @@ export const catalogPersonalData: PersonalDataSection = {
     return {
       uploads: ups.map((u) => ({ key: u.key, createdAt: u.createdAt.toISOString() })),
       stockAdjustments: adjustments.map((a) => ({
+        id: a.id,
         cardId: a.cardId,
         delta: a.delta,
         stockAfter: a.stockAfter,

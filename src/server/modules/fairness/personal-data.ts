@@ -9,7 +9,7 @@ import type { PersonalDataSection } from '../personal-data.ts';
  */
 export const fairnessPersonalData: PersonalDataSection = {
   name: 'fairness',
-  tables: [{ table: userSeeds, keyedBy: ['user_id'], onDelete: 'delete', why: 'unused pairs deleted; used ones kept as proof of kept openings' }],
+  tables: [{ table: userSeeds, keyedBy: ['user_id'], onDelete: 'keep', why: 'only pairs used by kept openings (their proof); unused pairs deleted' }],
   async export(db, { id }) {
     const rows = await db.select().from(userSeeds).where(eq(userSeeds.userId, id)).orderBy(asc(userSeeds.createdAt), asc(userSeeds.id));
     return {

@@ -10,12 +10,13 @@ export const mailPersonalData: PersonalDataSection = {
   tables: [{ table: mailMessages, keyedBy: ['to'], onDelete: 'delete', why: 'no need once the account is closed' }],
   async export(db, { email }) {
     const rows = await db
-      .select({ kind: mailMessages.kind, subject: mailMessages.subject, status: mailMessages.status, createdAt: mailMessages.createdAt, sentAt: mailMessages.sentAt })
+      .select({ id: mailMessages.id, kind: mailMessages.kind, subject: mailMessages.subject, status: mailMessages.status, createdAt: mailMessages.createdAt, sentAt: mailMessages.sentAt })
       .from(mailMessages)
       .where(toSubject(email))
       .orderBy(asc(mailMessages.createdAt));
     return {
       messages: rows.map((m) => ({
+        id: m.id,
         kind: m.kind,
         subject: m.subject,
         status: m.status,

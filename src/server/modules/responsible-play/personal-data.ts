@@ -22,7 +22,7 @@ export const responsiblePlayPersonalData: PersonalDataSection = {
         pendingEffectiveAt: l.pendingEffectiveAt?.toISOString() ?? null,
         updatedAt: l.updatedAt.toISOString(),
       })),
-      selfExclusions: exclusions.map((x) => ({ duration: x.duration, startsAt: x.startsAt.toISOString(), endsAt: x.endsAt.toISOString() })),
+      selfExclusions: exclusions.map((x) => ({ id: x.id, duration: x.duration, startsAt: x.startsAt.toISOString(), endsAt: x.endsAt.toISOString() })),
     };
   },
   async erase(tx, { id }) {

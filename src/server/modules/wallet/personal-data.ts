@@ -19,7 +19,7 @@ export const walletPersonalData: PersonalDataSection = {
     const [entries, keys] = await Promise.all([
       db.select().from(ledgerEntries).where(eq(ledgerEntries.userId, id)).orderBy(asc(ledgerEntries.seq)),
       db
-        .select({ key: idempotencyKeys.key, responseStatus: idempotencyKeys.responseStatus, createdAt: idempotencyKeys.createdAt })
+        .select({ id: idempotencyKeys.id, key: idempotencyKeys.key, responseStatus: idempotencyKeys.responseStatus, createdAt: idempotencyKeys.createdAt })
         .from(idempotencyKeys)
         .where(eq(idempotencyKeys.userId, id))
         .orderBy(asc(idempotencyKeys.createdAt)),
@@ -37,7 +37,7 @@ export const walletPersonalData: PersonalDataSection = {
         memo: e.memo,
         createdAt: e.createdAt.toISOString(),
       })),
-      storedRequests: keys.map((k) => ({ key: k.key, responseStatus: k.responseStatus, createdAt: k.createdAt.toISOString() })),
+      storedRequests: keys.map((k) => ({ id: k.id, key: k.key, responseStatus: k.responseStatus, createdAt: k.createdAt.toISOString() })),
     };
   },
   async erase(tx, { id }) {
