@@ -1,7 +1,7 @@
 import { and, desc, eq, ne, sql } from 'drizzle-orm';
 import type { Deps } from '../../deps.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
-import { account as accountTable, session as sessionTable, twoFactor, user as userTable } from '../../db/schema/auth.ts';
+import { account as accountTable, session as sessionTable, user as userTable } from '../../db/schema/auth.ts';
 import { auditLog } from '../../db/schema/audit.ts';
 import { mailMessages } from '../../db/schema/mail.ts';
 import { badRequest, conflict, notFound, tooManyRequests } from '../../http/errors.ts';
@@ -9,6 +9,7 @@ import type { Account, DataExport, SessionInfo } from '../../../shared/contracts
 import { audit } from '../audit/service.ts';
 import { getAuth } from '../auth/auth.ts';
 import { checkSecondFactor, findTwoFactor, readBackupCodes } from '../auth/second-factor.ts';
+import { erasePersonalData, exportPersonalData } from '../personal-data.ts';
 import { describeUserAgent } from './user-agent.ts';
 
 type UserRow = typeof userTable.$inferSelect;
@@ -108,26 +109,6 @@ export async function revokeOtherSessions(db: DbOrTx, userId: string, currentId:
   return rows.length;
 }
 
-/**
- * Other domains add what they hold about a user to the data export (wallet, cards, orders…):
- *   registerExportSection('wallet', (db, userId) => …)
- */
-export type ExportSection = (db: DbOrTx, userId: string) => Promise<unknown>;
-const exportSections = new Map<string, ExportSection>();
-export function registerExportSection(name: string, fn: ExportSection): void {
-  exportSections.set(name, fn);
-}
-
-/**
- * Other domains pseudonymise or erase their personal data when an account is deleted (inside the
- * deletion transaction). Money records must be kept for accounting.
- */
-export type DeletionStep = (tx: DbOrTx, userId: string) => Promise<void>;
-const deletionSteps = new Map<string, DeletionStep>();
-export function registerDeletionStep(name: string, fn: DeletionStep): void {
-  deletionSteps.set(name, fn);
-}
-
 export async function exportData(deps: Deps, userId: string, currentSessionId: string | null): Promise<DataExport> {
   const u = await getUserRow(deps.db, userId);
   const tf = await findTwoFactor(deps.db, userId);
@@ -147,8 +128,7 @@ export async function exportData(deps: Deps, userId: string, currentSessionId: s
       .orderBy(desc(mailMessages.createdAt))
       .limit(1000),
   ]);
-  const data: Record<string, unknown> = {};
-  for (const [name, fn] of exportSections) data[name] = await fn(deps.db, userId);
+  const data = await exportPersonalData(deps.db, { id: u.id, email: u.email, username: u.username, name: u.name });
   return {
     exportedAt: new Date().toISOString(),
     account: toAccount(u),
@@ -176,9 +156,10 @@ export async function verifyPassword(deps: Deps, userId: string, password: strin
 }
 
 /**
- * Deletes the account: checks the password (and second factor), then in one transaction signs
- * out everywhere, removes credentials and two-factor, and pseudonymises the personal data. The
- * user row stays (anonymous) so money records keep their owner for accounting.
+ * Deletes the account: checks the password (and second factor), then in one transaction runs
+ * every domain's erase step (signs out everywhere, removes credentials, two-factor, mail, limits…)
+ * and pseudonymises the user row, which stays so money records keep their owner for accounting.
+ * The per-table policy is in docs/privacy.md.
  */
 export async function deleteAccount(
   deps: Deps,
@@ -205,30 +186,9 @@ export async function deleteAccount(
       }
     }
   }
-  const oldEmail = u.email;
-  const tag = userId.slice(0, 12).toLowerCase().replace(/[^a-z0-9]/g, 'x');
   await deps.db.transaction(async (tx) => {
-    await tx.delete(sessionTable).where(eq(sessionTable.userId, userId));
-    await tx.delete(accountTable).where(eq(accountTable.userId, userId));
-    await tx.delete(twoFactor).where(eq(twoFactor.userId, userId));
-    await tx.delete(mailMessages).where(sql`lower(${mailMessages.to}) = lower(${oldEmail})`);
-    await tx
-      .update(userTable)
-      .set({
-        email: `deleted-${userId.toLowerCase()}@deleted.invalid`,
-        name: 'Deleted user',
-        username: `deleted-${tag}`.slice(0, 20),
-        image: null,
-        emailVerified: false,
-        twoFactorEnabled: false,
-        banned: false,
-        banReason: null,
-        banExpires: null,
-        deletedAt: new Date(),
-        updatedAt: new Date(),
-      })
-      .where(eq(userTable.id, userId));
-    for (const step of deletionSteps.values()) await step(tx, userId);
+    // Every domain's step (modules/personal-data.ts); the account's last pseudonymises the user row.
+    await erasePersonalData(tx, { id: u.id, email: u.email, username: u.username, name: u.name });
     await audit(tx, { actorId: userId, action: 'account.delete', targetType: 'user', targetId: userId, ip });
   });
 }

@@ -1,0 +1,40 @@
+import { asc, eq } from 'drizzle-orm';
+import { cards } from '../../db/schema/catalog.ts';
+import { ownedCards } from '../../db/schema/shop.ts';
+import type { PersonalDataSection } from '../personal-data.ts';
+
+/**
+ * Owned copies. On deletion they stay with the closed account, whatever their status: cards in
+ * the vault are not put back into stock or given away (the deletion dialog says they can no
+ * longer be used), and the rest are the history of sales and shipments.
+ */
+export const collectionPersonalData: PersonalDataSection = {
+  name: 'collection',
+  tables: [{ table: ownedCards, keyedBy: ['owner_id'], onDelete: 'keep', why: 'ownership of physical copies (stock accounting)' }],
+  async export(db, { id }) {
+    const rows = await db
+      .select({ o: ownedCards, cardName: cards.name, setName: cards.setName, number: cards.number })
+      .from(ownedCards)
+      .innerJoin(cards, eq(cards.id, ownedCards.cardId))
+      .where(eq(ownedCards.ownerId, id))
+      .orderBy(asc(ownedCards.acquiredAt), asc(ownedCards.id));
+    return {
+      ownedCards: rows.map(({ o, cardName, setName, number }) => ({
+        id: o.id,
+        cardId: o.cardId,
+        cardName,
+        setName,
+        number,
+        status: o.status,
+        acquiredVia: o.acquiredVia,
+        valueCents: o.valueCents,
+        openingId: o.openingId,
+        acquiredAt: o.acquiredAt.toISOString(),
+        updatedAt: o.updatedAt.toISOString(),
+      })),
+    };
+  },
+  async erase() {
+    // Kept: see above.
+  },
+};

@@ -1,0 +1,46 @@
+import { asc, eq } from 'drizzle-orm';
+import { balances, idempotencyKeys, ledgerEntries } from '../../db/schema/wallet.ts';
+import type { PersonalDataSection } from '../personal-data.ts';
+
+/**
+ * The wallet: balance and ledger are kept on deletion (accounting), stored request replays are
+ * not. Ledger entries the person caused on someone else's wallet (staff adjustments) are not
+ * exported here: they belong to that other person; the audit section lists the action.
+ */
+export const walletPersonalData: PersonalDataSection = {
+  name: 'wallet',
+  tables: [
+    { table: balances, keyedBy: ['user_id'], onDelete: 'keep', why: 'balance of retained ledger (accounting)' },
+    { table: ledgerEntries, keyedBy: ['user_id', 'actor_id'], onDelete: 'keep', why: 'money movements (accounting)' },
+    { table: idempotencyKeys, keyedBy: ['user_id'], onDelete: 'delete', why: 'replay cache, no retention need' },
+  ],
+  async export(db, { id }) {
+    const [balance] = await db.select().from(balances).where(eq(balances.userId, id));
+    const [entries, keys] = await Promise.all([
+      db.select().from(ledgerEntries).where(eq(ledgerEntries.userId, id)).orderBy(asc(ledgerEntries.seq)),
+      db
+        .select({ id: idempotencyKeys.id, key: idempotencyKeys.key, responseStatus: idempotencyKeys.responseStatus, createdAt: idempotencyKeys.createdAt })
+        .from(idempotencyKeys)
+        .where(eq(idempotencyKeys.userId, id))
+        .orderBy(asc(idempotencyKeys.createdAt)),
+    ]);
+    return {
+      balanceCents: balance?.cents ?? 0,
+      ledger: entries.map((e) => ({
+        id: e.id,
+        kind: e.kind,
+        amountCents: e.amountCents,
+        balanceAfterCents: e.balanceAfter,
+        referenceType: e.referenceType,
+        referenceId: e.referenceId,
+        causedBy: e.actorId === null ? 'system' : e.actorId === id ? 'you' : 'staff',
+        memo: e.memo,
+        createdAt: e.createdAt.toISOString(),
+      })),
+      storedRequests: keys.map((k) => ({ id: k.id, key: k.key, responseStatus: k.responseStatus, createdAt: k.createdAt.toISOString() })),
+    };
+  },
+  async erase(tx, { id }) {
+    await tx.delete(idempotencyKeys).where(eq(idempotencyKeys.userId, id));
+  },
+};
