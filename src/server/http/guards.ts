@@ -21,6 +21,14 @@ export const requireVerified: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
 };
 
+/**
+ * The same rule as requireAdmin, as a predicate, for routes that show admins more (drafts,
+ * other users' records): a session that has not passed two-factor sees what anyone sees.
+ */
+export function isMfaAdmin(actor: Actor | null | undefined): boolean {
+  return !!actor && (actor.role === 'admin' || actor.role === 'owner') && actor.mfaPassed;
+}
+
 /** Admin APIs need the admin (or owner) role and a session that passed two-factor. */
 export const requireAdmin: MiddlewareHandler<AppEnv> = async (c, next) => {
   const actor = c.get('actor');

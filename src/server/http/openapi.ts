@@ -1,16 +1,19 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { apiErrorSchema } from '../../shared/api-error.ts';
-import { errorBody, zodFields } from './errors.ts';
+import { errorBody, notFound, zodFields } from './errors.ts';
 import type { AppEnv } from './types.ts';
 
 /**
  * Every module builds its routes with this, so a zod failure anywhere answers the same
- * 400 shape with per-field messages, and every route lands in /api/openapi.json.
+ * 400 shape with per-field messages (404 for path params), and every route lands in /api/openapi.json.
  */
 export function createRouter() {
   return new OpenAPIHono<AppEnv>({
     defaultHook: (result, c) => {
       if (!result.success) {
+        // A path id that cannot exist names nothing, like an unknown one: the same 404, so the
+        // pages show their not-found state. Query and body failures stay a 400 with field messages.
+        if (result.target === 'param') return c.json(errorBody(notFound()), 404);
         return c.json(
           errorBody({
             code: 'validation_failed',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fromNotAfterTo, instantRangeFields } from './dates.ts';
 
 /** GET /api/admin/audit — the audit log behind /admin/history. */
 export const auditListQuerySchema = z.object({
@@ -8,12 +9,11 @@ export const auditListQuerySchema = z.object({
   action: z.string().max(100).optional(),
   targetType: z.string().max(50).optional(),
   targetId: z.string().max(100).optional(),
-  /** ISO date-times (inclusive from, exclusive to). */
-  from: z.string().datetime({ offset: true }).optional(),
-  to: z.string().datetime({ offset: true }).optional(),
+  /** ISO date-times or days at midnight UTC (inclusive from, exclusive to). */
+  ...instantRangeFields,
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(100).default(50),
-});
+}).superRefine(fromNotAfterTo);
 export type AuditListQuery = z.infer<typeof auditListQuerySchema>;
 
 export const auditEntrySchema = z.object({

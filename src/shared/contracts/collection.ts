@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { applyBasisPoints } from '../money.ts';
+import { dayRangeFields, fromNotAfterTo } from './dates.ts';
 import { idSchema, lookRefsSchema, MAX_VALUE_CENTS, publicCardSchema } from './catalog.ts';
 import { ACQUIRED_VIA, OWNED_CARD_STATUSES } from './shop.ts';
 
@@ -203,12 +204,11 @@ export const adminBuybackQuerySchema = z.object({
   userId: z.string().trim().min(1).max(100).optional(),
   classId: idSchema.optional(),
   /** Calendar days in UTC, `to` inclusive. */
-  from: z.iso.date('Use a date (YYYY-MM-DD).').optional(),
-  to: z.iso.date('Use a date (YYYY-MM-DD).').optional(),
+  ...dayRangeFields,
   minCents: z.coerce.number().int().min(0).max(MAX_VALUE_CENTS).optional(),
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(100).default(25),
-});
+}).superRefine(fromNotAfterTo);
 export type AdminBuybackQuery = z.input<typeof adminBuybackQuerySchema>;
 
 export const adminBuybackSchema = z.object({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dayRangeFields, fromNotAfterTo } from './dates.ts';
 
 /**
  * Wallet, deposits, promo codes and responsible play: request and response shapes shared by
@@ -56,10 +57,6 @@ export const ledgerEntrySchema = z.object({
 });
 export type LedgerEntry = z.infer<typeof ledgerEntrySchema>;
 
-const dateParam = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Use a date like 2025-01-31.')
-  .optional();
 
 /** Query of GET /api/wallet/history (and the admin and CSV variants). `to` is inclusive. */
 export const historyQuerySchema = z.object({
@@ -77,11 +74,10 @@ export const historyQuerySchema = z.object({
       }
       return kinds as LedgerKind[];
     }),
-  from: dateParam,
-  to: dateParam,
+  ...dayRangeFields,
   page: z.coerce.number().int().min(1, 'Pages start at 1.').max(100_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(100, 'At most 100 per page.').default(25),
-});
+}).superRefine(fromNotAfterTo);
 export type HistoryQueryInput = z.input<typeof historyQuerySchema>;
 
 export const historyPageSchema = z.object({

@@ -22,12 +22,14 @@ export function AccountMenu({ me }: { me: Me }) {
     <DropdownMenu>
       <DropdownMenuTrigger asChild>
         <Button variant="ghost" className="gap-2 px-2" aria-label={`Account menu for ${me.user.username}`}>
+          {/* The avatar's letter is drawn by CSS, not a text node: it is decoration, and as text it
+              became part of the button's visible label ("D demo"), which the accessible name
+              "Account menu for demo" then did not contain (WCAG 2.5.3, label in name). */}
           <span
             aria-hidden="true"
-            className="grid size-8 place-items-center rounded-full bg-gradient-to-br from-violet-500 to-fuchsia-500 text-sm font-bold text-white"
-          >
-            {initial}
-          </span>
+            data-initial={initial}
+            className="grid size-8 place-items-center rounded-full bg-gradient-to-br from-violet-500 to-fuchsia-500 text-sm font-bold text-white before:content-[attr(data-initial)]"
+          />
           <span className="hidden max-w-32 truncate lg:inline">{me.user.username}</span>
           <ChevronDown aria-hidden="true" className="size-4 text-zinc-400" />
         </Button>

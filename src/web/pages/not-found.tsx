@@ -4,9 +4,9 @@ import { buttonClasses } from '@web/components/ui/button';
 export function NotFoundPage() {
   return (
     <section aria-labelledby="page-title" className="mx-auto max-w-xl space-y-5 py-16 text-center">
-      <p className="bg-gradient-to-r from-violet-300 to-fuchsia-300 bg-clip-text text-6xl font-black text-transparent">
+      <div className="bg-gradient-to-r from-violet-300 to-fuchsia-300 bg-clip-text text-6xl font-black text-transparent">
         404
-      </p>
+      </div>
       <h1 id="page-title" className="text-3xl font-bold text-white">
         This page is not in the vault
       </h1>

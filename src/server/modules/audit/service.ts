@@ -3,6 +3,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import { user } from '../../db/schema/auth.ts';
 import { auditLog } from '../../db/schema/audit.ts';
 import type { AuditList, AuditListQuery } from '../../../shared/contracts/audit.ts';
+import { instantMs } from '../../../shared/contracts/dates.ts';
 
 export interface AuditInput {
   /** The admin who acted (null for the system). */
@@ -38,8 +39,8 @@ export async function listAudit(db: DbOrTx, q: AuditListQuery): Promise<AuditLis
   if (q.action) where.push(eq(auditLog.action, q.action));
   if (q.targetType) where.push(eq(auditLog.targetType, q.targetType));
   if (q.targetId) where.push(eq(auditLog.targetId, q.targetId));
-  if (q.from) where.push(gte(auditLog.createdAt, new Date(q.from)));
-  if (q.to) where.push(lt(auditLog.createdAt, new Date(q.to)));
+  if (q.from) where.push(gte(auditLog.createdAt, new Date(instantMs(q.from))));
+  if (q.to) where.push(lt(auditLog.createdAt, new Date(instantMs(q.to))));
   const cond = where.length ? and(...where) : undefined;
   const [rows, totalRows, actionRows] = await Promise.all([
     db

@@ -11,6 +11,7 @@ import {
   type BuybackQuote,
   type BuybackResult,
 } from '../../../shared/contracts/collection.ts';
+import { dayEnd } from '../../../shared/contracts/dates.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { user } from '../../db/schema/auth.ts';
 import { buybackLines, buybacks } from '../../db/schema/buyback.ts';
@@ -249,11 +250,7 @@ function adminWhere(q: z.output<typeof adminBuybackQuerySchema>): SQL | undefine
   if (q.userId) conds.push(eq(buybacks.userId, q.userId));
   if (q.user) conds.push(or(ilike(user.username, likePattern(q.user)), ilike(user.email, likePattern(q.user))));
   if (q.from) conds.push(gte(buybacks.createdAt, dayStart(q.from)));
-  if (q.to) {
-    const end = dayStart(q.to);
-    end.setUTCDate(end.getUTCDate() + 1);
-    conds.push(lt(buybacks.createdAt, end));
-  }
+  if (q.to) conds.push(lt(buybacks.createdAt, dayEnd(q.to)));
   if (q.minCents !== undefined) conds.push(gte(buybacks.totalCents, q.minCents));
   if (q.classId) {
     conds.push(

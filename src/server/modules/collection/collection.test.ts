@@ -86,6 +86,6 @@ describe('GET /api/collection/:id', () => {
     expect(d.refs.classes[0]!.id).toBe(cls.id);
     expect((await t.as(me).get(`/api/collection/${theirs}`)).status).toBe(404);
     expect((await t.as(me).get(`/api/collection/${randomUUID()}`)).status).toBe(404);
-    expect((await t.as(me).get('/api/collection/not-an-id')).status).toBe(400);
+    expect((await t.as(me).get('/api/collection/not-an-id')).status).toBe(404);
   });
 });

@@ -1,7 +1,7 @@
 import { createRoute } from '@hono/zod-openapi';
 import { clientSeedInputSchema, openingDetailSchema, poolSnapshotSchema, rotateResultSchema, seedsSchema } from '../../../shared/contracts/shop.ts';
 import type { Deps } from '../../deps.ts';
-import { actorOf, requireUser } from '../../http/guards.ts';
+import { actorOf, isMfaAdmin, requireUser } from '../../http/guards.ts';
 import { createRouter, errorResponses, jsonContent, z } from '../../http/openapi.ts';
 import { getOpening } from '../shop/read.ts';
 import { getPool, getSeeds, rotateSeed, setClientSeed } from './service.ts';
@@ -63,7 +63,7 @@ export function fairnessRoutes(deps: Deps) {
     }),
     async (c) => {
       const actor = actorOf(c);
-      const isAdmin = (actor.role === 'admin' || actor.role === 'owner') && actor.mfaPassed;
+      const isAdmin = isMfaAdmin(actor);
       return c.json(await getOpening(db, c.req.valid('param').id, { userId: actor.userId, isAdmin }), 200);
     },
   );

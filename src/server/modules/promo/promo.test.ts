@@ -74,7 +74,7 @@ describe('admin promo codes', () => {
     expect(Object.keys(body.error.fields).sort()).toEqual(['bonusCapCents', 'bonusPercent', 'code']);
     const noAmount = await createPromo({ code: 'NOAMOUNT', kind: 'credit' });
     expect(noAmount.body.error.fields.amountCents).toBeDefined();
-    expect((await t.as(admin).get('/api/admin/promo/not-a-uuid')).status).toBe(400);
+    expect((await t.as(admin).get('/api/admin/promo/not-a-uuid')).status).toBe(404);
     expect((await t.as(admin).get('/api/admin/promo/00000000-0000-4000-8000-000000000000')).status).toBe(404);
   });
 });

@@ -31,7 +31,7 @@ import { user } from '../../db/schema/auth.ts';
 import { openings, purchases, userPacks } from '../../db/schema/shop.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError, notFound } from '../../http/errors.ts';
-import { actorOf, requireAdmin, requireUser, requireVerified } from '../../http/guards.ts';
+import { actorOf, isMfaAdmin, requireAdmin, requireUser, requireVerified } from '../../http/guards.ts';
 import { createRouter, errorResponses, jsonContent, z } from '../../http/openapi.ts';
 import { clientIp } from '../../http/security.ts';
 import { requireIdempotencyKey, sendIdempotent, withIdempotency, type TransactionRunner } from '../../lib/idempotency.ts';
@@ -127,9 +127,8 @@ export function shopRoutes(deps: Deps) {
       responses: { 200: jsonContent(productDetailSchema, 'Product'), ...errorResponses },
     }),
     async (c) => {
-      const actor = c.get('actor');
-      const isAdmin = actor?.role === 'admin' || actor?.role === 'owner';
-      return c.json(await productDetail(db, c.req.valid('param').id, { includeUnlisted: isAdmin }), 200);
+      // Drafts and archived products: only for an admin whose session passed two-factor.
+      return c.json(await productDetail(db, c.req.valid('param').id, { includeUnlisted: isMfaAdmin(c.get('actor')) }), 200);
     },
   );
 
@@ -247,7 +246,7 @@ export function shopRoutes(deps: Deps) {
     }),
     async (c) => {
       const actor = actorOf(c);
-      const isAdmin = (actor.role === 'admin' || actor.role === 'owner') && actor.mfaPassed;
+      const isAdmin = isMfaAdmin(actor);
       const [p] = await db.select().from(purchases).where(eq(purchases.id, c.req.valid('param').id));
       if (!p || (p.userId !== actor.userId && !isAdmin)) throw notFound('No purchase with this id.');
       const row = await productWithPack(db, p.productId);

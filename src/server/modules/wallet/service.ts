@@ -1,4 +1,5 @@
 import { and, count, desc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { dayEnd } from '../../../shared/contracts/dates.ts';
 import type { HistoryPage, LedgerEntry, LedgerKind } from '../../../shared/contracts/wallet.ts';
 import type { Db, DbOrTx, Tx } from '../../db/client.ts';
 import { balances, ledgerEntries } from '../../db/schema/wallet.ts';
@@ -232,11 +233,7 @@ function historyWhere(userId: string, f: Omit<HistoryFilter, 'page' | 'pageSize'
   const conds: SQL[] = [eq(ledgerEntries.userId, userId)];
   if (f.kind?.length) conds.push(inArray(ledgerEntries.kind, f.kind));
   if (f.from) conds.push(gte(ledgerEntries.createdAt, new Date(`${f.from}T00:00:00Z`)));
-  if (f.to) {
-    const end = new Date(`${f.to}T00:00:00Z`);
-    end.setUTCDate(end.getUTCDate() + 1);
-    conds.push(lt(ledgerEntries.createdAt, end));
-  }
+  if (f.to) conds.push(lt(ledgerEntries.createdAt, dayEnd(f.to)));
   return and(...conds)!;
 }
 

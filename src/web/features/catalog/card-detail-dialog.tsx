@@ -11,7 +11,7 @@ export default function CardDetailDialog({ id, onClose }: { id: string; onClose:
   const q = useQuery({ ...publicCardQuery(id), enabled: Boolean(id) });
   const data = q.data;
   const look = data ? lookFromRefs(data.card, data.refs) : null;
-  const notFound = q.error instanceof ApiClientError && (q.error.status === 404 || q.error.status === 400);
+  const notFound = q.error instanceof ApiClientError && q.error.status === 404;
   return (
     <Dialog
       open={Boolean(id)}

@@ -216,10 +216,11 @@ export const CardView = memo(function CardView({
             <span className="pv-card__text pv-card__name" style={slotStyle(layout.name)}>
               {look.name}
             </span>
+            {/* Spaces between the painted texts, so read as text they are words, not "NameClass$5". */}{' '}
             <span className="pv-card__text pv-card__class" style={slotStyle(layout.class)}>
               <span className="pv-card__class-dot" />
               {look.className}
-            </span>
+            </span>{' '}
             <span className="pv-card__text pv-card__value" style={slotStyle(layout.value)}>
               {value}
             </span>

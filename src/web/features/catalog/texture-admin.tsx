@@ -198,7 +198,7 @@ function TextureEditor({ existing }: { existing: Texture | null }) {
               </Select>
             </FormField>
             <FormField label={`Opacity: ${Number.isFinite(v.opacity) ? v.opacity : 0}%`} required error={formState.errors.opacity?.message}>
-              <input type="range" min={0} max={100} step={1} {...register('opacity', { valueAsNumber: true })} className="w-full accent-violet-500" />
+              <input type="range" min={0} max={100} step={1} aria-label="Opacity (%)" {...register('opacity', { valueAsNumber: true })} className="w-full accent-violet-500" />
             </FormField>
             <FormActions>
               <Button type="submit" loading={formState.isSubmitting}>

@@ -183,9 +183,9 @@ export function BuyPanel({ product, signedIn, onOpened }: BuyPanelProps) {
         </div>
         <div className="ml-auto text-right">
           <p className="text-sm text-zinc-400">Total</p>
-          <p className="text-2xl font-bold text-white" aria-live="polite">
+          <div className="text-2xl font-bold text-white" aria-live="polite">
             <Money cents={total} />
-          </p>
+          </div>
           {balance.data ? (
             <p className={short ? 'text-sm text-amber-300' : 'text-sm text-zinc-400'}>
               Balance <Money cents={balance.data.balanceCents} />

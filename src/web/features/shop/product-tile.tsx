@@ -28,7 +28,9 @@ export function ProductBadges({ product, className }: { product: ProductSummary;
 }
 
 /** A pack in the shop grid: the whole tile is one link to its page. */
-export function ProductTile({ product }: { product: ProductSummary }) {
+/** `level`: the tile's heading level under the page's own headings (2 right under the page title). */
+export function ProductTile({ product, level = 3 }: { product: ProductSummary; level?: 2 | 3 }) {
+  const H = level === 2 ? 'h2' : 'h3';
   const unavailable = product.soldOut || product.upcoming;
   return (
     <Link
@@ -52,7 +54,7 @@ export function ProductTile({ product }: { product: ProductSummary }) {
         <ProductBadges product={product} className="absolute -top-2.5 left-1/2 -translate-x-1/2 flex-nowrap" />
       </div>
       <div className="mt-4 flex flex-1 flex-col gap-2">
-        <h3 className="text-lg font-semibold text-white group-hover:text-violet-100">{product.name}</h3>
+        <H className="text-lg font-semibold text-white group-hover:text-violet-100">{product.name}</H>
         <dl className="mt-auto grid grid-cols-2 gap-x-3 gap-y-1 text-sm">
           <dt className="text-zinc-400">Price</dt>
           <dd className="text-right font-semibold text-white">

@@ -124,9 +124,9 @@ export function AdminBalance({ userId }: { userId: string }) {
       <Card className="flex flex-wrap items-center justify-between gap-4">
         <div>
           <p className="text-sm text-zinc-400">{b.userLabel}</p>
-          <p className="text-3xl font-bold text-white tabular-nums">
+          <div className="text-3xl font-bold text-white tabular-nums">
             <Money cents={b.balanceCents} currency={b.currency} />
-          </p>
+          </div>
         </div>
         <div className="flex flex-wrap gap-2">
           <Link to="/admin/users/$id/history" params={{ id: userId }} className={buttonClasses({ variant: 'secondary' })}>

@@ -23,9 +23,9 @@ export function BalanceSummary() {
           Your balance
         </p>
         {q.data ? (
-          <p className="text-3xl font-bold tracking-tight text-white tabular-nums" aria-live="polite">
+          <div className="text-3xl font-bold tracking-tight text-white tabular-nums" aria-live="polite">
             <Money cents={q.data.balanceCents} currency={q.data.currency} />
-          </p>
+          </div>
         ) : (
           <Skeleton className="mt-1 h-9 w-32" />
         )}

@@ -43,9 +43,9 @@ export default function HomePage() {
             {balance.isPending ? (
               <Skeleton className="mt-1 h-7 w-24" />
             ) : balance.data ? (
-              <p className="text-2xl font-bold text-gold-300">
+              <div className="text-2xl font-bold text-gold-300">
                 <Money cents={balance.data.balanceCents} currency={balance.data.currency} />
-              </p>
+              </div>
             ) : (
               <p className="text-sm text-zinc-400">Unavailable right now</p>
             )}
@@ -58,7 +58,7 @@ export default function HomePage() {
           <PackageOpen aria-hidden="true" className="size-8 text-violet-300" />
           <div className="flex-1">
             <p className="text-sm text-zinc-300">Unopened packs</p>
-            {inv.isPending ? <Skeleton className="mt-1 h-7 w-10" /> : <p className="text-2xl font-bold text-white">{unopened}</p>}
+            {inv.isPending ? <Skeleton className="mt-1 h-7 w-10" /> : <div className="text-2xl font-bold text-white">{unopened}</div>}
           </div>
           <Link to={unopened ? '/open-pack' : '/shop'} className={buttonClasses({ size: 'sm' })}>
             {unopened ? 'Open now' : 'Buy a pack'}

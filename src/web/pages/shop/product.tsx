@@ -56,7 +56,7 @@ export default function ProductPage() {
     );
   }
   if (q.isError) {
-    const missing = q.error instanceof ApiClientError && (q.error.status === 404 || q.error.status === 400);
+    const missing = q.error instanceof ApiClientError && q.error.status === 404;
     return (
       <div className="space-y-6">
         <h1 className="text-2xl font-bold text-white">{missing ? 'Pack not found' : 'This pack could not be loaded'}</h1>

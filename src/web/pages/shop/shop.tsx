@@ -66,7 +66,8 @@ export default function ShopPage() {
           <ul className="grid gap-5 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4">
             {items.map((p) => (
               <li key={p.id}>
-                <ProductTile product={p} />
+                {/* The grid sits right under the page title: no section heading between. */}
+                <ProductTile product={p} level={2} />
               </li>
             ))}
           </ul>

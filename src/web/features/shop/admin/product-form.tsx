@@ -177,6 +177,7 @@ export function ProductForm({ product }: { product: ProductSummary }) {
           ref={fileRef}
           id="product-image"
           type="file"
+          aria-label="Product image file"
           accept={UPLOAD_ACCEPT}
           className="sr-only"
           onChange={(e) => void onFile(e.target.files?.[0])}
