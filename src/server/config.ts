@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { parseTrustProxy, type TrustProxy } from './http/client-ip.ts';
 
 /**
  * The only module that reads process.env. Everything else receives a Config.
@@ -64,7 +65,18 @@ const envSchema = z.object({
   MAIL_FROM: z.string().min(3).default('Packvault <no-reply@packvault.test>'),
   SENTRY_DSN: z.string().url('must be a Sentry DSN URL').optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
-  TRUST_PROXY: boolish.default(false),
+  /** true|false|<proxy hops>|<comma-separated proxy IPs/CIDRs>: see http/client-ip.ts. */
+  TRUST_PROXY: z
+    .string()
+    .transform((v, ctx): TrustProxy => {
+      try {
+        return parseTrustProxy(v);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+        return z.NEVER;
+      }
+    })
+    .default(false),
   SEED_DEMO: boolish.optional(),
   STRIPE_SECRET_KEY: z
     .string()
@@ -140,7 +152,8 @@ export type Config = {
   mailFrom: string;
   sentryDsn: string | undefined;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
-  trustProxy: boolean;
+  /** Which reverse proxies may report the client address (http/client-ip.ts). */
+  trustProxy: TrustProxy;
   seedDemo: boolean;
   /** Payments (see modules/payments). Optional so older test configs stay valid; defaults apply. */
   stripeSecretKey?: string | undefined;

@@ -1,5 +1,8 @@
 import type { MiddlewareHandler } from 'hono';
+import { clientIp, fromTrustedProxy, type TrustProxy } from './client-ip.ts';
 import type { AppEnv } from './types.ts';
+
+export { clientIp };
 
 const CSP = [
   "default-src 'self'",
@@ -16,7 +19,7 @@ const CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-export function securityHeaders(opts: { trustProxy: boolean }): MiddlewareHandler<AppEnv> {
+export function securityHeaders(opts: { trustProxy: TrustProxy }): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     await next();
     const h = c.res.headers;
@@ -26,21 +29,8 @@ export function securityHeaders(opts: { trustProxy: boolean }): MiddlewareHandle
     h.set('X-Frame-Options', 'DENY');
     h.set('Cross-Origin-Opener-Policy', 'same-origin');
     h.set('Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=()');
-    const proto = opts.trustProxy ? c.req.header('x-forwarded-proto') : undefined;
+    const proto = fromTrustedProxy(c, opts.trustProxy) ? c.req.header('x-forwarded-proto') : undefined;
     const https = proto === 'https' || new URL(c.req.url).protocol === 'https:';
     if (https) h.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
   };
-}
-
-/** The client address, honouring X-Forwarded-For only behind a trusted proxy. */
-export function clientIp(
-  c: { req: { header(name: string): string | undefined }; env?: unknown },
-  trustProxy: boolean,
-): string {
-  if (trustProxy) {
-    const xff = c.req.header('x-forwarded-for');
-    if (xff) return xff.split(',')[0]!.trim();
-  }
-  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
-  return env?.incoming?.socket?.remoteAddress ?? '127.0.0.1';
 }

@@ -1,5 +1,6 @@
 import { createRoute } from '@hono/zod-openapi';
 import type { Deps } from '../../deps.ts';
+import { tooManyRequests } from '../../http/errors.ts';
 import { actorOf, requireUser } from '../../http/guards.ts';
 import { createRouter, errorResponses, jsonContent, z } from '../../http/openapi.ts';
 import { clientIp } from '../../http/security.ts';
@@ -15,6 +16,7 @@ import {
   usernameAvailableSchema,
 } from '../../../shared/contracts/account.ts';
 import { getAuth } from '../auth/auth.ts';
+import { hitPasswordCheck, passwordChecksMessage } from '../auth/password-limit.ts';
 import {
   changeUsername,
   deleteAccount,
@@ -151,6 +153,8 @@ export function accountRoutes(deps: Deps) {
     async (c) => {
       const actor = actorOf(c);
       const input = c.req.valid('json');
+      const tries = await hitPasswordCheck(deps.dbh, actor.userId);
+      if (!tries.allowed) throw tooManyRequests(tries.retryAfterSeconds, passwordChecksMessage(tries.retryAfterSeconds));
       await deleteAccount(deps, actor.userId, input, clientIp(c, deps.config.trustProxy));
       const ctx = await getAuth(deps).$context;
       const cookie = ctx.authCookies.sessionToken;

@@ -7,6 +7,8 @@ import type { Deps } from '../../deps.ts';
 import * as authSchema from '../../db/schema/auth.ts';
 import { usernameSchema } from '../../../shared/contracts/account.ts';
 import { sendMail } from '../mail/service.ts';
+import { allowedOrigins } from './origin.ts';
+import { hitPasswordCheck, PASSWORD_CHECK_PATHS, passwordChecksMessage } from './password-limit.ts';
 import { passwordProblem } from './passwords.ts';
 import {
   checkSecondFactor,
@@ -67,6 +69,32 @@ async function usernameTaken(deps: Deps, username: string, exceptUserId?: string
 
 type Body = Record<string, unknown>;
 
+/** The display name's cap, as the sign-up contract has it (shared/contracts/account.ts). */
+export const NAME_MAX = 100;
+const IMAGE_URL_MAX = 2048;
+
+/** What sign-up (and an existing email's look-alike answer) writes besides the submitted fields. */
+function signUpDefaults(now: Date) {
+  return { role: 'user', banned: false, ageConfirmedAt: now, termsAcceptedAt: now };
+}
+
+/** A problem with the profile fields Better Auth lets a user set (name, image), or null. */
+function profileProblem(body: Body): { field: 'name' | 'image'; code: string; message: string } | null {
+  if (body.name !== undefined) {
+    if (typeof body.name !== 'string' || !body.name.trim()) {
+      return { field: 'name', code: 'NAME_INVALID', message: 'Enter a name.' };
+    }
+    if (body.name.trim().length > NAME_MAX) {
+      return { field: 'name', code: 'NAME_TOO_LONG', message: `Use at most ${NAME_MAX} characters for the name.` };
+    }
+  }
+  if (body.image !== undefined && body.image !== null) {
+    const ok = typeof body.image === 'string' && body.image.length <= IMAGE_URL_MAX && /^https?:\/\/[^\s]+$/i.test(body.image);
+    if (!ok) return { field: 'image', code: 'IMAGE_INVALID', message: `The image must be an http(s) address of at most ${IMAGE_URL_MAX} characters.` };
+  }
+  return null;
+}
+
 export function createAuth(deps: Deps) {
   const { config, db } = deps;
   const mailUser = (u: { email: string; username?: unknown; name?: string }) => ({
@@ -79,7 +107,7 @@ export function createAuth(deps: Deps) {
     secret: config.secret,
     baseURL: config.publicUrl,
     basePath: '/api/auth',
-    trustedOrigins: [config.publicUrl],
+    trustedOrigins: allowedOrigins(config),
     database: drizzleAdapter(db, {
       provider: 'pg',
       schema: {
@@ -96,9 +124,12 @@ export function createAuth(deps: Deps) {
     telemetry: { enabled: false },
     disabledPaths: ['/delete-user', '/delete-user/callback'],
     advanced: {
+      // Better Auth skips its origin check when NODE_ENV=test; check in every environment.
+      disableOriginCheck: false,
       useSecureCookies: config.isProduction,
       defaultCookieAttributes: { httpOnly: true, sameSite: 'lax', secure: config.isProduction },
-      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
+      // Our HTTP layer derives the address (http/client-ip.ts); keep all of it (Better Auth would cut IPv6 to /64).
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER], ipv6Subnet: 128 },
     },
     session: {
       expiresIn: SESSION_DAYS * 24 * 3600,
@@ -137,6 +168,14 @@ export function createAuth(deps: Deps) {
       sendResetPassword: async ({ user, url }) => {
         await sendMail(deps, { to: user.email, kind: 'reset-password', data: { url, ...mailUser(user) } });
       },
+      // An existing email gets a made-up user in the answer: it must look like a new one (same
+      // fields, same kind of values), or the answer tells who has an account.
+      customSyntheticUser: ({ coreFields, additionalFields, id }) => ({
+        ...coreFields,
+        ...additionalFields,
+        ...signUpDefaults(coreFields.createdAt),
+        id,
+      }),
       onExistingUserSignUp: async ({ user }) => {
         await sendMail(deps, {
           to: user.email,
@@ -166,14 +205,11 @@ export function createAuth(deps: Deps) {
       user: {
         create: {
           before: async (u, ctx) => {
-            const now = new Date();
-            const data: Record<string, unknown> = { ...u, role: 'user', banned: false };
+            const { ageConfirmedAt, termsAcceptedAt, ...defaults } = signUpDefaults(new Date());
+            const data: Record<string, unknown> = { ...u, ...defaults };
             delete data.ageConfirmed;
             delete data.termsAccepted;
-            if (ctx?.path === '/sign-up/email') {
-              data.ageConfirmedAt = now;
-              data.termsAcceptedAt = now;
-            }
+            if (ctx?.path === '/sign-up/email') Object.assign(data, { ageConfirmedAt, termsAcceptedAt });
             return { data: data as typeof u };
           },
         },
@@ -213,6 +249,19 @@ export function createAuth(deps: Deps) {
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
         const body = (ctx.body ?? {}) as Body;
+        if (PASSWORD_CHECK_PATHS.has(ctx.path)) {
+          const session = await getSessionFromCtx(ctx).catch(() => null);
+          if (session) {
+            const r = await hitPasswordCheck(deps.dbh, session.user.id);
+            if (!r.allowed) {
+              throw new APIError(
+                'TOO_MANY_REQUESTS',
+                { code: 'RATE_LIMITED', message: passwordChecksMessage(r.retryAfterSeconds), retryAfter: r.retryAfterSeconds },
+                { 'Retry-After': String(r.retryAfterSeconds) },
+              );
+            }
+          }
+        }
         switch (ctx.path) {
           case '/sign-up/email': {
             const fields: Record<string, string[]> = {};
@@ -228,6 +277,9 @@ export function createAuth(deps: Deps) {
             if (pw) note('password', pw.code, pw.message);
             if (body.ageConfirmed !== true) note('ageConfirmed', 'AGE_NOT_CONFIRMED', 'You must be 18 or older to sign up.');
             if (body.termsAccepted !== true) note('termsAccepted', 'TERMS_NOT_ACCEPTED', 'Accept the terms of service to continue.');
+            // An empty name falls back to the username below.
+            const profile = profileProblem({ ...body, name: typeof body.name === 'string' && !body.name.trim() ? undefined : body.name });
+            if (profile) note(profile.field, profile.code, profile.message);
             if (first) {
               const { code, message } = first;
               throw new APIError('BAD_REQUEST', { code, message, fields });
@@ -238,7 +290,7 @@ export function createAuth(deps: Deps) {
                 body: {
                   ...body,
                   username,
-                  name: typeof body.name === 'string' && body.name.trim() ? body.name.trim().slice(0, 100) : username,
+                  name: typeof body.name === 'string' && body.name.trim() ? body.name.trim() : username,
                   callbackURL: typeof body.callbackURL === 'string' ? body.callbackURL : '/home',
                 },
               },
@@ -261,6 +313,11 @@ export function createAuth(deps: Deps) {
                 code: 'FIELD_NOT_ALLOWED',
                 message: 'Change the username with PATCH /api/account/username.',
               });
+            }
+            {
+              const problem = profileProblem(body);
+              if (problem) throw fieldError(problem.code, problem.message, problem.field);
+              if (typeof body.name === 'string') return { context: { body: { ...body, name: body.name.trim() } } };
             }
             return;
           case '/two-factor/verify-totp':

@@ -4,6 +4,7 @@ import type { Context } from 'hono';
 import type { Deps } from '../../deps.ts';
 import { session as sessionTable, user as userTable, verification } from '../../db/schema/auth.ts';
 import { createRouter, jsonContent } from '../../http/openapi.ts';
+import { rateLimitAddress } from '../../http/client-ip.ts';
 import { clientIp } from '../../http/security.ts';
 import type { AppEnv } from '../../http/types.ts';
 import { hitRateLimit } from '../../lib/rate-limit.ts';
@@ -17,7 +18,7 @@ interface Limit {
   windowSeconds: number;
 }
 
-const perIp = (limit: number, windowSeconds: number): Limit => ({ key: (ip) => `ip:${ip}`, limit, windowSeconds });
+const perIp = (limit: number, windowSeconds: number): Limit => ({ key: (ip) => `ip:${rateLimitAddress(ip)}`, limit, windowSeconds });
 const perEmail = (limit: number, windowSeconds: number): Limit => ({
   key: (_ip, email) => (email ? `email:${email}` : null),
   limit,
@@ -40,14 +41,39 @@ const AUTH_LIMITS: Record<string, { name: string; limits: Limit[] }> = {
   '/two-factor/generate-backup-codes': { name: 'two-factor', limits: [perIp(30, 300)] },
 };
 
+/** The media type without parameters, as Better Auth compares it ("application/json; charset=utf-8" → "application/json"). */
+function mediaType(req: Request): string {
+  return (req.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+/**
+ * The email a request names, whatever the body type (JSON, form-encoded, multipart), normalised as
+ * Better Auth looks it up (lowercase; trimmed too, so padding cannot open a fresh bucket).
+ */
 async function emailOf(req: Request): Promise<string | null> {
-  if (!req.headers.get('content-type')?.includes('application/json')) return null;
+  if (!req.body) return null;
+  let value: unknown;
   try {
-    const body = (await req.clone().json()) as { email?: unknown };
-    return typeof body.email === 'string' ? body.email.trim().toLowerCase().slice(0, 254) : null;
+    const type = mediaType(req);
+    if (type === 'application/x-www-form-urlencoded' || type === 'multipart/form-data') {
+      value = (await req.clone().formData()).get('email');
+    } else {
+      value = ((await req.clone().json()) as { email?: unknown } | null)?.email;
+    }
   } catch {
     return null;
   }
+  return typeof value === 'string' && value.trim() ? value.trim().toLowerCase().slice(0, 254) : null;
+}
+
+function unsupportedMediaType() {
+  return new Response(
+    JSON.stringify({
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      message: 'Send the request body as JSON (Content-Type: application/json).',
+    }),
+    { status: 415, headers: { 'content-type': 'application/json' } },
+  );
 }
 
 function rateLimited(retryAfter: number) {
@@ -107,6 +133,9 @@ export function authRoutes(deps: Deps) {
         if (!r.allowed) return rateLimited(r.retryAfterSeconds);
       }
     }
+    // Our client only ever posts JSON. Other body types (form posts, which Better Auth takes on
+    // sign-in and sign-up) are refused after they have counted against the limits above.
+    if (c.req.method === 'POST' && c.req.raw.body && mediaType(c.req.raw) !== 'application/json') return unsupportedMediaType();
     const headers = new Headers(c.req.raw.headers);
     headers.set(CLIENT_IP_HEADER, ip);
     const req = new Request(c.req.raw, { headers });
