@@ -15,6 +15,7 @@ import { AppError, notFound } from '../../http/errors.ts';
 import { audit } from '../audit/service.ts';
 import { getDefaultRateBp } from '../buyback/rates.ts';
 import { lookRefs } from '../catalog/service.ts';
+import { selfDealingError } from '../wallet/adjust-policy.ts';
 import { likePattern, ownedCardColumns, ownedCardDto, type OwnedCardRow } from '../collection/service.ts';
 
 /**
@@ -108,6 +109,8 @@ async function findUser(db: DbOrTx, who: string) {
 
 export async function grantCard(tx: Tx, ctx: AdminCtx, input: z.output<typeof grantCardSchema>) {
   const target = await findUser(tx, input.user);
+  // Granting to oneself and selling the card back would be a self-credit by another name.
+  if (target.id === ctx.actorId) throw selfDealingError('grant a card to');
   // Conditional update: never below zero, even when two grants race for the last copy.
   const [card] = await tx
     .update(cards)
@@ -159,6 +162,9 @@ export async function revokeCard(tx: Tx, ctx: AdminCtx, ownedCardId: string, rea
       `This card is ${STATUS_LABEL[current.status].toLowerCase()}: only cards in a vault can be revoked.`,
     );
   }
+  // Thrown after the update on purpose: the transaction rolls it back, and the check sees the
+  // owner of the very row that was locked.
+  if (row.ownerId === ctx.actorId) throw selfDealingError('revoke a card from');
   const [card] = await tx
     .update(cards)
     .set({ stock: sql`${cards.stock} + 1`, updatedAt: new Date() })
