@@ -188,6 +188,34 @@ describe('adjustment limits', () => {
     expect((await adjust(admin, a, 500_00)).status).toBe(200);
   });
 
+  it('card grants are held to the same limits, at the card’s value, and share the daily total', async () => {
+    const admin = await t.makeUser({ role: 'admin' });
+    const owner = await t.makeUser({ role: 'owner' });
+    const u = await t.makeUser();
+    const cls = await makeClass(t);
+    const dear = await makeCard(t, { classId: cls.id, valueCents: 600_00, stock: 3 });
+    const fair = await makeCard(t, { classId: cls.id, valueCents: 450_00, stock: 10 });
+
+    const refused = await t.as(admin).post('/api/admin/owned/grant', { cardId: dear.id, user: u, reason: 'stream prize' });
+    expect(refused.status).toBe(403);
+    const err = await errorOf(refused);
+    expect(err.code).toBe('owner_required');
+    expect(err.message).toMatch(/Ask the owner/);
+    expect(await stockOf(t, dear.id)).toBe(3);
+    expect(await t.deps.db.select().from(ownedCards).where(eq(ownedCards.ownerId, u))).toEqual([]);
+    expect(await auditsBy(admin, 'owned.grant.refused')).toHaveLength(1);
+    expect((await t.as(owner).post('/api/admin/owned/grant', { cardId: dear.id, user: u, reason: 'stream prize' })).status).toBe(201);
+
+    // $450 × 4 = $1,800 granted, then a $300 adjustment would pass $2,000.
+    for (let i = 0; i < 4; i++) {
+      expect((await t.as(admin).post('/api/admin/owned/grant', { cardId: fair.id, user: u, reason: `prize ${i}` })).status).toBe(201);
+    }
+    expect((await adjust(admin, u, 300_00)).status).toBe(403);
+    expect((await adjust(admin, u, 200_00)).status).toBe(200);
+    expect((await t.as(admin).post('/api/admin/owned/grant', { cardId: fair.id, user: u, reason: 'one more' })).status).toBe(403);
+    expect(await stockOf(t, fair.id)).toBe(6);
+  });
+
   it('parallel adjustments by one admin never pass the daily cap together', async () => {
     const admin = await t.makeUser({ role: 'admin' });
     const users = await Promise.all(Array.from({ length: 4 }, () => t.makeUser()));

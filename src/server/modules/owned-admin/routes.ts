@@ -47,12 +47,13 @@ export function ownedAdminRoutes(deps: Deps) {
     }),
     async (c) => {
       const actor = actorOf(c);
-      const ctx = { actorId: actor.userId, ip: clientIp(c, config.trustProxy) };
+      const ctx = { actorId: actor.userId, ip: clientIp(c, config.trustProxy), role: actor.role, currency: config.currency };
       const input = c.req.valid('json');
       const result = await db.transaction((tx) => grantCard(tx, ctx, input)).catch(async (err: unknown) => {
-        if (err instanceof AppError && err.code === 'self_dealing') {
+        if (err instanceof AppError && (err.code === 'self_dealing' || err.code === 'owner_required')) {
           await auditRefusal(db, c.get('log'), {
-            ...ctx,
+            actorId: ctx.actorId,
+            ip: ctx.ip,
             action: 'owned.grant',
             targetType: 'card',
             targetId: input.cardId,
@@ -79,13 +80,14 @@ export function ownedAdminRoutes(deps: Deps) {
     }),
     async (c) => {
       const actor = actorOf(c);
-      const ctx = { actorId: actor.userId, ip: clientIp(c, config.trustProxy) };
+      const ctx = { actorId: actor.userId, ip: clientIp(c, config.trustProxy), role: actor.role, currency: config.currency };
       const { id } = c.req.valid('param');
       const { reason } = c.req.valid('json');
       const result = await db.transaction((tx) => revokeCard(tx, ctx, id, reason)).catch(async (err: unknown) => {
         if (err instanceof AppError && err.code === 'self_dealing') {
           await auditRefusal(db, c.get('log'), {
-            ...ctx,
+            actorId: ctx.actorId,
+            ip: ctx.ip,
             action: 'owned.revoke',
             targetType: 'owned_card',
             targetId: id,

@@ -15,7 +15,8 @@ import { AppError, notFound } from '../../http/errors.ts';
 import { audit } from '../audit/service.ts';
 import { getDefaultRateBp } from '../buyback/rates.ts';
 import { lookRefs } from '../catalog/service.ts';
-import { selfDealingError } from '../wallet/adjust-policy.ts';
+import type { Actor } from '../../http/types.ts';
+import { assertWithinAdminLimits, selfDealingError } from '../wallet/adjust-policy.ts';
 import { likePattern, ownedCardColumns, ownedCardDto, type OwnedCardRow } from '../collection/service.ts';
 
 /**
@@ -27,6 +28,9 @@ import { likePattern, ownedCardColumns, ownedCardDto, type OwnedCardRow } from '
 export interface AdminCtx {
   actorId: string;
   ip: string | null;
+  /** Grants are held to the admin adjustment limits (the owner is not). */
+  role: Actor['role'];
+  currency: string;
 }
 
 function ownerColumns(defaultRateBp: number) {
@@ -124,6 +128,7 @@ export async function grantCard(tx: Tx, ctx: AdminCtx, input: z.output<typeof gr
       cardId: ['Out of stock.'],
     });
   }
+  await assertWithinAdminLimits(tx, { userId: ctx.actorId, role: ctx.role }, card.valueCents, ctx.currency, 'grant');
   const [owned] = await tx
     .insert(ownedCards)
     .values({ cardId: card.id, ownerId: target.id, acquiredVia: 'grant', valueCents: card.valueCents, status: 'in_vault' })
@@ -141,7 +146,7 @@ export async function grantCard(tx: Tx, ctx: AdminCtx, input: z.output<typeof gr
     targetType: 'owned_card',
     targetId: owned!.id,
     before: { stock: card.stock + 1 },
-    after: { cardId: card.id, cardName: card.name, ownerId: target.id, stock: card.stock, reason: input.reason },
+    after: { cardId: card.id, cardName: card.name, ownerId: target.id, stock: card.stock, valueCents: card.valueCents, reason: input.reason },
     ip: ctx.ip,
   });
   return { ownedCard: await getAdminOwned(tx, owned!.id), stock: card.stock };

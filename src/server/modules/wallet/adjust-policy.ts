@@ -15,16 +15,19 @@ import type { Actor } from '../../http/types.ts';
 import { audit } from '../audit/service.ts';
 
 /**
- * Limits on what one admin can move through back-office balance adjustments. The owner sets
- * them (app_settings); the owner is bound only by the hard per-call maximum. The daily total is
- * read from the audit log (one `wallet.adjust` row per adjustment, written in the adjustment's
- * transaction; indexed by actor and time) over the last 24 hours.
+ * Limits on what one admin can move through back-office balance adjustments and card grants. The
+ * owner sets them (app_settings); the owner is bound only by the hard per-call maximum. The daily
+ * total is read from the audit log (one row per adjustment or grant, written in its transaction;
+ * indexed by actor and time) over the last 24 hours.
  */
 
 export const ADJUST_LIMITS_KEY = 'wallet.adjustLimits';
 
-/** Actions whose `after.amountCents` counts towards an admin's daily adjustment total. */
-const COUNTED_ACTIONS = ['wallet.adjust'];
+/**
+ * Audit actions that count towards an admin's daily total: adjustments (`after.amountCents`,
+ * signed) and card grants (`after.valueCents`, the card's value when granted).
+ */
+const COUNTED_ACTIONS = ['wallet.adjust', 'owned.grant'];
 
 /** Namespace of the per-admin advisory lock (arbitrary; the second key is the admin id's hash). */
 const ADJUST_LOCK_NS = 7_301_013;
@@ -54,10 +57,10 @@ export async function setAdjustLimits(tx: Tx, ctx: { actorId: string; ip: string
   return input;
 }
 
-/** Sum of |amount| this admin adjusted in the last 24 hours. */
+/** Sum of |amount| this admin adjusted, plus the value of the cards they granted, in the last 24 hours. */
 export async function adjustedLast24h(db: DbOrTx, actorId: string): Promise<number> {
   const [row] = await db
-    .select({ total: sql<string | null>`sum(abs((${auditLog.after} ->> 'amountCents')::bigint))` })
+    .select({ total: sql<string | null>`sum(abs(coalesce(${auditLog.after} ->> 'amountCents', ${auditLog.after} ->> 'valueCents', '0')::bigint))` })
     .from(auditLog)
     .where(
       and(
@@ -84,27 +87,31 @@ export function selfDealingError(what: string): AppError {
 }
 
 /**
- * Checks one adjustment against the policy inside its transaction. The per-admin advisory lock is
- * held to commit, so two parallel adjustments by one admin are counted one after the other and
- * can't both squeeze under the daily cap.
+ * Checks one move of value by an admin (an adjustment, or a card grant at the card's value)
+ * against the policy inside its transaction. The per-admin advisory lock is held to commit, so two
+ * parallel moves by one admin are counted one after the other and can't both squeeze under the
+ * daily cap.
  */
-export async function assertAdjustAllowed(
+export async function assertWithinAdminLimits(
   tx: Tx,
   actor: Pick<Actor, 'userId' | 'role'>,
-  targetUserId: string,
   amountCents: number,
   currency: string,
+  kind: 'adjust' | 'grant',
 ): Promise<void> {
-  if (targetUserId === actor.userId) throw selfDealingError('adjust the balance of');
   if (actor.role === 'owner') return;
   const limits = await getAdjustLimits(tx);
   const amount = Math.abs(amountCents);
+  const field = kind === 'adjust' ? 'amountCents' : 'cardId';
   if (amount > limits.singleLimitCents) {
+    const single = formatMoney(limits.singleLimitCents, currency);
     throw new AppError(
       403,
       'owner_required',
-      `Adjustments above ${formatMoney(limits.singleLimitCents, currency)} need the owner. Ask the owner to make this one.`,
-      { amountCents: [`At most ${formatMoney(limits.singleLimitCents, currency)} without the owner.`] },
+      kind === 'adjust'
+        ? `Adjustments above ${single} need the owner. Ask the owner to make this one.`
+        : `This card is worth ${formatMoney(amount, currency)}: granting cards worth more than ${single} needs the owner. Ask the owner to grant it.`,
+      { [field]: [`At most ${single} without the owner.`] },
     );
   }
   await tx.execute(sql`select pg_advisory_xact_lock(${ADJUST_LOCK_NS}, hashtext(${actor.userId}))`);
@@ -114,9 +121,21 @@ export async function assertAdjustAllowed(
     throw new AppError(
       403,
       'owner_required',
-      `This would take your adjustments in the last 24 hours above ${formatMoney(limits.dailyLimitCents, currency)} ` +
-        `(${formatMoney(left, currency)} left). Ask the owner to make this one, or wait.`,
-      { amountCents: [`${formatMoney(left, currency)} left in your daily limit.`] },
+      `This would take what you adjusted and granted in the last 24 hours above ${formatMoney(limits.dailyLimitCents, currency)} ` +
+        `(${formatMoney(left, currency)} left). Ask the owner to do this one, or wait.`,
+      { [field]: [`${formatMoney(left, currency)} left in your daily limit.`] },
     );
   }
+}
+
+/** An adjustment: never on one's own account, and within the admin limits. */
+export async function assertAdjustAllowed(
+  tx: Tx,
+  actor: Pick<Actor, 'userId' | 'role'>,
+  targetUserId: string,
+  amountCents: number,
+  currency: string,
+): Promise<void> {
+  if (targetUserId === actor.userId) throw selfDealingError('adjust the balance of');
+  await assertWithinAdminLimits(tx, actor, amountCents, currency, 'adjust');
 }

@@ -48,8 +48,8 @@ function LimitsHint({ currency }: { currency: string }) {
   const left = Math.max(0, l.dailyLimitCents - l.usedTodayCents);
   return (
     <>
-      Without the owner: up to {formatMoney(l.singleLimitCents, currency)} per adjustment and {formatMoney(l.dailyLimitCents, currency)} in 24
-      hours ({formatMoney(left, currency)} left). Ask the owner for anything larger.
+      Without the owner: up to {formatMoney(l.singleLimitCents, currency)} per adjustment or card grant, and {formatMoney(l.dailyLimitCents, currency)}{' '}
+      in 24 hours ({formatMoney(left, currency)} left). Ask the owner for anything larger.
     </>
   );
 }
@@ -180,7 +180,7 @@ function AdjustLimitsForm({ currency }: { currency: string }) {
   }
 
   return (
-    <Panel title="Adjustment limits" description="Admins need you for a larger adjustment, or once their adjustments in 24 hours pass the daily limit. Only owners see this.">
+    <Panel title="Adjustment limits" description="Admins need you for a larger adjustment or card grant, or once what they moved in 24 hours passes the daily limit. Only owners see this.">
       <form onSubmit={save} noValidate className="grid gap-4 sm:grid-cols-[1fr_1fr_auto] sm:items-end">
         <FormField label="Per adjustment" error={errors.singleLimitCents}>
           <Input inputMode="decimal" autoComplete="off" value={values.single} onChange={(e) => setForm({ ...values, single: e.target.value })} />
