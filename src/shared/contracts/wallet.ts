@@ -266,12 +266,56 @@ export const adminBalanceSchema = z.object({
 });
 export type AdminBalance = z.infer<typeof adminBalanceSchema>;
 
+/**
+ * The most one adjustment can move, whatever the role: a typo can't turn 100 into 1,000,000, and
+ * anything larger is a refund or a payment-provider matter, not a back-office correction.
+ */
+export const ADJUST_HARD_MAX_CENTS = 10_000_00;
+
+/**
+ * Back-office adjustment policy (app_settings, set by the owner): an admin may move at most
+ * `singleLimitCents` in one adjustment and `dailyLimitCents` (credits and debits together, the last
+ * 24 hours) in total; above either the owner has to do it. Nobody adjusts their own balance.
+ */
+export const DEFAULT_ADJUST_LIMITS = { singleLimitCents: 500_00, dailyLimitCents: 2_000_00 } as const;
+
+export const adjustLimitsSchema = z
+  .object({
+    singleLimitCents: z
+      .number({ message: 'Enter an amount.' })
+      .int('Use whole cents.')
+      .min(1, 'At least 1 cent.')
+      .max(ADJUST_HARD_MAX_CENTS, 'At most 10,000 (the most one adjustment can move).'),
+    dailyLimitCents: z
+      .number({ message: 'Enter an amount.' })
+      .int('Use whole cents.')
+      .min(1, 'At least 1 cent.')
+      .max(1_000_000_00, 'At most 1,000,000.'),
+  })
+  .strict()
+  .refine((v) => v.dailyLimitCents >= v.singleLimitCents, {
+    path: ['dailyLimitCents'],
+    message: 'The daily limit cannot be below the single-adjustment limit.',
+  });
+export type AdjustLimits = z.infer<typeof adjustLimitsSchema>;
+
+/** GET /api/admin/wallet/adjust-limits: the policy, and how much the caller moved in the last 24 h. */
+export const adjustLimitsViewSchema = z.object({
+  singleLimitCents: centsInt,
+  dailyLimitCents: centsInt,
+  hardMaxCents: centsInt,
+  usedTodayCents: centsInt,
+  /** The owner is not bound by the two limits (only by the hard maximum). */
+  callerIsOwner: z.boolean(),
+});
+export type AdjustLimitsView = z.infer<typeof adjustLimitsViewSchema>;
+
 export const adjustBalanceSchema = z.object({
   amountCents: z
     .number({ message: 'Enter an amount.' })
     .int('Use whole cents.')
     .refine((v) => v !== 0, 'The amount cannot be zero.')
-    .refine((v) => Math.abs(v) <= 1_000_000_00, 'At most 1,000,000 per adjustment.'),
+    .refine((v) => Math.abs(v) <= ADJUST_HARD_MAX_CENTS, 'At most 10,000 per adjustment.'),
   reason: z.string().trim().min(3, 'Give a reason (at least 3 characters).').max(500, 'At most 500 characters.'),
 });
 export type AdjustBalanceInput = z.infer<typeof adjustBalanceSchema>;

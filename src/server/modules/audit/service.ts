@@ -4,6 +4,7 @@ import { user } from '../../db/schema/auth.ts';
 import { auditLog } from '../../db/schema/audit.ts';
 import type { AuditList, AuditListQuery } from '../../../shared/contracts/audit.ts';
 import { instantMs } from '../../../shared/contracts/dates.ts';
+import type { Logger } from '../../lib/logger.ts';
 
 export interface AuditInput {
   /** The admin who acted (null for the system). */
@@ -31,6 +32,28 @@ export async function audit(db: DbOrTx, input: AuditInput): Promise<void> {
     after: input.after === undefined ? null : (input.after as object),
     ip: input.ip ?? null,
   });
+}
+
+/**
+ * Records a refused admin attempt (`<action>.refused`, the error code in `after`) and logs a
+ * warning. Written outside the refused change's transaction, which rolled back; never throws, so
+ * it can't mask the refusal itself.
+ */
+export async function auditRefusal(
+  db: DbOrTx,
+  log: Pick<Logger, 'warn' | 'error'>,
+  input: AuditInput & { code: string; message: string },
+): Promise<void> {
+  log.warn('admin action refused', { action: input.action, code: input.code, actorId: input.actorId, targetId: input.targetId ?? null });
+  try {
+    await audit(db, {
+      ...input,
+      action: `${input.action}.refused`,
+      after: { code: input.code, message: input.message, ...(input.after && typeof input.after === 'object' ? input.after : {}) },
+    });
+  } catch (err) {
+    log.error('could not audit a refused admin action', { err, action: input.action });
+  }
 }
 
 export async function listAudit(db: DbOrTx, q: AuditListQuery): Promise<AuditList> {

@@ -8,9 +8,11 @@ import {
   revokeCardSchema,
 } from '../../../shared/contracts/collection.ts';
 import type { Deps } from '../../deps.ts';
+import { AppError } from '../../http/errors.ts';
 import { actorOf, requireAdmin } from '../../http/guards.ts';
 import { createRouter, errorResponses, jsonContent, z } from '../../http/openapi.ts';
 import { clientIp } from '../../http/security.ts';
+import { auditRefusal } from '../audit/service.ts';
 import { grantCard, listOwned, revokeCard } from './service.ts';
 
 const json = <T>(schema: T) => ({ required: true, content: { 'application/json': { schema } } });
@@ -45,8 +47,23 @@ export function ownedAdminRoutes(deps: Deps) {
     }),
     async (c) => {
       const actor = actorOf(c);
-      const ctx = { actorId: actor.userId, ip: clientIp(c, config.trustProxy) };
-      const result = await db.transaction((tx) => grantCard(tx, ctx, c.req.valid('json')));
+      const ctx = { actorId: actor.userId, ip: clientIp(c, config.trustProxy), role: actor.role, currency: config.currency };
+      const input = c.req.valid('json');
+      const result = await db.transaction((tx) => grantCard(tx, ctx, input)).catch(async (err: unknown) => {
+        if (err instanceof AppError && (err.code === 'self_dealing' || err.code === 'owner_required')) {
+          await auditRefusal(db, c.get('log'), {
+            actorId: ctx.actorId,
+            ip: ctx.ip,
+            action: 'owned.grant',
+            targetType: 'card',
+            targetId: input.cardId,
+            code: err.code,
+            message: err.message,
+            after: { user: input.user, reason: input.reason },
+          });
+        }
+        throw err;
+      });
       return c.json(result, 201);
     },
   );
@@ -63,9 +80,24 @@ export function ownedAdminRoutes(deps: Deps) {
     }),
     async (c) => {
       const actor = actorOf(c);
-      const ctx = { actorId: actor.userId, ip: clientIp(c, config.trustProxy) };
+      const ctx = { actorId: actor.userId, ip: clientIp(c, config.trustProxy), role: actor.role, currency: config.currency };
       const { id } = c.req.valid('param');
-      const result = await db.transaction((tx) => revokeCard(tx, ctx, id, c.req.valid('json').reason));
+      const { reason } = c.req.valid('json');
+      const result = await db.transaction((tx) => revokeCard(tx, ctx, id, reason)).catch(async (err: unknown) => {
+        if (err instanceof AppError && err.code === 'self_dealing') {
+          await auditRefusal(db, c.get('log'), {
+            actorId: ctx.actorId,
+            ip: ctx.ip,
+            action: 'owned.revoke',
+            targetType: 'owned_card',
+            targetId: id,
+            code: err.code,
+            message: err.message,
+            after: { reason },
+          });
+        }
+        throw err;
+      });
       return c.json(result, 200);
     },
   );

@@ -15,6 +15,8 @@ import { AppError, notFound } from '../../http/errors.ts';
 import { audit } from '../audit/service.ts';
 import { getDefaultRateBp } from '../buyback/rates.ts';
 import { lookRefs } from '../catalog/service.ts';
+import type { Actor } from '../../http/types.ts';
+import { assertWithinAdminLimits, selfDealingError } from '../wallet/adjust-policy.ts';
 import { likePattern, ownedCardColumns, ownedCardDto, type OwnedCardRow } from '../collection/service.ts';
 
 /**
@@ -26,6 +28,9 @@ import { likePattern, ownedCardColumns, ownedCardDto, type OwnedCardRow } from '
 export interface AdminCtx {
   actorId: string;
   ip: string | null;
+  /** Grants are held to the admin adjustment limits (the owner is not). */
+  role: Actor['role'];
+  currency: string;
 }
 
 function ownerColumns(defaultRateBp: number) {
@@ -108,6 +113,8 @@ async function findUser(db: DbOrTx, who: string) {
 
 export async function grantCard(tx: Tx, ctx: AdminCtx, input: z.output<typeof grantCardSchema>) {
   const target = await findUser(tx, input.user);
+  // Granting to oneself and selling the card back would be a self-credit by another name.
+  if (target.id === ctx.actorId) throw selfDealingError('grant a card to');
   // Conditional update: never below zero, even when two grants race for the last copy.
   const [card] = await tx
     .update(cards)
@@ -121,6 +128,7 @@ export async function grantCard(tx: Tx, ctx: AdminCtx, input: z.output<typeof gr
       cardId: ['Out of stock.'],
     });
   }
+  await assertWithinAdminLimits(tx, { userId: ctx.actorId, role: ctx.role }, card.valueCents, ctx.currency, 'grant');
   const [owned] = await tx
     .insert(ownedCards)
     .values({ cardId: card.id, ownerId: target.id, acquiredVia: 'grant', valueCents: card.valueCents, status: 'in_vault' })
@@ -138,7 +146,7 @@ export async function grantCard(tx: Tx, ctx: AdminCtx, input: z.output<typeof gr
     targetType: 'owned_card',
     targetId: owned!.id,
     before: { stock: card.stock + 1 },
-    after: { cardId: card.id, cardName: card.name, ownerId: target.id, stock: card.stock, reason: input.reason },
+    after: { cardId: card.id, cardName: card.name, ownerId: target.id, stock: card.stock, valueCents: card.valueCents, reason: input.reason },
     ip: ctx.ip,
   });
   return { ownedCard: await getAdminOwned(tx, owned!.id), stock: card.stock };
@@ -159,6 +167,9 @@ export async function revokeCard(tx: Tx, ctx: AdminCtx, ownedCardId: string, rea
       `This card is ${STATUS_LABEL[current.status].toLowerCase()}: only cards in a vault can be revoked.`,
     );
   }
+  // Thrown after the update on purpose: the transaction rolls it back, and the check sees the
+  // owner of the very row that was locked.
+  if (row.ownerId === ctx.actorId) throw selfDealingError('revoke a card from');
   const [card] = await tx
     .update(cards)
     .set({ stock: sql`${cards.stock} + 1`, updatedAt: new Date() })

@@ -8,6 +8,7 @@ import type {
 } from '../../../shared/contracts/wallet.ts';
 import { formatMoney } from '../../../shared/money.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
+import { auditLog } from '../../db/schema/audit.ts';
 import { user } from '../../db/schema/auth.ts';
 import { promoCodes, promoRedemptions } from '../../db/schema/wallet.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
@@ -193,6 +194,15 @@ export async function redeemPromo(
   if (!promo || !promo.active) throw promoError('promo_invalid', 'That code is not valid. Check the spelling and try again.', 404);
   if (promo.startsAt && promo.startsAt > now) throw promoError('promo_not_started', 'That code is not active yet.');
   if (promo.endsAt && promo.endsAt <= now) throw promoError('promo_expired', 'That code has expired.');
+  // Whoever created or edited a code can't redeem it: that would be an admin crediting themselves.
+  const [touched] = await tx
+    .select({ id: auditLog.id })
+    .from(auditLog)
+    .where(and(eq(auditLog.targetType, 'promo_code'), eq(auditLog.targetId, promo.id), eq(auditLog.actorId, input.userId)))
+    .limit(1);
+  if (promo.createdBy === input.userId || touched) {
+    throw promoError('promo_own_code', "You can't redeem a code you created or edited. Codes are for customers.", 403);
+  }
   if (promo.minAccountAgeDays) {
     const [u] = await tx.select({ createdAt: user.createdAt }).from(user).where(eq(user.id, input.userId));
     const ageDays = u ? (now.getTime() - u.createdAt.getTime()) / 86_400_000 : 0;

@@ -2,6 +2,8 @@ import { createRoute } from '@hono/zod-openapi';
 import { eq } from 'drizzle-orm';
 import {
   adjustBalanceSchema,
+  adjustLimitsSchema,
+  adjustLimitsViewSchema,
   adminBalanceSchema,
   balanceSchema,
   historyPageSchema,
@@ -13,13 +15,14 @@ import {
 import type { DbOrTx } from '../../db/client.ts';
 import { user } from '../../db/schema/auth.ts';
 import type { Deps } from '../../deps.ts';
-import { notFound } from '../../http/errors.ts';
-import { actorOf, requireAdmin, requireUser } from '../../http/guards.ts';
+import { AppError, notFound } from '../../http/errors.ts';
+import { actorOf, requireAdmin, requireOwner, requireUser } from '../../http/guards.ts';
 import { createRouter, errorResponses, jsonContent, z } from '../../http/openapi.ts';
 import { clientIp } from '../../http/security.ts';
 import { requireIdempotencyKey, sendIdempotent, withIdempotency } from '../../lib/idempotency.ts';
-import { audit } from '../audit/service.ts';
+import { audit, auditRefusal } from '../audit/service.ts';
 import { getLimits, selfExclude, updateLimits } from '../responsible-play/service.ts';
+import { adjustLimitsView, assertAdjustAllowed, selfDealingError, setAdjustLimits } from './adjust-policy.ts';
 import { credit, debit, getBalance, historyCsv, listHistory, lockBalance, moneyTransaction } from './service.ts';
 
 const userIdParams = z.object({ id: z.string().min(1).max(100) });
@@ -199,10 +202,29 @@ export function walletRoutes(deps: Deps) {
       const body = c.req.valid('json');
       await userLabel(db, id);
       const ip = clientIp(c, config.trustProxy);
+      const refused = (err: unknown) => {
+        if (!(err instanceof AppError) || (err.code !== 'self_dealing' && err.code !== 'owner_required')) return;
+        return auditRefusal(db, c.get('log'), {
+          actorId: actor.userId,
+          action: 'wallet.adjust',
+          targetType: 'user',
+          targetId: id,
+          code: err.code,
+          message: err.message,
+          after: { amountCents: body.amountCents, reason: body.reason },
+          ip,
+        });
+      };
+      if (id === actor.userId) {
+        const err = selfDealingError('adjust the balance of');
+        await refused(err);
+        throw err;
+      }
       const r = await withIdempotency(
         db,
         { userId: actor.userId, key, scope: `POST /api/admin/users/${id}/balance/adjust`, body },
         async (tx) => {
+          await assertAdjustAllowed(tx, actor, id, body.amountCents, config.currency);
           const before = await getBalance(tx, id);
           const move = {
             userId: id,
@@ -226,8 +248,44 @@ export function walletRoutes(deps: Deps) {
           return { status: 200 as const, body: { balanceCents: moved.balanceCents, entryId: moved.entryId } };
         },
         (fn) => moneyTransaction(deps, fn),
-      );
+      ).catch(async (err: unknown) => {
+        await refused(err);
+        throw err;
+      });
       return sendIdempotent(c, r);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/admin/wallet/adjust-limits',
+      tags: ['admin wallet'],
+      summary: "The adjustment limits (single, daily), the hard maximum, and the caller's total in the last 24 hours",
+      middleware: [requireAdmin] as const,
+      responses: { 200: jsonContent(adjustLimitsViewSchema, 'Limits'), ...errorResponses },
+    }),
+    async (c) => {
+      c.header('Cache-Control', 'no-store');
+      return c.json(await adjustLimitsView(db, actorOf(c)), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'put',
+      path: '/admin/wallet/adjust-limits',
+      tags: ['admin wallet'],
+      summary: 'Set the adjustment limits above which an admin needs the owner (owner only; audited)',
+      middleware: [requireAdmin, requireOwner] as const,
+      request: { body: { required: true, content: { 'application/json': { schema: adjustLimitsSchema } } } },
+      responses: { 200: jsonContent(adjustLimitsViewSchema, 'Limits'), ...errorResponses },
+    }),
+    async (c) => {
+      const actor = actorOf(c);
+      const ip = clientIp(c, config.trustProxy);
+      await db.transaction((tx) => setAdjustLimits(tx, { actorId: actor.userId, ip }, c.req.valid('json')));
+      return c.json(await adjustLimitsView(db, actor), 200);
     },
   );
 

@@ -213,6 +213,13 @@ export function UserDetail({ id, viewer }: { id: string; viewer: Viewer }) {
         </Link>
       </nav>
 
+      {u.id === viewer.id ? (
+        <Notice tone="info" title="This is your own account" live={false}>
+          You can look, but not adjust your balance or grant or revoke your cards: nobody does that to their own account,
+          owners included. Ask another admin or the owner.
+        </Notice>
+      ) : null}
+
       <Panel
         id="profile"
         title={

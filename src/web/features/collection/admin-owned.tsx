@@ -42,8 +42,15 @@ function useDebounced<T>(value: T, ms = 300): T {
   return v;
 }
 
+/** The signed-in admin: nobody grants to or revokes from their own account (the server refuses too). */
+export interface OwnedViewer {
+  id: string;
+  username: string;
+  email: string;
+}
+
 /** /admin/owned: every owned card across users, with grant and revoke. */
-export function AdminOwned() {
+export function AdminOwned({ viewer }: { viewer?: OwnedViewer | undefined }) {
   const [status, setStatus] = useState<(typeof OWNED_CARD_STATUSES_FILTER)[number]>('all');
   const [classId, setClassId] = useState('');
   const [cardText, setCardText] = useState('');
@@ -176,7 +183,9 @@ export function AdminOwned() {
                   </Td>
                   <Td className="text-right tabular-nums">{o.stock}</Td>
                   <Td>
-                    {o.status === 'in_vault' ? (
+                    {o.status === 'in_vault' && o.ownerId === viewer?.id ? (
+                      <span className="text-xs text-zinc-400">Your card: another admin can revoke it</span>
+                    ) : o.status === 'in_vault' ? (
                       <Button size="sm" variant="ghost" onClick={() => setRevoking(o)} aria-label={`Revoke ${o.card.name} from ${o.ownerUsername ?? o.ownerId}`}>
                         <Undo2 aria-hidden="true" className="size-4" />
                         Revoke
@@ -191,7 +200,7 @@ export function AdminOwned() {
         </>
       )}
 
-      {grantOpen ? <GrantDialog onClose={() => setGrantOpen(false)} /> : null}
+      {grantOpen ? <GrantDialog viewer={viewer} onClose={() => setGrantOpen(false)} /> : null}
       {revoking ? <RevokeDialog owned={revoking} onClose={() => setRevoking(null)} /> : null}
     </div>
   );
@@ -202,7 +211,12 @@ function fieldErrors(err: unknown): Record<string, string> {
   return Object.fromEntries(Object.entries(err.fields).map(([k, v]) => [k, v[0] ?? '']));
 }
 
-function GrantDialog({ onClose }: { onClose: () => void }) {
+function isSelf(viewer: OwnedViewer | undefined, who: string): boolean {
+  const w = who.trim().toLowerCase();
+  return !!viewer && (w === viewer.id.toLowerCase() || w === viewer.username.toLowerCase() || w === viewer.email.toLowerCase());
+}
+
+function GrantDialog({ viewer, onClose }: { viewer?: OwnedViewer | undefined; onClose: () => void }) {
   const grant = useGrantCard();
   const [cardText, setCardText] = useState('');
   const [cardId, setCardId] = useState('');
@@ -217,6 +231,7 @@ function GrantDialog({ onClose }: { onClose: () => void }) {
     const errs: Record<string, string> = {};
     if (!cardId) errs.cardId = 'Search and pick a card.';
     if (!user.trim()) errs.user = 'Enter the user’s username, email or id.';
+    else if (isSelf(viewer, user)) errs.user = 'You can’t grant a card to yourself. Ask another admin or the owner.';
     if (reason.trim().length < 3) errs.reason = 'Give a reason (at least 3 characters); it goes to the audit log.';
     setErrors(errs);
     if (Object.keys(errs).length) return;
@@ -225,7 +240,10 @@ function GrantDialog({ onClose }: { onClose: () => void }) {
       toast.success('Card granted', `It is in the user's vault now. ${r.stock} left in stock.`);
       onClose();
     } catch (err) {
-      setErrors(fieldErrors(err));
+      const fields = fieldErrors(err);
+      // The server's refusal of a self-grant names no field: show it under the user.
+      if (err instanceof ApiClientError && err.code === 'self_dealing') fields.user = err.message;
+      setErrors(fields);
       toast.error('Card not granted', err instanceof Error ? err.message : undefined);
     }
   };

@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
-import { adjustBalanceSchema, LEDGER_KIND_LABELS } from '@shared/contracts/wallet';
+import { adjustBalanceSchema, adjustLimitsSchema, LEDGER_KIND_LABELS } from '@shared/contracts/wallet';
 import { formatMoney, parseMoney } from '@shared/money';
 import {
   Badge,
@@ -27,8 +27,32 @@ import {
   toast,
 } from '@web/components/ui';
 import { ApiClientError } from '@web/lib/api';
-import { adminBalanceQuery, useIdempotent, walletApi, walletKeys } from './api';
+import { adjustLimitsQuery, adminBalanceQuery, useIdempotent, walletApi, walletKeys } from './api';
 import { formatDateTime } from './format';
+
+/** What the admin should do next when the server refuses an adjustment on policy grounds. */
+function refusalTitle(err: unknown): string | undefined {
+  if (!(err instanceof ApiClientError)) return undefined;
+  if (err.code === 'owner_required') return 'This one needs the owner';
+  if (err.code === 'self_dealing') return 'Not on your own account';
+  return undefined;
+}
+
+function LimitsHint({ currency }: { currency: string }) {
+  const q = useQuery(adjustLimitsQuery);
+  if (!q.data) return null;
+  const l = q.data;
+  if (l.callerIsOwner) {
+    return <>As the owner you can adjust up to {formatMoney(l.hardMaxCents, currency)} at a time.</>;
+  }
+  const left = Math.max(0, l.dailyLimitCents - l.usedTodayCents);
+  return (
+    <>
+      Without the owner: up to {formatMoney(l.singleLimitCents, currency)} per adjustment or card grant, and {formatMoney(l.dailyLimitCents, currency)}{' '}
+      in 24 hours ({formatMoney(left, currency)} left). Ask the owner for anything larger.
+    </>
+  );
+}
 
 function AdjustForm({ userId, balanceCents, currency }: { userId: string; balanceCents: number; currency: string }) {
   const qc = useQueryClient();
@@ -36,7 +60,7 @@ function AdjustForm({ userId, balanceCents, currency }: { userId: string; balanc
   const [amount, setAmount] = useState('');
   const [reason, setReason] = useState('');
   const [errors, setErrors] = useState<{ amount?: string; reason?: string }>({});
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<{ title?: string | undefined; message: string } | null>(null);
   const [confirming, setConfirming] = useState<{ amountCents: number; reason: string } | null>(null);
   const adjust = useIdempotent((input: { amountCents: number; reason: string }, key: string) => walletApi.adjust(userId, input, key));
 
@@ -68,8 +92,9 @@ function AdjustForm({ userId, balanceCents, currency }: { userId: string; balanc
       setReason('');
       void qc.invalidateQueries({ queryKey: ['admin', 'wallet', userId] });
       void qc.invalidateQueries({ queryKey: walletKeys.all });
+      void qc.invalidateQueries({ queryKey: walletKeys.adjustLimits });
     } catch (err) {
-      setError(err instanceof ApiClientError ? err.message : 'The adjustment failed. Try again.');
+      setError({ title: refusalTitle(err), message: err instanceof ApiClientError ? err.message : 'The adjustment failed. Try again.' });
       throw err;
     }
   }
@@ -91,7 +116,14 @@ function AdjustForm({ userId, balanceCents, currency }: { userId: string; balanc
         <FormField label="Reason" required hint="Required. At least 3 characters." error={errors.reason}>
           <Textarea rows={3} value={reason} onChange={(e) => setReason(e.target.value)} maxLength={500} />
         </FormField>
-        {error ? <Notice tone="danger">{error}</Notice> : null}
+        <p className="text-sm text-zinc-400">
+          <LimitsHint currency={currency} />
+        </p>
+        {error ? (
+          <Notice tone="danger" title={error.title}>
+            {error.message}
+          </Notice>
+        ) : null}
         <Button type="submit">Review adjustment</Button>
       </form>
       <ConfirmDialog
@@ -107,8 +139,66 @@ function AdjustForm({ userId, balanceCents, currency }: { userId: string; balanc
   );
 }
 
-/** /admin/users/{id}/balance: balance, the last entries, and the adjust form. */
-export function AdminBalance({ userId }: { userId: string }) {
+interface LimitsForm {
+  single: string;
+  daily: string;
+}
+
+/** The owner's form for the adjustment limits (the server checks the role again). */
+function AdjustLimitsForm({ currency }: { currency: string }) {
+  const qc = useQueryClient();
+  const q = useQuery(adjustLimitsQuery);
+  const [form, setForm] = useState<LimitsForm | null>(null);
+  const [errors, setErrors] = useState<{ singleLimitCents?: string; dailyLimitCents?: string }>({});
+  const [saving, setSaving] = useState(false);
+  if (!q.data?.callerIsOwner) return null;
+  const values = form ?? { single: (q.data.singleLimitCents / 100).toFixed(2), daily: (q.data.dailyLimitCents / 100).toFixed(2) };
+
+  async function save(e: FormEvent) {
+    e.preventDefault();
+    const parsed = adjustLimitsSchema.safeParse({ singleLimitCents: parseMoney(values.single), dailyLimitCents: parseMoney(values.daily) });
+    if (!parsed.success) {
+      const errs: typeof errors = {};
+      for (const i of parsed.error.issues) {
+        const k = i.path[0] as keyof typeof errs;
+        errs[k] ??= i.message;
+      }
+      setErrors(errs);
+      return;
+    }
+    setErrors({});
+    setSaving(true);
+    try {
+      qc.setQueryData(walletKeys.adjustLimits, await walletApi.setAdjustLimits(parsed.data));
+      setForm(null);
+      toast({ title: 'Limits saved', description: 'Admins need you above them from now on.', tone: 'success' });
+    } catch (err) {
+      toast({ title: 'Limits not saved', description: err instanceof Error ? err.message : undefined, tone: 'danger' });
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return (
+    <Panel title="Adjustment limits" description="Admins need you for a larger adjustment or card grant, or once what they moved in 24 hours passes the daily limit. Only owners see this.">
+      <form onSubmit={save} noValidate className="grid gap-4 sm:grid-cols-[1fr_1fr_auto] sm:items-end">
+        <FormField label="Per adjustment" error={errors.singleLimitCents}>
+          <Input inputMode="decimal" autoComplete="off" value={values.single} onChange={(e) => setForm({ ...values, single: e.target.value })} />
+        </FormField>
+        <FormField label="Per admin per 24 hours" error={errors.dailyLimitCents}>
+          <Input inputMode="decimal" autoComplete="off" value={values.daily} onChange={(e) => setForm({ ...values, daily: e.target.value })} />
+        </FormField>
+        <Button type="submit" variant="secondary" loading={saving} loadingText="Saving…">
+          Save limits
+        </Button>
+      </form>
+      <p className="mt-2 text-sm text-zinc-400">No adjustment can move more than {formatMoney(q.data.hardMaxCents, currency)}.</p>
+    </Panel>
+  );
+}
+
+/** /admin/users/{id}/balance: balance, the last entries, and the adjust form (not on one's own account). */
+export function AdminBalance({ userId, viewerId }: { userId: string; viewerId?: string | undefined }) {
   const q = useQuery(adminBalanceQuery(userId));
   if (q.isError) {
     return (
@@ -137,7 +227,14 @@ export function AdminBalance({ userId }: { userId: string }) {
           </Link>
         </div>
       </Card>
-      <AdjustForm userId={userId} balanceCents={b.balanceCents} currency={b.currency} />
+      {viewerId === userId ? (
+        <Notice tone="info" title="This is your own account" live={false}>
+          Nobody adjusts their own balance, owners included. Ask another admin or the owner if it needs a correction.
+        </Notice>
+      ) : viewerId ? (
+        <AdjustForm userId={userId} balanceCents={b.balanceCents} currency={b.currency} />
+      ) : null}
+      <AdjustLimitsForm currency={b.currency} />
       <Panel title="Recent entries" description="The last 10 ledger entries.">
         <div>
           {b.recent.length === 0 ? (

@@ -2,6 +2,8 @@ import { keepPreviousData, queryOptions, useQueryClient } from '@tanstack/react-
 import { useCallback, useRef } from 'react';
 import type {
   AdjustBalanceInput,
+  AdjustLimits,
+  AdjustLimitsView,
   AdminBalance,
   Balance,
   CreatePromoInput,
@@ -34,6 +36,7 @@ export const walletKeys = {
   adminHistory: (userId: string, f: HistoryFilter) => ['admin', 'wallet', userId, 'history', f] as const,
   promos: ['admin', 'promo'] as const,
   promo: (id: string) => ['admin', 'promo', id] as const,
+  adjustLimits: ['admin', 'wallet', 'adjust-limits'] as const,
 };
 
 export interface HistoryFilter {
@@ -125,6 +128,11 @@ export const adminHistoryQuery = (userId: string, f: HistoryFilter) =>
     placeholderData: keepPreviousData,
   });
 
+export const adjustLimitsQuery = queryOptions({
+  queryKey: walletKeys.adjustLimits,
+  queryFn: () => api.get<AdjustLimitsView>('/api/admin/wallet/adjust-limits'),
+});
+
 export const promosQuery = queryOptions({
   queryKey: walletKeys.promos,
   queryFn: async () => (await api.get<{ promos: Promo[] }>('/api/admin/promo')).promos,
@@ -195,6 +203,7 @@ export const walletApi = {
       input,
       { idempotencyKey: key },
     ),
+  setAdjustLimits: (input: AdjustLimits) => api.put<AdjustLimitsView>('/api/admin/wallet/adjust-limits', input),
   createPromo: (input: CreatePromoInput) => api.post<{ promo: Promo }>('/api/admin/promo', input),
   updatePromo: (id: string, input: UpdatePromoInput) =>
     api.patch<{ promo: Promo }>(`/api/admin/promo/${encodeURIComponent(id)}`, input),
