@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { shownConfigValue } from './lib/redact.ts';
 
 /**
  * The only module that reads process.env. Everything else receives a Config.
@@ -74,6 +75,8 @@ const envSchema = z.object({
   ALLOW_SANDBOX_PAYMENTS: boolish.default(false),
   DEPOSIT_MIN_CENTS: z.coerce.number().int('must be whole cents').min(50, 'must be at least 50').default(500),
   DEPOSIT_MAX_CENTS: z.coerce.number().int('must be whole cents').max(100_000_000, 'is too large').default(100_000),
+  /** Says on purpose that this site sends no mail: production may then start without SMTP_URL. */
+  MAIL_DISABLED: boolish.default(false),
 });
 
 export type Config = {
@@ -103,6 +106,8 @@ export type Config = {
   allowSandboxPayments?: boolean;
   depositMinCents?: number;
   depositMaxCents?: number;
+  /** MAIL_DISABLED: mail is dropped with a warning; features that need mail answer 503. */
+  mailDisabled?: boolean;
 };
 
 function emptyToUndefined(env: NodeJS.ProcessEnv): Record<string, string | undefined> {
@@ -132,7 +137,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const variable = String(issue.path[0] ?? 'environment');
-    const got = env[variable];
+    const raw = env[variable];
+    // Secrets are never echoed: keys show only their prefix, URLs lose their password.
+    const got = raw === undefined ? undefined : shownConfigValue(variable, raw);
     throw new ConfigError(variable, `${issue.message}${got !== undefined ? ` (got "${got}")` : ''}`);
   }
   const e = parsed.data;
@@ -161,6 +168,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.DEPOSIT_MAX_CENTS < e.DEPOSIT_MIN_CENTS) {
     throw new ConfigError('DEPOSIT_MAX_CENTS', `must be at least DEPOSIT_MIN_CENTS (${e.DEPOSIT_MIN_CENTS})`);
   }
+  if (isProduction && !e.SMTP_URL && !e.MAIL_DISABLED) {
+    throw new ConfigError(
+      'SMTP_URL',
+      'must be set in production (e.g. smtp://user:pass@smtp.example:587): without it sign-up, verification and password-reset mail would go nowhere; set MAIL_DISABLED=true to run without mail on purpose',
+    );
+  }
+  if (isProduction && e.SEED_DEMO) {
+    throw new ConfigError('SEED_DEMO', 'cannot be on in production: the demo accounts have published passwords');
+  }
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT || 3000}`).replace(/\/$/, '');
   return {
     env: e.NODE_ENV,
@@ -180,11 +196,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sentryDsn: e.SENTRY_DSN,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
-    seedDemo: e.SEED_DEMO ?? !isProduction,
+    seedDemo: !isProduction && (e.SEED_DEMO ?? true),
     stripeSecretKey: e.STRIPE_SECRET_KEY,
     stripeWebhookSecret: e.STRIPE_WEBHOOK_SECRET,
     allowSandboxPayments: e.ALLOW_SANDBOX_PAYMENTS,
     depositMinCents: e.DEPOSIT_MIN_CENTS,
     depositMaxCents: e.DEPOSIT_MAX_CENTS,
+    mailDisabled: e.MAIL_DISABLED,
   };
 }
