@@ -83,6 +83,7 @@ describe('loadConfig', () => {
     ['DATABASE_URL', 'mysql://root:DBPASSWORD@db.internal/x', 'DBPASSWORD'],
     ['DATABASE_URL', 'postgres://root:DBPASSWORD@/x', 'DBPASSWORD'],
     ['SMTP_URL', 'http://mailer:MAILPASSWORD@smtp.example', 'MAILPASSWORD'],
+    ['SMTP_URL', 'smtp://mailer:MAILPASSWORD@smtp.example:bad port', 'MAILPASSWORD'],
   ])('%s errors do not echo the secret', (name, value, secret) => {
     let err: unknown;
     try {

@@ -61,6 +61,7 @@ const envSchema = z.object({
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
+    .refine((v) => URL.canParse(v), 'must be a valid URL such as smtp://user:pass@smtp.example:587')
     .optional(),
   MAIL_FROM: z.string().min(3).default('Packvault <no-reply@packvault.test>'),
   SENTRY_DSN: z.string().url('must be a Sentry DSN URL').optional(),

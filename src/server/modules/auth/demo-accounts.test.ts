@@ -79,7 +79,8 @@ describe('development (the NODE_ENV default)', () => {
     const local = await signIn(t, '127.0.0.1', 'demo@packvault.test', 'demo-password-1');
     expect(local.status).toBe(200);
 
-    for (const headers of [{}, { 'x-forwarded-for': '127.0.0.1' }, { 'x-packvault-peer-loopback': '1' }]) {
+    const spoofs: Array<Record<string, string>> = [{}, { 'x-forwarded-for': '127.0.0.1' }, { 'x-packvault-peer-loopback': '1' }];
+    for (const headers of spoofs) {
       const remote = await signIn(t, REMOTE, 'demo@packvault.test', 'demo-password-1', headers);
       expect(remote.status).toBe(403);
       expect((await remote.json()).code).toBe('DEMO_ACCOUNT_DISABLED');
