@@ -97,7 +97,12 @@ export function createAuth(deps: Deps) {
     }),
     // Limits live in our database-backed limiter (routes.ts) so they hold across processes.
     rateLimit: { enabled: false },
-    logger: { disabled: config.logLevel === 'silent' },
+    // Better Auth's own messages go through our JSON logger, so they are redacted like every line.
+    logger: {
+      disabled: config.logLevel === 'silent',
+      log: (level, message, ...args) =>
+        deps.log[level](`better-auth: ${message}`, args.length ? { args: args.map((a) => (a instanceof Error ? `${a.name}: ${a.message}` : a)) } : undefined),
+    },
     telemetry: { enabled: false },
     disabledPaths: ['/delete-user', '/delete-user/callback'],
     advanced: {

@@ -22,7 +22,8 @@ export const authSeedSteps: SeedStep[] = [
         role: 'owner',
         totpSecret: DEMO_ADMIN_TOTP_SECRET,
       });
-      if (r.created) deps.log.info('seeded demo owner', { email: DEMO_OWNER_EMAIL, backupCodes: r.backupCodes });
+      // Backup codes sign in like passwords: they are not logged (the TOTP secret is in the README).
+      if (r.created) deps.log.info('seeded demo owner', { email: DEMO_OWNER_EMAIL });
     },
   },
 ];
