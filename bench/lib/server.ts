@@ -83,6 +83,8 @@ export async function startServer(opts: ServerOptions): Promise<ServerHandle> {
     PUBLIC_URL: origin,
     APP_SECRET: BENCH_SECRET,
     ALLOW_SANDBOX_PAYMENTS: 'true',
+    // Production refuses to start without SMTP_URL unless mail is off on purpose.
+    MAIL_DISABLED: 'true',
     SEED_DEMO: 'false',
     // Per-request access lines would measure the terminal, not the server; warnings still show.
     LOG_LEVEL: opts.logLevel ?? 'warn',

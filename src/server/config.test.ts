@@ -47,9 +47,59 @@ describe('loadConfig', () => {
       DATA_DIR: tmp(),
       APP_SECRET: 'x'.repeat(40),
       ALLOW_SANDBOX_PAYMENTS: 'true',
+      SMTP_URL: 'smtp://mailer:pw@smtp.example:587',
     });
     expect(c.isProduction).toBe(true);
     expect(c.seedDemo).toBe(false);
+  });
+
+  const production = { NODE_ENV: 'production', APP_SECRET: 'x'.repeat(40), ALLOW_SANDBOX_PAYMENTS: 'true' };
+
+  it('refuses production without SMTP_URL unless MAIL_DISABLED says mail is off on purpose', () => {
+    let err: unknown;
+    try {
+      loadConfig({ ...production, DATA_DIR: tmp() });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as ConfigError).variable).toBe('SMTP_URL');
+    expect((err as Error).message).toMatch(/^SMTP_URL: must be set in production.*MAIL_DISABLED=true/);
+    expect((err as Error).message).not.toContain('\n');
+    const c = loadConfig({ ...production, DATA_DIR: tmp(), MAIL_DISABLED: 'true' });
+    expect(c.mailDisabled).toBe(true);
+    expect(loadConfig({ DATA_DIR: tmp() }).mailDisabled).toBe(false);
+  });
+
+  it('never seeds the demo accounts in production', () => {
+    expect(() => loadConfig({ ...production, MAIL_DISABLED: 'true', DATA_DIR: tmp(), SEED_DEMO: 'true' })).toThrow(/^SEED_DEMO: cannot be on in production/);
+    expect(loadConfig({ DATA_DIR: tmp() }).seedDemo).toBe(true);
+  });
+
+  it.each([
+    ['STRIPE_SECRET_KEY', 'sk_live_51SUPERSECRETVALUE-x', 'SUPERSECRETVALUE'],
+    ['STRIPE_WEBHOOK_SECRET', 'whsec_HOOKSECRET!', 'HOOKSECRET'],
+    ['APP_SECRET', 'tooshort-APPSECRET', 'APPSECRET'],
+    ['DATABASE_URL', 'mysql://root:DBPASSWORD@db.internal/x', 'DBPASSWORD'],
+    ['DATABASE_URL', 'postgres://root:DBPASSWORD@/x', 'DBPASSWORD'],
+    ['SMTP_URL', 'http://mailer:MAILPASSWORD@smtp.example', 'MAILPASSWORD'],
+    ['SMTP_URL', 'smtp://mailer:MAILPASSWORD@smtp.example:bad port', 'MAILPASSWORD'],
+  ])('%s errors do not echo the secret', (name, value, secret) => {
+    let err: unknown;
+    try {
+      loadConfig({ DATA_DIR: tmp(), [name]: value });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as ConfigError).variable).toBe(name);
+    expect((err as Error).message).not.toContain(secret);
+  });
+
+  it('shows a URL with its password masked, so the mistake is still visible', () => {
+    expect(() => loadConfig({ DATA_DIR: tmp(), DATABASE_URL: 'mysql://root:pw@db.internal/x' })).toThrow(
+      'DATABASE_URL: must be a postgres:// or postgresql:// URL with a host, e.g. postgres://user:pass@127.0.0.1:5432/packvault (got "mysql://root:***@db.internal/x")',
+    );
   });
 
   it('accepts a PostgreSQL URL', () => {

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { parseTrustProxy, type TrustProxy } from './http/client-ip.ts';
+import { shownConfigValue } from './lib/redact.ts';
 
 /**
  * The only module that reads process.env. Everything else receives a Config.
@@ -61,6 +62,7 @@ const envSchema = z.object({
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
+    .refine((v) => URL.canParse(v), 'must be a valid URL such as smtp://user:pass@smtp.example:587')
     .optional(),
   MAIL_FROM: z.string().min(3).default('Packvault <no-reply@packvault.test>'),
   SENTRY_DSN: z.string().url('must be a Sentry DSN URL').optional(),
@@ -101,6 +103,8 @@ const envSchema = z.object({
     .optional(),
   PRUNE_INTERVAL_MINUTES: z.coerce.number().int('must be whole minutes').min(1, 'must be at least 1').optional(),
   PRUNE_BATCH_SIZE: z.coerce.number().int('must be a whole number').min(10, 'must be at least 10').max(100_000, 'must be at most 100000').optional(),
+  /** Says on purpose that this site sends no mail: production may then start without SMTP_URL. */
+  MAIL_DISABLED: boolish.default(false),
 });
 
 /** What is kept, and for how long (see jobs/prune.ts and modules/monitoring). */
@@ -164,6 +168,8 @@ export type Config = {
   depositMaxCents?: number;
   /** Retention and prune schedule; see RetentionConfig. Optional so test configs stay valid. */
   retention?: Partial<RetentionConfig>;
+  /** MAIL_DISABLED: mail is dropped with a warning; features that need mail answer 503. */
+  mailDisabled?: boolean;
 };
 
 function emptyToUndefined(env: NodeJS.ProcessEnv): Record<string, string | undefined> {
@@ -193,7 +199,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const variable = String(issue.path[0] ?? 'environment');
-    const got = env[variable];
+    const raw = env[variable];
+    // Secrets are never echoed: keys show only their prefix, URLs lose their password.
+    const got = raw === undefined ? undefined : shownConfigValue(variable, raw);
     throw new ConfigError(variable, `${issue.message}${got !== undefined ? ` (got "${got}")` : ''}`);
   }
   const e = parsed.data;
@@ -222,6 +230,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.DEPOSIT_MAX_CENTS < e.DEPOSIT_MIN_CENTS) {
     throw new ConfigError('DEPOSIT_MAX_CENTS', `must be at least DEPOSIT_MIN_CENTS (${e.DEPOSIT_MIN_CENTS})`);
   }
+  if (isProduction && !e.SMTP_URL && !e.MAIL_DISABLED) {
+    throw new ConfigError(
+      'SMTP_URL',
+      'must be set in production (e.g. smtp://user:pass@smtp.example:587): without it sign-up, verification and password-reset mail would go nowhere; set MAIL_DISABLED=true to run without mail on purpose',
+    );
+  }
+  if (isProduction && e.SEED_DEMO) {
+    throw new ConfigError('SEED_DEMO', 'cannot be on in production: the demo accounts have published passwords');
+  }
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT || 3000}`).replace(/\/$/, '');
   return {
     env: e.NODE_ENV,
@@ -241,7 +258,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sentryDsn: e.SENTRY_DSN,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
-    seedDemo: e.SEED_DEMO ?? !isProduction,
+    seedDemo: !isProduction && (e.SEED_DEMO ?? true),
     stripeSecretKey: e.STRIPE_SECRET_KEY,
     stripeWebhookSecret: e.STRIPE_WEBHOOK_SECRET,
     allowSandboxPayments: e.ALLOW_SANDBOX_PAYMENTS,
@@ -256,5 +273,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       pruneIntervalMinutes: e.PRUNE_INTERVAL_MINUTES ?? RETENTION_DEFAULTS.pruneIntervalMinutes,
       pruneBatchSize: e.PRUNE_BATCH_SIZE ?? RETENTION_DEFAULTS.pruneBatchSize,
     },
+    mailDisabled: e.MAIL_DISABLED,
   };
 }

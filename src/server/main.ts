@@ -8,6 +8,8 @@ import type { Deps } from './deps.ts';
 import { pruneJob } from './jobs/prune.ts';
 import { startJobs } from './jobs/scheduler.ts';
 import { createLogger } from './lib/logger.ts';
+import { redactText } from './lib/redact.ts';
+import { revokeDemoSessions } from './modules/auth/demo-accounts.ts';
 import { startMailOutbox } from './modules/mail/service.ts';
 import { createBus } from './modules/realtime/bus.ts';
 import { runSeed } from './seed/index.ts';
@@ -15,7 +17,8 @@ import { runSeed } from './seed/index.ts';
 const SHUTDOWN_GRACE_MS = 3_500;
 
 function fail(message: string): never {
-  process.stderr.write(`packvault: ${message}\n`);
+  // Driver errors can quote a connection string; no password or token reaches the terminal.
+  process.stderr.write(`packvault: ${redactText(message)}\n`);
   process.exit(1);
 }
 
@@ -43,6 +46,8 @@ async function main() {
   const deps: Deps = { config, dbh, db: dbh.db, bus, log, shutdown: shutdown.signal };
 
   if (config.seedDemo) await runSeed(deps);
+  if (config.isProduction) await revokeDemoSessions(deps);
+  if (config.mailDisabled) log.warn('MAIL_DISABLED is on: no mail is sent; sign-up, verification and password reset are unavailable');
 
   startMailOutbox(deps);
   const jobs = startJobs(deps, [pruneJob(deps)]);
@@ -101,6 +106,6 @@ async function main() {
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`packvault: failed to start — ${(err as Error).stack ?? String(err)}\n`);
+  process.stderr.write(`packvault: failed to start — ${redactText((err as Error).stack ?? String(err))}\n`);
   process.exit(1);
 });

@@ -1,3 +1,5 @@
+import { redactText } from './redact.ts';
+
 type Level = 'debug' | 'info' | 'warn' | 'error';
 const order: Record<Level | 'silent', number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
 
@@ -9,7 +11,11 @@ export interface Logger {
   child(fields: Record<string, unknown>): Logger;
 }
 
-/** One JSON object per line on stdout: easy to grep locally, easy to ship to a log store. */
+/**
+ * One JSON object per line on stdout: easy to grep locally, easy to ship to a log store.
+ * Every line passes through redactText, so a link token or URL password that reaches a message,
+ * a path or an error never lands in the log (callers still must not log them on purpose).
+ */
 export function createLogger(
   level: Level | 'silent' = 'info',
   base: Record<string, unknown> = {},
@@ -22,7 +28,7 @@ export function createLogger(
     if (fields?.err instanceof Error) {
       entry.err = { name: fields.err.name, message: fields.err.message, stack: fields.err.stack };
     }
-    write(JSON.stringify(entry));
+    write(redactText(JSON.stringify(entry)));
   };
   return {
     debug: (m, f) => emit('debug', m, f),

@@ -15,6 +15,8 @@ import { toSessionInfo } from '../account/service.ts';
 import { audit } from '../audit/service.ts';
 import { getAuth } from '../auth/auth.ts';
 import { sendMail } from '../mail/service.ts';
+import { AppError } from '../../http/errors.ts';
+import { MAIL_DISABLED_MESSAGE } from '../auth/auth.ts';
 
 type UserRow = typeof userTable.$inferSelect;
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -185,6 +187,7 @@ export async function resetTwoFactor(deps: Deps, actor: Actor, id: string, ip: s
 
 /** Sends the standard reset link. Answers alike whether or not the address has an account. */
 export async function adminSendPasswordReset(deps: Deps, actor: Actor, email: string, ip: string): Promise<void> {
+  if (deps.config.mailDisabled) throw new AppError(503, 'service_unavailable', MAIL_DISABLED_MESSAGE);
   const normalized = email.trim().toLowerCase();
   const [target] = await deps.db.select({ id: userTable.id }).from(userTable).where(eq(userTable.email, normalized)).limit(1);
   await getAuth(deps).api.requestPasswordReset({ body: { email: normalized, redirectTo: '/update-password' } });

@@ -9,6 +9,7 @@ import { usernameSchema } from '../../../shared/contracts/account.ts';
 import { sendMail } from '../mail/service.ts';
 import { allowedOrigins } from './origin.ts';
 import { hitPasswordCheck, PASSWORD_CHECK_PATHS, passwordChecksMessage } from './password-limit.ts';
+import { demoSignInRefusal } from './demo-accounts.ts';
 import { passwordProblem } from './passwords.ts';
 import {
   checkSecondFactor,
@@ -30,6 +31,10 @@ const TRUST_DEVICE_SECONDS = 30 * 24 * 3600;
 /** Where a session counts as having passed the second factor. */
 const SECOND_FACTOR_PATHS = new Set(['/two-factor/verify-totp', '/two-factor/verify-backup-code']);
 const SIGN_IN_PATHS = new Set(['/sign-in/email', '/sign-in/username']);
+/** Endpoints whose whole point is a mail (a link to click); with MAIL_DISABLED they answer 503. */
+const MAIL_ONLY_PATHS = new Set(['/sign-up/email', '/request-password-reset', '/forget-password', '/send-verification-email', '/change-email']);
+
+export const MAIL_DISABLED_MESSAGE = 'This site sends no email right now, so this is unavailable. Contact support.';
 
 function fieldError(code: string, message: string, field: string, status: 'BAD_REQUEST' | 'UNAUTHORIZED' = 'BAD_REQUEST') {
   return new APIError(status, { code, message, fields: { [field]: [message] } });
@@ -120,7 +125,12 @@ export function createAuth(deps: Deps) {
     }),
     // Limits live in our database-backed limiter (routes.ts) so they hold across processes.
     rateLimit: { enabled: false },
-    logger: { disabled: config.logLevel === 'silent' },
+    // Better Auth's own messages go through our JSON logger, so they are redacted like every line.
+    logger: {
+      disabled: config.logLevel === 'silent',
+      log: (level, message, ...args) =>
+        deps.log[level](`better-auth: ${message}`, args.length ? { args: args.map((a) => (a instanceof Error ? `${a.name}: ${a.message}` : a)) } : undefined),
+    },
     telemetry: { enabled: false },
     disabledPaths: ['/delete-user', '/delete-user/callback'],
     advanced: {
@@ -224,6 +234,8 @@ export function createAuth(deps: Deps) {
             if (isBanActive(u)) {
               throw new APIError('FORBIDDEN', { code: 'BANNED_USER', message: banMessage(u.banReason, u.banExpires) });
             }
+            const demoRefusal = demoSignInRefusal(config, u.email, (ctx as { headers?: Headers } | undefined)?.headers);
+            if (demoRefusal) throw new APIError('FORBIDDEN', { code: 'DEMO_ACCOUNT_DISABLED', message: demoRefusal });
             const path = ctx?.path ?? '';
             let mfaVerifiedAt: Date | null = null;
             if (SECOND_FACTOR_PATHS.has(path)) mfaVerifiedAt = new Date();
@@ -248,6 +260,9 @@ export function createAuth(deps: Deps) {
     },
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
+        if (config.mailDisabled && MAIL_ONLY_PATHS.has(ctx.path)) {
+          throw new APIError('SERVICE_UNAVAILABLE', { code: 'MAIL_DISABLED', message: MAIL_DISABLED_MESSAGE });
+        }
         const body = (ctx.body ?? {}) as Body;
         if (PASSWORD_CHECK_PATHS.has(ctx.path)) {
           const session = await getSessionFromCtx(ctx).catch(() => null);

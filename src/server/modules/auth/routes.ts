@@ -6,6 +6,7 @@ import { session as sessionTable, user as userTable, verification } from '../../
 import { createRouter, jsonContent } from '../../http/openapi.ts';
 import { rateLimitAddress } from '../../http/client-ip.ts';
 import { clientIp } from '../../http/security.ts';
+import { PEER_LOOPBACK_HEADER, peerLoopbackHeaderValue } from '../../http/loopback.ts';
 import type { AppEnv } from '../../http/types.ts';
 import { hitRateLimit } from '../../lib/rate-limit.ts';
 import { meSchema, type Me } from '../../../shared/contracts/me.ts';
@@ -138,6 +139,7 @@ export function authRoutes(deps: Deps) {
     if (c.req.method === 'POST' && c.req.raw.body && mediaType(c.req.raw) !== 'application/json') return unsupportedMediaType();
     const headers = new Headers(c.req.raw.headers);
     headers.set(CLIENT_IP_HEADER, ip);
+    headers.set(PEER_LOOPBACK_HEADER, peerLoopbackHeaderValue(c));
     const req = new Request(c.req.raw, { headers });
     const res = await auth.handler(req);
     if (c.req.method === 'GET' && (path === '/verify-email' || path.startsWith('/reset-password/'))) {

@@ -69,7 +69,7 @@ describe('mail over SMTP', () => {
 
   it('keeps a failed send pending and delivers it on retry (never dropped)', async () => {
     const down = { ...t.deps, config: { ...t.deps.config, smtpUrl: 'smtp://127.0.0.1:1' } };
-    const id = await sendMail(down, { to: 'later@example.test', kind: 'reset-password', data: { url: 'http://localhost:3000/x' } });
+    const id = (await sendMail(down, { to: 'later@example.test', kind: 'reset-password', data: { url: 'http://localhost:3000/x' } }))!;
     const [pending] = await t.deps.db.select().from(mailMessages).where(eq(mailMessages.id, id));
     expect(pending!.status).toBe('pending');
     expect(pending!.attempts).toBe(1);

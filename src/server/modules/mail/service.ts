@@ -10,7 +10,7 @@ const RETRY_DELAYS_SECONDS = [30, 120, 600, 1800, 3600, 3 * 3600, 6 * 3600, 12 *
 const transporters = new WeakMap<Deps, Transporter>();
 
 function transporter(deps: Deps): Transporter | null {
-  if (!deps.config.smtpUrl) return null;
+  if (!deps.config.smtpUrl || deps.config.mailDisabled) return null;
   let t = transporters.get(deps);
   if (!t) {
     // smtp://user:pass@host:port (STARTTLS when offered), smtps://… (implicit TLS); query options pass through.
@@ -26,13 +26,22 @@ export interface SendMailInput {
   data?: Parameters<typeof renderMail>[2];
 }
 
+/** Where a developer reads mail that was kept in the dev mailbox (the log never holds its links). */
+export const DEV_MAILBOX_HINT = 'GET /api/dev/mailbox (from this machine)';
+
 /**
  * Writes the mail to the outbox, then delivers it: over SMTP when SMTP_URL is set, otherwise it
- * stays in the database as the development mailbox and is printed to the log with its links.
+ * stays in the database as the development mailbox (GET /api/dev/mailbox, loopback only).
  * A failed SMTP send is kept 'pending' for the retry loop (runMailOutbox), never dropped.
+ * With MAIL_DISABLED the mail is dropped with a warning and null is returned.
+ * Log lines name the recipient, kind and subject only: never a link, since links carry tokens.
  */
-export async function sendMail(deps: Deps, input: SendMailInput): Promise<string> {
+export async function sendMail(deps: Deps, input: SendMailInput): Promise<string | null> {
   const rendered = renderMail(deps.config.siteName, input.kind, input.data ?? {});
+  if (deps.config.mailDisabled) {
+    deps.log.warn('mail dropped: MAIL_DISABLED is on', { to: input.to, kind: input.kind, subject: rendered.subject });
+    return null;
+  }
   const smtp = transporter(deps);
   const [row] = await deps.db
     .insert(mailMessages)
@@ -49,7 +58,7 @@ export async function sendMail(deps: Deps, input: SendMailInput): Promise<string
     .returning({ id: mailMessages.id });
   const id = row!.id;
   if (!smtp) {
-    deps.log.info('mail (dev mailbox)', { to: input.to, subject: rendered.subject, links: rendered.links });
+    deps.log.info('mail kept in the dev mailbox', { to: input.to, kind: input.kind, subject: rendered.subject, read: DEV_MAILBOX_HINT });
     return id;
   }
   await deliver(deps, id);
@@ -89,7 +98,7 @@ async function deliver(deps: Deps, id: string): Promise<void> {
 
 /** Retries every due pending message once. Returns how many were attempted. */
 export async function retryPendingMail(deps: Deps, limit = 20): Promise<number> {
-  if (!deps.config.smtpUrl) return 0;
+  if (!transporter(deps)) return 0;
   const due = await deps.db
     .select({ id: mailMessages.id })
     .from(mailMessages)
@@ -102,7 +111,7 @@ export async function retryPendingMail(deps: Deps, limit = 20): Promise<number> 
 
 /** Background retry loop for the server process; stops at shutdown. */
 export function startMailOutbox(deps: Deps, everyMs = 15_000): void {
-  if (!deps.config.smtpUrl) return;
+  if (!transporter(deps)) return;
   const timer = setInterval(() => {
     retryPendingMail(deps).catch((err: unknown) => deps.log.error('mail retry loop failed', { err }));
   }, everyMs);

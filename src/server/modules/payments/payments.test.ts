@@ -353,7 +353,7 @@ describe('Stripe deposits', () => {
 });
 
 describe('payment configuration', () => {
-  const base = { NODE_ENV: 'production', APP_SECRET: 'x'.repeat(40), DATA_DIR: '/tmp/packvault-config-test' };
+  const base = { NODE_ENV: 'production', APP_SECRET: 'x'.repeat(40), DATA_DIR: '/tmp/packvault-config-test', MAIL_DISABLED: 'true' };
 
   it('refuses to start production with the sandbox unless explicitly allowed', () => {
     expect(() => loadConfig(base)).toThrow(ConfigError);

@@ -12,6 +12,7 @@ import {
 import type { Deps } from '../../deps.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import { actorOf, requireUser, requireVerified } from '../../http/guards.ts';
+import { isLoopbackPeer, loopbackOnlyError } from '../../http/loopback.ts';
 import { createRouter, errorResponses, jsonContent, z } from '../../http/openapi.ts';
 import { requireIdempotencyKey, sendIdempotent, withIdempotency } from '../../lib/idempotency.ts';
 import { pendingBonus } from '../promo/service.ts';
@@ -147,8 +148,11 @@ export function paymentsRoutes(deps: Deps, opts: PaymentsOptions = {}) {
 
   // Sandbox checkout ------------------------------------------------------------------------------
 
-  const sandboxOnly = () => {
+  // Outside production the sandbox is a developer's tool: it pays only for this machine. In
+  // production it runs only with ALLOW_SANDBOX_PAYMENTS (loadConfig and createPaymentProvider).
+  const sandboxOnly = (c: { env?: unknown }) => {
     if (provider.name !== 'sandbox') throw notFound('The test-mode checkout is off: payments go through Stripe.');
+    if (!deps.config.isProduction && !isLoopbackPeer(c)) throw loopbackOnlyError('The test-mode checkout');
   };
 
   app.openapi(
@@ -162,7 +166,7 @@ export function paymentsRoutes(deps: Deps, opts: PaymentsOptions = {}) {
       responses: { 200: jsonContent(depositResultSchema, 'Paid'), ...errorResponses },
     }),
     async (c) => {
-      sandboxOnly();
+      sandboxOnly(c);
       const actor = actorOf(c);
       const key = requireIdempotencyKey(c);
       const { id } = c.req.valid('param');
@@ -199,7 +203,7 @@ export function paymentsRoutes(deps: Deps, opts: PaymentsOptions = {}) {
       responses: { 200: jsonContent(depositResultSchema, 'Declined'), ...errorResponses },
     }),
     async (c) => {
-      sandboxOnly();
+      sandboxOnly(c);
       const actor = actorOf(c);
       const deposit = await db.transaction((t) => sandboxDecline(t, actor.userId, c.req.valid('param').id));
       return c.json({ deposit, balanceCents: null }, 200);
