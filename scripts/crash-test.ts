@@ -244,7 +244,7 @@ async function post(origin: string, user: number, p: string, body: unknown, key:
     body: JSON.stringify(body),
   });
   const text = await res.text();
-  let json: unknown = null;
+  let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {

@@ -31,7 +31,7 @@ beforeAll(async () => {
     { name: 'Second', cards: [{ value: 200, stock: 1000 }] },
   ]);
   // One card per class: every pack draws exactly these two, and locks them in id order.
-  [low, high] = [cat.cards.First![0]!, cat.cards.Second![0]!].sort();
+  [low, high] = [cat.cards.First![0]!, cat.cards.Second![0]!].sort() as [string, string];
   ({ productId } = await liveProduct(t, admin, {
     name: 'Two Cards',
     priceCents: 100,
