@@ -60,6 +60,17 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
+/** SIGKILLs every server still running and waits for it to exit (before a failed run cleans up). */
+async function killAll() {
+  await Promise.all(
+    [...children].map((c) => {
+      const gone = new Promise<void>((r) => c.once('exit', () => r()));
+      c.kill('SIGKILL');
+      return gone;
+    }),
+  );
+}
+
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
@@ -320,14 +331,14 @@ async function loadAndKill(server: Server, vault: Map<number, string[]>): Promis
   };
 
   const workers = Array.from({ length: USERS * WORKERS_PER_USER }, (_, i) => worker(1 + (i % USERS)));
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 60_000;
   while (acked.length < killAt) {
     if (Date.now() > deadline) {
       stopped = true;
       server.child.kill('SIGKILL');
       await Promise.all(workers);
       throw new InvariantError(
-        `only ${acked.length} of ${sent} requests were acknowledged in 30 s (refusals ${JSON.stringify(Object.fromEntries(refusals))}):\n${server.output().slice(-3000)}`,
+        `only ${acked.length} of ${sent} requests were acknowledged in 60 s (refusals ${JSON.stringify(Object.fromEntries(refusals))}):\n${server.output().slice(-3000)}`,
       );
     }
     await sleep(5);
@@ -524,6 +535,7 @@ async function main() {
       try {
         await runTarget(t, ROUNDS_PGLITE);
       } finally {
+        await killAll();
         await t.cleanup();
       }
     });
@@ -536,6 +548,7 @@ async function main() {
         try {
           await runTarget(t, ROUNDS_PG);
         } finally {
+          await killAll();
           await t.cleanup();
         }
       });
