@@ -81,7 +81,8 @@ export async function createTestContext(
   opts: { config?: Partial<Config>; appOptions?: AppOptions; createApp?: CreateAppFn } = {},
 ): Promise<TestContext> {
   const dbh = await createTestDb();
-  const log = createLogger('silent');
+  // Silent unless a test asks for a level (e.g. 'error' to see a 5xx with its stack).
+  const log = createLogger(opts.config?.logLevel ?? 'silent');
   const shutdown = new AbortController();
   const bus = await createBus(dbh, log);
   const deps: Deps = {

@@ -14,7 +14,7 @@ import { promoCodes, promoRedemptions } from '../../db/schema/wallet.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import { audit } from '../audit/service.ts';
 import { assertCanSpend } from '../responsible-play/service.ts';
-import { credit, getBalance } from '../wallet/service.ts';
+import { credit, getBalance, lockBalance } from '../wallet/service.ts';
 
 /**
  * Promo codes. Redemption locks the promo row (SELECT … FOR UPDATE) and increments the counter
@@ -215,6 +215,10 @@ export async function redeemPromo(
     }
   }
   if (promo.kind === 'deposit_bonus') {
+    // "One waiting bonus at a time" is a read, and two different codes lock two different promo
+    // rows: the user's balance row serializes the user's redemptions, so the second one reads the
+    // first one's bonus (promo row, then balance: the order a credit code takes them in too).
+    await lockBalance(tx, input.userId);
     const [waiting] = await tx
       .select({ id: promoRedemptions.id })
       .from(promoRedemptions)

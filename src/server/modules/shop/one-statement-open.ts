@@ -47,7 +47,8 @@ import {
  *   opening of the same user moves the nonce, a new client seed changes the row: the conditional
  *   update then matches nothing);
  * - the pool version is the one drawn from; each drawn card has the copies and is emptied exactly
- *   when the draw says so (locked in id order, as in the general path);
+ *   when the draw says so (locked in id order after the user's balance row, as in the general
+ *   path and in a sale, so none of them deadlock);
  * - the balance covers the price (the wallet's debit, as CTEs: wallet/service.ts `debitCtes`).
  *
  * Every check ends in `packvault_check` (migration 0007), which raises when one failed: PostgreSQL
@@ -155,15 +156,23 @@ function statementSql(bus: Bus, announce: boolean): { sql: SQL; announced: boole
         and (p.release_at is null or p.release_at <= ${v('at')}::timestamptz) and p.purchase_limit_per_user is null
         and p.price_cents = ${v('price')}::int and p.name = ${v('product_name')}::text and k.slots = ${v('slots')}::jsonb and k.pool = ${v('pool')}::jsonb
     ),
+    -- The user's balance row first, as every other money path of this user locks it (the general
+    -- path, a sale): a sale holding the balance while waiting for a card this statement holds
+    -- would otherwise deadlock with it. The "count >= 0" conditions below only make PostgreSQL
+    -- take this lock before the seed and the cards (an init plan runs before the rows it gates).
+    balance_lock as materialized (select 1 from "balances" where "user_id" = ${v('uid')}::text for update),
     nonces as (
       update "user_seeds" set "next_nonce" = "next_nonce" + ${v('quantity')}::int
       where "id" = ${v('seed_id')}::uuid and "user_id" = ${v('uid')}::text and "active" and "next_nonce" = ${v('next_nonce')}::int
         and "client_seed" = ${v('client_seed')}::text and "server_seed_hash" = ${v('server_seed_hash')}::text
+        and (select count(*) from balance_lock) >= 0
       returning "id"
     ),
     version as (select 1 from "catalog_state" where "id" = 1 and "pool_version" = ${v('pool_version')}::uuid),
     want as (select * from json_to_recordset(${v('want')}::json) as w(id uuid, n integer, emptied boolean)),
-    locked as materialized (select c.id from "cards" c where c.id = any(${v('card_ids')}::uuid[]) order by c.id for update),
+    locked as materialized (
+      select c.id from "cards" c where c.id = any(${v('card_ids')}::uuid[]) and (select count(*) from balance_lock) >= 0 order by c.id for update
+    ),
     taken as (
       update "cards" c set "stock" = c.stock - w.n
       from want w, "card_classes" cc, "architects" a

@@ -11,7 +11,8 @@ import { idem, ledgerInvariants, moneyTestContext, type MoneyTestContext } from 
 let t: MoneyTestContext;
 let admin: string;
 beforeAll(async () => {
-  t = await moneyTestContext();
+  // A 5xx here is a bug to find: log it with its stack.
+  t = await moneyTestContext({ logLevel: 'error' });
   admin = await t.makeUser({ role: 'admin' });
   await t.as(admin).post('/api/admin/promo', { code: 'LOAD3', kind: 'credit', amountCents: 300, totalLimit: 7 });
 });
