@@ -115,7 +115,7 @@ export function AdminsManager({ viewer }: { viewer: Viewer }) {
         ) : q.data.length === 0 ? (
           <EmptyState title="No admins" />
         ) : (
-          <Table caption="Admins and owners" captionHidden>
+          <Table caption="Admin and owner accounts" captionHidden>
             <THead>
               <Tr>
                 <Th>Username</Th>

@@ -2,7 +2,7 @@ import { lazy, Suspense, useDeferredValue, useState } from 'react';
 import { useQuery, type QueryClient } from '@tanstack/react-query';
 import type { PublicCard, LookRefs } from '@shared/contracts/catalog';
 import { lookFromRefs, PUBLIC_PAGE_SIZE } from '@shared/contracts/catalog-look';
-import { Button, EmptyState, formatCents, PageHeader, useCurrency } from '@web/components/ui';
+import { Button, EmptyState, PageHeader } from '@web/components/ui';
 import { publicCardsQuery, publicClassesQuery, publicSetsQuery } from './api';
 import { CardSkeleton, CardView } from './card-view';
 import { FilterSelect, ListFooter, QueryError, readUrlState, SearchBox, Toolbar, useUrlState } from './list-kit';
@@ -130,7 +130,6 @@ function preloadCardDetail() {
 
 function CardTile({ card, refs, priority, onOpen }: { card: PublicCard; refs: LookRefs; priority: boolean; onOpen: () => void }) {
   const look = lookFromRefs(card, refs);
-  const currency = useCurrency();
   return (
     <li>
       <button
@@ -139,13 +138,14 @@ function CardTile({ card, refs, priority, onOpen }: { card: PublicCard; refs: Lo
         onPointerEnter={preloadCardDetail}
         onFocus={preloadCardDetail}
         className="group block w-full rounded-xl text-left focus-visible:outline-2 focus-visible:outline-offset-4 focus-visible:outline-violet-400"
-        // The visible text in order (WCAG 2.5.3, label in name), then what the button does.
-        aria-label={`${look.name} ${look.className} ${formatCents(look.valueCents, currency)} ${card.setName} · #${card.number}. Open details`}
+        // Named by its content (the card's image label, the set line, then what it does), not by an
+        // aria-label: the name then always holds the visible text (WCAG 2.5.3, label in name).
       >
         <CardView look={look} size="sm" fluid priority={priority} />
         <span className="mt-2 block truncate text-xs text-zinc-400">
           {card.setName} · #{card.number}
         </span>
+        <span className="sr-only">. Open details</span>
       </button>
     </li>
   );

@@ -344,9 +344,10 @@ function VaultTile({
         type="button"
         onClick={onOpen}
         className="rounded-xl focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-violet-400"
-        aria-label={`${item.card.name}: details`}
       >
+        {/* Named by the card's image label plus "details" (no aria-label, so the name holds the card's visible text). */}
         <CollectionCard card={item.card} refs={refs} size="sm" className={cn(!sellable && 'opacity-60')} />
+        <span className="sr-only">: details</span>
       </button>
       <div className="flex items-start justify-between gap-2 px-1">
         <div className="min-w-0">

@@ -160,7 +160,7 @@ export function SeedsPanel() {
                       revealed {new Date(r.revealedAt).toLocaleString()}
                     </p>
                     <Mono label="Server seed">{r.serverSeed}</Mono>
-                    <p className="font-mono break-all text-zinc-500">hash {r.serverSeedHash}</p>
+                    <p className="font-mono break-all text-zinc-400">hash {r.serverSeedHash}</p>
                   </li>
                 ))}
               </ul>

@@ -35,7 +35,7 @@ function Reference({ entry, linked }: { entry: LedgerEntry; linked: boolean }) {
     return (
       <span className="text-zinc-300">
         {ref.label}
-        {!linked && entry.referenceId ? <span className="ml-1 font-mono text-xs text-zinc-500">{entry.referenceId.slice(0, 12)}</span> : null}
+        {!linked && entry.referenceId ? <span className="ml-1 font-mono text-xs text-zinc-400">{entry.referenceId.slice(0, 12)}</span> : null}
       </span>
     );
   }
