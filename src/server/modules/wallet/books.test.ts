@@ -136,6 +136,32 @@ describe('reconciliation', () => {
     expect((await reconcileMoney(t.deps.db)).ok).toBe(true);
   });
 
+  it('finds unbalanced entries that cancel out in the grand total, and names them', async () => {
+    // Only a superuser's session_replication_role or a disabled trigger lets such entries in.
+    const [a, b] = [randomUUID(), randomUUID()];
+    const sales = await houseId('pack_sales');
+    await t.deps.db.execute(sql`alter table postings disable trigger postings_entry_balanced`);
+    try {
+      await t.deps.db.execute(sql`insert into journal_entries (id, kind) values (${a}, 'admin_adjustment'), (${b}, 'admin_adjustment')`);
+      await t.deps.db.execute(sql`insert into postings (entry_id, account_id, amount_cents, currency) values (${a}, ${sales}, 5, 'USD'), (${b}, ${sales}, -5, 'USD')`);
+      const r = await reconcileMoney(t.deps.db);
+      const check = r.checks.find((c) => c.name === 'entries_sum_to_zero')!;
+      expect(check.ok).toBe(false);
+      expect(check.details.unbalanced).toEqual(
+        expect.arrayContaining([
+          { entryId: a, currency: 'USD', offCents: 5 },
+          { entryId: b, currency: 'USD', offCents: -5 },
+        ]),
+      );
+    } finally {
+      await t.deps.db.execute(sql`alter table postings disable trigger postings_append_only`);
+      await t.deps.db.execute(sql`delete from postings where entry_id in (${a}, ${b})`);
+      await t.deps.db.execute(sql`alter table postings enable trigger postings_append_only`);
+      await t.deps.db.execute(sql`alter table postings enable trigger postings_entry_balanced`);
+    }
+    expect((await reconcileMoney(t.deps.db)).ok).toBe(true);
+  });
+
   it('answers GET /api/admin/books/reconcile for an admin only', async () => {
     const u = await t.makeUser();
     expect((await t.as(null).get('/api/admin/books/reconcile')).status).toBe(401);
