@@ -25,6 +25,14 @@ export async function checkInvariants(exec: Exec, expectedOpenings?: number): Pr
       join lateral (select balance_after from ledger_entries e where e.user_id = b.user_id order by seq desc limit 1) last on true
       where last.balance_after <> b.cents`),
     negative_balances: await one(`select count(*) as n from balances where cents < 0`),
+    // The books (ADR 0010): every journal entry sums to zero per currency (exact, per entry), and
+    // every wallet's cached balance equals its postings (what reconcileMoney proves).
+    unbalanced_entries: await one(`
+      select count(*) as n from (select entry_id from postings group by entry_id, currency having sum(amount_cents) <> 0) x`),
+    balance_not_equal_postings: await one(`
+      select count(*) as n from ledger_accounts a left join balances b on b.account_id = a.id
+      left join (select account_id, sum(amount_cents) as s from postings group by account_id) p on p.account_id = a.id
+      where a.kind = 'user_wallet' and coalesce(b.cents, -1) <> coalesce(p.s, 0)`),
     negative_stock: await one(`select count(*) as n from cards where stock < 0`),
     stock_not_equal_openings: await one(`
       select count(*) as n from bench_initial_stock i join cards c on c.id = i.card_id

@@ -88,9 +88,20 @@ export async function seedUsers(exec: Exec, n: number) {
     select 'bench' || g, 'Bench ' || g, 'bench' || g || '@bench.test', true, 'bench_' || g, 'user', now(), now() from ${series}`);
   await exec(`insert into session (id, expires_at, token, user_id, ip_address, user_agent)
     select 'bs' || g, now() + interval '30 days', 'bt' || g, 'bench' || g, '127.0.0.1', 'bench' from ${series}`);
-  await exec(`insert into ledger_entries (user_id, amount_cents, kind, reference_type, reference_id, balance_after, memo)
-    select 'bench' || g, ${START_BALANCE_CENTS}, 'deposit', 'deposit', 'bench-seed-' || g, ${START_BALANCE_CENTS}, 'bench seed' from ${series}`);
-  await exec(`insert into balances (user_id, cents) select 'bench' || g, ${START_BALANCE_CENTS} from ${series}`);
+  // The starting money, double-entry (migration 0009): a wallet account per user, one deposit
+  // entry each with both legs in one statement (the zero-sum check runs at each commit).
+  await exec(`insert into ledger_accounts (kind, user_id, currency)
+    select 'user_wallet', 'bench' || g, (select currency from ledger_accounts where code = 'clearing:sandbox') from ${series}`);
+  await exec(`insert into journal_entries (id, kind, reference_type, reference_id, memo)
+    select md5('bench-deposit' || g)::uuid, 'deposit', 'deposit', 'bench-seed-' || g, 'bench seed' from ${series}`);
+  await exec(`insert into postings (entry_id, account_id, amount_cents, currency, balance_after)
+    select md5('bench-deposit' || g)::uuid, a.id, ${START_BALANCE_CENTS}, a.currency, ${START_BALANCE_CENTS}
+    from ${series} join ledger_accounts a on a.kind = 'user_wallet' and a.user_id = 'bench' || g
+    union all
+    select md5('bench-deposit' || g)::uuid, h.id, -${START_BALANCE_CENTS}, h.currency, null
+    from ${series} cross join ledger_accounts h where h.code = 'clearing:sandbox'`);
+  await exec(`insert into balances (user_id, account_id, cents)
+    select a.user_id, a.id, ${START_BALANCE_CENTS} from ledger_accounts a where a.kind = 'user_wallet' and a.user_id like 'bench%'`);
   // Nonces start high so the captured nonce is recognisable among the request's parameters.
   await exec(`insert into user_seeds (id, user_id, server_seed, server_seed_hash, client_seed, next_nonce)
     select md5('seed' || g)::uuid, 'bench' || g, s, encode(sha256(convert_to(s, 'UTF8')), 'hex'), substr(md5('client' || g), 1, 16), ${NONCE_BASE}

@@ -4,6 +4,7 @@ import type { AppEnv } from '../http/types.ts';
 import { accountRoutes } from './account/routes.ts';
 import { adminUsersRoutes } from './admin-users/routes.ts';
 import { auditRoutes } from './audit/routes.ts';
+import { booksRoutes } from './books/routes.ts';
 import { buybackRoutes } from './buyback/routes.ts';
 import { authRoutes } from './auth/routes.ts';
 import { catalogRoutes } from './catalog/routes.ts';
@@ -43,4 +44,5 @@ export const apiModules: Array<(deps: Deps) => OpenAPIHono<AppEnv>> = [
   ownedAdminRoutes,
   shopRoutes,
   fairnessRoutes,
+  booksRoutes,
 ];

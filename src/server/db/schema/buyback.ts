@@ -3,7 +3,7 @@ import { check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } fr
 import { user } from './auth.ts';
 import { cardClasses, cards } from './catalog.ts';
 import { ownedCards } from './shop.ts';
-import { ledgerEntries } from './wallet.ts';
+import { journalEntries } from './wallet.ts';
 
 /**
  * Buyback (issue 7): a user sells vault cards back for rate × current market value. One sale =
@@ -24,7 +24,7 @@ export const buybacks = pgTable(
     /** What was credited (sum of the lines' amounts). */
     totalCents: integer('total_cents').notNull(),
     /** Null only when every card was worth nothing (a ledger entry is never zero). */
-    ledgerEntryId: uuid('ledger_entry_id').references(() => ledgerEntries.id),
+    ledgerEntryId: uuid('ledger_entry_id').references(() => journalEntries.id),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

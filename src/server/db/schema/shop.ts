@@ -15,7 +15,7 @@ import {
 import type { DrawRecord, PackPool, PackSlot } from '../../../shared/contracts/shop.ts';
 import { user } from './auth.ts';
 import { cards, uploads } from './catalog.ts';
-import { ledgerEntries } from './wallet.ts';
+import { journalEntries } from './wallet.ts';
 
 /**
  * Shop (issue 6): products sell packs; a purchase puts unopened packs (user_packs) in the
@@ -109,7 +109,7 @@ export const purchases = pgTable(
     totalCents: integer('total_cents').notNull(),
     ledgerEntryId: uuid('ledger_entry_id')
       .notNull()
-      .references(() => ledgerEntries.id),
+      .references(() => journalEntries.id),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

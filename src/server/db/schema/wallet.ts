@@ -11,16 +11,21 @@ import {
   primaryKey,
   text,
   timestamp,
+  pgView,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
 import { user } from './auth.ts';
 
 /**
- * Money. A user's balance only changes through ledger entries written by the wallet service
- * (src/server/modules/wallet/service.ts), in the same transaction as the balance row.
+ * Money, as a double-entry ledger (docs/decisions/0010-double-entry-ledger.md). Every business
+ * event is one journal entry; its postings move cents between accounts and sum to zero per
+ * currency (checked by the database at commit, migration 0009). A user's wallet is an account;
+ * its cached balance row (`balances`) is updated by the same statement as its postings. Only the
+ * wallet service (src/server/modules/wallet/service.ts) writes these tables.
  */
 
+/** What happened (the journal entry's kind); also the label of a line in the user's history. */
 export const ledgerKind = pgEnum('ledger_kind', [
   'deposit',
   'pack_purchase',
@@ -33,7 +38,46 @@ export const ledgerKind = pgEnum('ledger_kind', [
   'refund',
 ]);
 
+export const ledgerAccountKind = pgEnum('ledger_account_kind', [
+  'user_wallet',
+  'payments_clearing',
+  'pack_sales',
+  'buyback_expense',
+  'promo_expense',
+  'referral_expense',
+  'shipping_fees',
+  'shipping_refunds',
+  'admin_adjustments',
+  'chargeback_loss',
+]);
+
 const cents = (name: string) => bigint(name, { mode: 'number' });
+
+/**
+ * One per user wallet (created with its balance row) and one per house account, named by a
+ * stable `code` ('pack_sales', 'clearing:stripe', …). One currency per deployment.
+ */
+export const ledgerAccounts = pgTable(
+  'ledger_accounts',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    kind: ledgerAccountKind('kind').notNull(),
+    /** House accounts only. */
+    code: text('code'),
+    /** User wallets only. Kept when the person deletes their account (accounting). */
+    userId: text('user_id').references(() => user.id),
+    currency: text('currency').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('ledger_accounts_kind_user_uq').on(t.kind, t.userId),
+    uniqueIndex('ledger_accounts_code_uq').on(t.code),
+    check(
+      'ledger_accounts_owner',
+      sql`(${t.kind} = 'user_wallet') = (${t.userId} is not null) and (${t.code} is null) = (${t.userId} is not null)`,
+    ),
+  ],
+);
 
 export const balances = pgTable(
   'balances',
@@ -41,43 +85,87 @@ export const balances = pgTable(
     userId: text('user_id')
       .primaryKey()
       .references(() => user.id, { onDelete: 'cascade' }),
+    /** The wallet account whose postings this row caches the sum of. */
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => ledgerAccounts.id),
     cents: cents('cents').notNull().default(0),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [check('balances_cents_non_negative', sql`${t.cents} >= 0`)],
+  (t) => [check('balances_cents_non_negative', sql`${t.cents} >= 0`), uniqueIndex('balances_account_uq').on(t.accountId)],
 );
 
-export const ledgerEntries = pgTable(
-  'ledger_entries',
+/** One business event: what, who caused it, what it refers to. Its id is the "ledger entry id". */
+export const journalEntries = pgTable(
+  'journal_entries',
   {
     id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
-    /** Insertion order: entries of one transaction share created_at. */
     seq: bigint('seq', { mode: 'number' }).notNull().generatedAlwaysAsIdentity(),
-    userId: text('user_id')
-      .notNull()
-      .references(() => user.id, { onDelete: 'cascade' }),
-    /** Signed: credits are positive, debits negative. Never zero. */
-    amountCents: cents('amount_cents').notNull(),
     kind: ledgerKind('kind').notNull(),
-    /** What the entry refers to: 'deposit', 'opening', 'shipment', 'promo_redemption', 'admin_action'… */
+    /** What the entry refers to: 'deposit', 'purchase', 'buyback', 'promo', 'admin_action'… */
     referenceType: text('reference_type'),
     referenceId: text('reference_id'),
     /** Who caused it: the user, an admin, or null for the system (webhooks). */
     actorId: text('actor_id'),
+    /** Scoped to the wallet it moves: '<user id>:<key>'. */
     idempotencyKey: text('idempotency_key'),
-    balanceAfter: cents('balance_after').notNull(),
     memo: text('memo'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    uniqueIndex('ledger_entries_user_idem_uq').on(t.userId, t.idempotencyKey),
-    index('ledger_entries_user_created_idx').on(t.userId, t.createdAt),
-    index('ledger_entries_user_seq_idx').on(t.userId, t.seq),
-    index('ledger_entries_reference_idx').on(t.referenceType, t.referenceId),
-    check('ledger_entries_amount_non_zero', sql`${t.amountCents} <> 0`),
-    check('ledger_entries_balance_after_non_negative', sql`${t.balanceAfter} >= 0`),
+    uniqueIndex('journal_entries_idem_uq').on(t.idempotencyKey),
+    index('journal_entries_reference_idx').on(t.referenceType, t.referenceId),
   ],
 );
+
+/**
+ * The legs of an entry. Append-only; an entry's postings sum to zero per currency (a constraint
+ * trigger at commit). A wallet posting carries the balance it left (`balance_after`).
+ */
+export const postings = pgTable(
+  'postings',
+  {
+    entryId: uuid('entry_id')
+      .notNull()
+      .references(() => journalEntries.id),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => ledgerAccounts.id),
+    /** Insertion order, for an account's history. */
+    seq: bigint('seq', { mode: 'number' }).notNull().generatedAlwaysAsIdentity(),
+    /** Signed: into the account positive, out of it negative. Never zero. */
+    amountCents: cents('amount_cents').notNull(),
+    currency: text('currency').notNull(),
+    /** Wallet postings only: the cached balance after this posting. */
+    balanceAfter: cents('balance_after'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.entryId, t.accountId] }),
+    // History by account, and "sum per account" as an index-only aggregate (reconciliation).
+    index('postings_account_seq_idx').on(t.accountId, t.seq, t.amountCents),
+    check('postings_amount_non_zero', sql`${t.amountCents} <> 0`),
+    check('postings_balance_after_non_negative', sql`${t.balanceAfter} >= 0`),
+  ],
+);
+
+/**
+ * A user's wallet lines (one per wallet posting, with its entry), as the one-sided journal
+ * `ledger_entries` read before migration 0009: kept as a view for reports and old queries.
+ */
+export const ledgerEntries = pgView('ledger_entries', {
+  id: uuid('id').notNull(),
+  seq: bigint('seq', { mode: 'number' }).notNull(),
+  userId: text('user_id').notNull(),
+  amountCents: cents('amount_cents').notNull(),
+  kind: ledgerKind('kind').notNull(),
+  referenceType: text('reference_type'),
+  referenceId: text('reference_id'),
+  actorId: text('actor_id'),
+  idempotencyKey: text('idempotency_key'),
+  balanceAfter: cents('balance_after').notNull(),
+  memo: text('memo'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+}).existing();
 
 /** Stored first responses of money-moving requests (src/server/lib/idempotency.ts). */
 export const idempotencyKeys = pgTable(

@@ -8,7 +8,7 @@ import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import type { Logger } from '../../lib/logger.ts';
 import { applyDepositBonus } from '../promo/service.ts';
 import { activeSelfExclusion, assertCanDeposit, PENDING_DEPOSIT_TTL_MS } from '../responsible-play/service.ts';
-import { credit, debit, lockBalance } from '../wallet/service.ts';
+import { clearingAccount, credit, debit, lockBalance } from '../wallet/service.ts';
 import type { PaymentProvider } from './provider.ts';
 
 /**
@@ -120,6 +120,7 @@ export async function succeedDeposit(
     userId: dep.userId,
     amountCents: amount,
     kind: 'deposit',
+    counter: clearingAccount(dep.provider),
     referenceType: 'deposit',
     referenceId: dep.id,
     actorId: opts.actorId,
@@ -304,6 +305,7 @@ export async function refundDeposit(tx: Tx, dep: DepositRow, amountRefunded: num
       userId: dep.userId,
       amountCents: take,
       kind: 'refund',
+      counter: clearingAccount(dep.provider),
       referenceType: 'deposit',
       referenceId: dep.id,
       actorId: null,

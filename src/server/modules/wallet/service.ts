@@ -2,7 +2,7 @@ import { and, count, desc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-o
 import { dayEnd } from '../../../shared/contracts/dates.ts';
 import type { HistoryPage, LedgerEntry, LedgerKind } from '../../../shared/contracts/wallet.ts';
 import type { Db, DbOrTx, Tx } from '../../db/client.ts';
-import { balances, ledgerEntries } from '../../db/schema/wallet.ts';
+import { balances, journalEntries, ledgerAccounts, ledgerEntries, postings } from '../../db/schema/wallet.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
 
@@ -17,16 +17,58 @@ import { AppError } from '../../http/errors.ts';
  *     …insert the opening…
  *   });
  *
+ * Each move is one journal entry with two postings (docs/decisions/0010-double-entry-ledger.md):
+ * the user's wallet and a house account (`counter`, by default the one of the move's kind), in
+ * one statement that also updates the cached balance row. The database refuses at commit an
+ * entry whose postings don't sum to zero.
+ *
  * Insufficient funds is a 409 with code 'insufficient_funds' (the whole transaction rolls back).
  * `moneyTransaction` publishes 'balance.changed' to `user:<id>` after the commit; a plain
  * db.transaction works too but then nothing is pushed to the user's open pages.
  */
+
+/** The house accounts (codes of `ledger_accounts`, created by migration 0009). */
+export const HOUSE_ACCOUNTS = [
+  'clearing:stripe',
+  'clearing:sandbox',
+  'pack_sales',
+  'buyback_expense',
+  'promo_expense',
+  'referral_expense',
+  'shipping_fees',
+  'shipping_refunds',
+  'admin_adjustments',
+  'chargeback_loss',
+] as const;
+export type HouseAccount = (typeof HOUSE_ACCOUNTS)[number];
+
+/** Where the other side of a move goes when the caller doesn't say. */
+export const COUNTER_ACCOUNT: Record<LedgerKind, HouseAccount> = {
+  deposit: 'clearing:sandbox',
+  refund: 'clearing:sandbox',
+  pack_purchase: 'pack_sales',
+  buyback: 'buyback_expense',
+  shipping_fee: 'shipping_fees',
+  shipping_refund: 'shipping_refunds',
+  promo_credit: 'promo_expense',
+  referral_reward: 'referral_expense',
+  admin_adjustment: 'admin_adjustments',
+};
+
+/** The clearing account of a payment provider (deposits and their refunds). */
+export function clearingAccount(provider: string): HouseAccount {
+  const code = `clearing:${provider}`;
+  if (!(HOUSE_ACCOUNTS as readonly string[]).includes(code)) throw new RangeError(`No clearing account for provider ${provider}`);
+  return code as HouseAccount;
+}
 
 export interface MoneyMove {
   userId: string;
   /** Positive whole cents; the sign comes from credit/debit. */
   amountCents: number;
   kind: LedgerKind;
+  /** The house account on the other side; defaults to COUNTER_ACCOUNT[kind]. */
+  counter?: HouseAccount;
   referenceType?: string | null;
   referenceId?: string | null;
   /** Who caused it (the user, an admin); null for the system, e.g. a payment webhook. */
@@ -56,6 +98,10 @@ function checkAmount(amountCents: number) {
   }
 }
 
+const counterOf = (move: MoneyMove): HouseAccount => move.counter ?? COUNTER_ACCOUNT[move.kind];
+/** Idempotency keys were unique per user; the journal has one index, so the key names the wallet. */
+const scopedKey = (move: MoneyMove) => (move.idempotencyKey ? `${move.userId}:${move.idempotencyKey}` : null);
+
 /** Balance changes per transaction, published by moneyTransaction once it commits. */
 const touched = new WeakMap<object, Map<string, number>>();
 
@@ -65,69 +111,89 @@ function remember(tx: DbOrTx, userId: string, balanceCents: number) {
   m.set(userId, balanceCents);
 }
 
-async function writeEntry(tx: DbOrTx, move: MoneyMove, signed: number, balanceAfter: number): Promise<MoveResult> {
-  const [entry] = await tx
-    .insert(ledgerEntries)
-    .values({
-      userId: move.userId,
-      amountCents: signed,
-      kind: move.kind,
-      referenceType: move.referenceType ?? null,
-      referenceId: move.referenceId ?? null,
-      actorId: move.actorId ?? null,
-      idempotencyKey: move.idempotencyKey ?? null,
-      balanceAfter,
-      memo: move.memo ?? null,
-    })
-    .returning({ id: ledgerEntries.id });
-  remember(tx, move.userId, balanceAfter);
-  return { entryId: entry!.id, balanceCents: balanceAfter };
+/**
+ * Creates the user's wallet account and its balance row at zero, if missing (one statement).
+ * A wallet takes the currency of the house accounts: one currency per deployment.
+ */
+async function ensureWallet(tx: DbOrTx, userId: string): Promise<void> {
+  await tx.execute(sql`
+    with acct as (
+      insert into ${ledgerAccounts} ("kind", "user_id", "currency")
+      select 'user_wallet', ${userId}::text, "currency" from ${ledgerAccounts} where "code" = 'pack_sales'
+      on conflict ("kind", "user_id") do nothing
+      returning "id"
+    )
+    insert into ${balances} ("user_id", "account_id", "cents") select ${userId}::text, "id", 0 from acct
+    on conflict ("user_id") do nothing`);
 }
 
-/** Adds money. The balance row is created on first use and stays locked until the commit. */
-export async function credit(tx: Tx | Db, move: MoneyMove): Promise<MoveResult> {
-  checkAmount(move.amountCents);
-  const [row] = await tx
-    .insert(balances)
-    .values({ userId: move.userId, cents: move.amountCents })
-    .onConflictDoUpdate({
-      target: balances.userId,
-      set: { cents: sql`"balances"."cents" + ${move.amountCents}`, updatedAt: sql`now()` },
-    })
-    .returning({ cents: balances.cents });
-  return writeEntry(tx, move, move.amountCents, Number(row!.cents));
-}
+type Row = { id: string; balance_after: string | number };
+const rowsOf = (rows: unknown): Row[] => (Array.isArray(rows) ? rows : (rows as { rows: Row[] }).rows);
 
 /**
- * Takes money with one conditional UPDATE (never read-then-write): it either finds enough and
- * subtracts under the row lock, or matches nothing and we answer insufficient funds. The ledger
- * entry is written by the same statement (a data-modifying CTE): a pack opening pays one round
- * trip for the money, not two.
+ * One entry, two postings and the cached balance, in one statement: `b` moves the balance (a
+ * debit only where enough is left), `e` writes the entry, `h` the house account's posting (a
+ * missing house account fails loudly on its NOT NULL), and the last insert the wallet's.
  */
-export async function debit(tx: Tx | Db, move: MoneyMove): Promise<MoveResult> {
-  checkAmount(move.amountCents);
-  const rows = await tx.execute<{ id: string; balance_after: string | number }>(sql`
+async function move(tx: DbOrTx, m: MoneyMove, signed: number): Promise<Row | undefined> {
+  const rows = await tx.execute<Row>(sql`
     with b as (
-      update ${balances} set "cents" = "cents" - ${move.amountCents}::bigint, "updated_at" = now()
-      where "user_id" = ${move.userId} and "cents" >= ${move.amountCents}::bigint
-      returning "cents"
+      update ${balances} set "cents" = "cents" + ${signed}::bigint, "updated_at" = now()
+      where "user_id" = ${m.userId}::text and "cents" + ${signed}::bigint >= 0
+      returning "cents", "account_id"
+    ),
+    e as (
+      insert into ${journalEntries} ("kind", "reference_type", "reference_id", "actor_id", "idempotency_key", "memo")
+      select ${m.kind}::ledger_kind, ${m.referenceType ?? null}::text, ${m.referenceId ?? null}::text, ${m.actorId ?? null}::text,
+        ${scopedKey(m)}::text, ${m.memo ?? null}::text
+      from b
+      returning "id"
+    ),
+    h as (
+      insert into ${postings} ("entry_id", "account_id", "amount_cents", "currency")
+      select e."id", a."id", ${-signed}::bigint, a."currency" from e left join ${ledgerAccounts} a on a."code" = ${counterOf(m)}::text
+      returning "currency"
     )
-    insert into ${ledgerEntries} ("user_id", "amount_cents", "kind", "reference_type", "reference_id", "actor_id", "idempotency_key", "balance_after", "memo")
-    select ${move.userId}::text, ${-move.amountCents}::bigint, ${move.kind}::ledger_kind, ${move.referenceType ?? null}::text,
-      ${move.referenceId ?? null}::text, ${move.actorId ?? null}::text, ${move.idempotencyKey ?? null}::text, b."cents", ${move.memo ?? null}::text
-    from b
-    returning "id", "balance_after"`);
-  const row = (Array.isArray(rows) ? rows : (rows as unknown as { rows: Array<{ id: string; balance_after: string | number }> }).rows)[0];
-  if (!row) throw insufficientFunds(move.amountCents);
+    insert into ${postings} ("entry_id", "account_id", "amount_cents", "currency", "balance_after")
+    select e."id", b."account_id", ${signed}::bigint, h."currency", b."cents" from e, b, h
+    returning "entry_id" as "id", "balance_after"`);
+  return rowsOf(rows)[0];
+}
+
+/** Adds money. The wallet is created on first use; its balance row stays locked until the commit. */
+export async function credit(tx: Tx | Db, m: MoneyMove): Promise<MoveResult> {
+  checkAmount(m.amountCents);
+  let row = await move(tx, m, m.amountCents);
+  if (!row) {
+    await ensureWallet(tx, m.userId);
+    row = await move(tx, m, m.amountCents);
+  }
+  if (!row) throw new Error(`credit found no balance row for ${m.userId}`);
   const balanceCents = Number(row.balance_after);
-  remember(tx, move.userId, balanceCents);
+  remember(tx, m.userId, balanceCents);
   return { entryId: row.id, balanceCents };
 }
 
 /**
- * The same debit as two CTEs, for a caller that settles a whole purchase in one statement built
- * once (shop/one-statement-open.ts): `debit_balance` takes the money where enough is left and
- * `debit` writes the ledger entry, returning "id" and "balance_after". The values are drizzle
+ * Takes money with one conditional UPDATE (never read-then-write): it either finds enough and
+ * subtracts under the row lock, or matches nothing and we answer insufficient funds. The entry
+ * and its postings are written by the same statement (data-modifying CTEs): a pack opening pays
+ * one round trip for the money, not two.
+ */
+export async function debit(tx: Tx | Db, m: MoneyMove): Promise<MoveResult> {
+  checkAmount(m.amountCents);
+  const row = await move(tx, m, -m.amountCents);
+  if (!row) throw insufficientFunds(m.amountCents);
+  const balanceCents = Number(row.balance_after);
+  remember(tx, m.userId, balanceCents);
+  return { entryId: row.id, balanceCents };
+}
+
+/**
+ * The same debit as CTEs, for a caller that settles a whole purchase in one statement built
+ * once (shop/one-statement-open.ts): `debit_balance` takes the money where enough is left,
+ * `debit_entry` writes the journal entry, `debit_house` the house account's posting and `debit`
+ * the wallet's, returning "id" (the entry) and "balance_after". The values are drizzle
  * placeholders, filled from `debitValues(move)`. `debit` returning no row means insufficient
  * funds: the caller must then fail its statement (nothing is taken). After the commit the caller
  * publishes the balance (`publishBalance`, or a NOTIFY in the same statement).
@@ -137,14 +203,26 @@ export function debitCtes(): SQL {
   return sql`debit_balance as (
       update ${balances} set "cents" = "cents" - ${v('debit_amount')}::bigint, "updated_at" = now()
       where "user_id" = ${v('debit_user')}::text and "cents" >= ${v('debit_amount')}::bigint
-      returning "cents"
+      returning "cents", "account_id"
+    ),
+    debit_entry as (
+      insert into ${journalEntries} ("id", "kind", "reference_type", "reference_id", "actor_id", "idempotency_key", "memo")
+      select ${v('debit_entry')}::uuid, ${v('debit_kind')}::ledger_kind, ${v('debit_ref_type')}::text, ${v('debit_ref_id')}::text,
+        ${v('debit_actor')}::text, ${v('debit_key')}::text, ${v('debit_memo')}::text
+      from debit_balance
+      returning "id"
+    ),
+    debit_house as (
+      insert into ${postings} ("entry_id", "account_id", "amount_cents", "currency")
+      select e."id", a."id", ${v('debit_amount')}::bigint, a."currency"
+      from debit_entry e left join ${ledgerAccounts} a on a."code" = ${v('debit_counter')}::text
+      returning "currency"
     ),
     debit as (
-      insert into ${ledgerEntries} ("id", "user_id", "amount_cents", "kind", "reference_type", "reference_id", "actor_id", "idempotency_key", "balance_after", "memo")
-      select ${v('debit_entry')}::uuid, ${v('debit_user')}::text, -${v('debit_amount')}::bigint, ${v('debit_kind')}::ledger_kind, ${v('debit_ref_type')}::text,
-        ${v('debit_ref_id')}::text, ${v('debit_actor')}::text, ${v('debit_key')}::text, b."cents", ${v('debit_memo')}::text
-      from debit_balance b
-      returning "id", "balance_after"
+      insert into ${postings} ("entry_id", "account_id", "amount_cents", "currency", "balance_after")
+      select e."id", b."account_id", -${v('debit_amount')}::bigint, h."currency", b."cents"
+      from debit_entry e, debit_balance b, debit_house h
+      returning "entry_id" as "id", "balance_after"
     )`;
 }
 
@@ -156,10 +234,11 @@ export function debitValues(move: MoneyMove & { entryId: string }) {
     debit_user: move.userId,
     debit_amount: move.amountCents,
     debit_kind: move.kind,
+    debit_counter: counterOf(move),
     debit_ref_type: move.referenceType ?? null,
     debit_ref_id: move.referenceId ?? null,
     debit_actor: move.actorId ?? null,
-    debit_key: move.idempotencyKey ?? null,
+    debit_key: scopedKey(move),
     debit_memo: move.memo ?? null,
   };
 }
@@ -170,8 +249,10 @@ export function debitValues(move: MoneyMove & { entryId: string }) {
  * serialize one user's deposit requests.
  */
 export async function lockBalance(tx: Tx, userId: string): Promise<number> {
-  await tx.insert(balances).values({ userId, cents: 0 }).onConflictDoNothing({ target: balances.userId });
-  const [row] = await tx
+  let [row] = await tx.select({ cents: balances.cents }).from(balances).where(eq(balances.userId, userId)).for('update');
+  if (row) return Number(row.cents);
+  await ensureWallet(tx, userId);
+  [row] = await tx
     .select({ cents: balances.cents })
     .from(balances)
     .where(eq(balances.userId, userId))

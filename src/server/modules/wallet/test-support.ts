@@ -5,6 +5,7 @@ import type { Config } from '../../config.ts';
 import { user } from '../../db/schema/auth.ts';
 import type { Actor, AppEnv } from '../../http/types.ts';
 import { createTestContext, type TestContext } from '../../test/harness.ts';
+import { reconcileMoney } from './books.ts';
 
 /**
  * Test actors for the money suites: a request carrying `x-test-user: <id>` acts as that user
@@ -61,8 +62,14 @@ export async function moneyTestContext(config: Partial<Config> = {}): Promise<Mo
   });
 }
 
-/** The invariants every money test ends with: each balance equals its ledger, none negative. */
+/**
+ * The invariants every money test ends with: each balance equals its ledger, none negative. The
+ * books must reconcile too (reconcileMoney, ADR 0010): if they don't, this throws with the
+ * failed checks, so every concurrency test that ends here proves the books.
+ */
 export async function ledgerInvariants(t: TestContext) {
+  const books = await reconcileMoney(t.deps.db);
+  if (!books.ok) throw new Error(`the books do not reconcile: ${JSON.stringify(books.checks.filter((c) => !c.ok))}`);
   const rows = await t.deps.dbh.query<{ user_id: string; cents: string; ledger: string | null; last_after: string | null }>(sql`
     select b.user_id, b.cents,
       (select sum(amount_cents) from ledger_entries l where l.user_id = b.user_id) as ledger,
