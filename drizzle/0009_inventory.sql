@@ -45,6 +45,6 @@ WITH m AS (
   SELECT card_id, stock, created_at, (-out_of_stock - circ)::int AS taken, (stock - net + out_of_stock + circ)::int AS initial FROM m
 )
 INSERT INTO "stock_movements" ("card_id", "delta", "stock_after", "reason", "note", "created_at")
-SELECT card_id, initial, initial, 'initial', 'Stock before the movement history (migration)', created_at FROM r WHERE initial <> 0
+SELECT card_id, initial, initial, 'initial'::"stock_movement_reason", 'Stock before the movement history (migration)', created_at FROM r WHERE initial <> 0
 UNION ALL
-SELECT card_id, taken, stock, 'pack_open', 'Copies out of stock before the movement history: pack openings (migration)', now() FROM r WHERE taken <> 0;
+SELECT card_id, taken, stock, 'pack_open'::"stock_movement_reason", 'Copies out of stock before the movement history: pack openings (migration)', now() FROM r WHERE taken <> 0;
