@@ -96,3 +96,6 @@ export const stockReconcileSchema = z.object({
   }),
 });
 export type StockReconcile = z.infer<typeof stockReconcileSchema>;
+
+/** Every state a copy can be in (for tests walking the whole table). */
+export const OWNED_CARD_STATUSES_FOR_TESTS = ['in_vault', 'in_shipment', 'shipped', 'delivered', 'sold_back', 'revoked'] as const satisfies readonly OwnedCardStatus[];
