@@ -299,10 +299,11 @@ export async function seedCatalog(deps: Deps): Promise<void> {
     });
   });
   await db.transaction(async (tx) => {
-    const stockOf = new Map(rows.map(({ stock, ...r }) => [`${r.setName}#${r.number}`, stock]));
+    const stockOf = new Map(rows.map((r) => [`${r.setName}#${r.number}`, r.stock]));
+    const withoutStock = rows.map(({ stock: _stock, ...r }) => r);
     const inserted = await tx
       .insert(cards)
-      .values(rows.map(({ stock: _stock, ...r }) => r))
+      .values(withoutStock)
       .onConflictDoNothing({ target: [cards.setName, cards.number] })
       .returning({ id: cards.id, setName: cards.setName, number: cards.number });
     // Stock only through the inventory, which logs it.

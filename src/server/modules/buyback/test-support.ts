@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { eq, inArray, sql } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { DEFAULT_LAYOUT } from '../../../shared/contracts/catalog.ts';
 import { architects, cardClasses, cards, uploads } from '../../db/schema/catalog.ts';
 import { ownedCards } from '../../db/schema/shop.ts';
