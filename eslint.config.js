@@ -50,4 +50,31 @@ export default tseslint.config(
       'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration through src/server/config.ts.' }],
     },
   },
+  {
+    // Only the inventory module writes card stock, owned cards and the stock logs (issue 14, ADR 0011);
+    // inventory-boundary.test.ts checks raw SQL too.
+    files: ['src/server/**/*.ts'],
+    ignores: ['src/server/modules/inventory/**', 'src/**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name=/^(insert|update|delete)$/][arguments.0.name=/^(ownedCards|stockMovements|stockAdjustments)$/]",
+          message: 'Owned cards and stock logs are written by modules/inventory only (changeStock, createCopy, moveCopies, the CTE builders).',
+        },
+        {
+          selector: "CallExpression[callee.property.name='set'][callee.object.callee.property.name='update'][callee.object.arguments.0.name='cards'] Property[key.name='stock']",
+          message: 'Card stock is written by modules/inventory only (changeStock, createCopy, moveCopies, takeStockCtes).',
+        },
+        {
+          selector: "CallExpression[callee.property.name='values'][callee.object.callee.property.name='insert'][callee.object.arguments.0.name='cards'] Property[key.name='stock']",
+          message: 'Card stock is written by modules/inventory only: insert the card, then changeStock.',
+        },
+        {
+          selector: 'TemplateElement[value.raw=/(update\\s+"?cards"?\\s+(\\w+\\s+)?set\\s[^;]*\\bstock\\b\\s*=|update\\s+"?(owned_cards|stock_movements|stock_adjustments)"?\\s|insert\\s+into\\s+"?(owned_cards|stock_movements|stock_adjustments)|delete\\s+from\\s+"?(owned_cards|stock_movements|stock_adjustments))/i]',
+          message: 'Card stock, owned cards and the stock logs are written by modules/inventory only.',
+        },
+      ],
+    },
+  },
 );

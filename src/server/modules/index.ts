@@ -10,6 +10,7 @@ import { authRoutes } from './auth/routes.ts';
 import { catalogRoutes } from './catalog/routes.ts';
 import { collectionRoutes } from './collection/routes.ts';
 import { healthRoutes } from './health/routes.ts';
+import { inventoryRoutes } from './inventory/routes.ts';
 import { mailRoutes } from './mail/routes.ts';
 import { ownedAdminRoutes } from './owned-admin/routes.ts';
 import { paymentsRoutes } from './payments/routes.ts';
@@ -45,4 +46,5 @@ export const apiModules: Array<(deps: Deps) => OpenAPIHono<AppEnv>> = [
   shopRoutes,
   fairnessRoutes,
   booksRoutes,
+  inventoryRoutes,
 ];

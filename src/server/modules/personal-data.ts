@@ -6,6 +6,7 @@ import { buybackPersonalData } from './buyback/personal-data.ts';
 import { catalogPersonalData } from './catalog/personal-data.ts';
 import { collectionPersonalData } from './collection/personal-data.ts';
 import { fairnessPersonalData } from './fairness/personal-data.ts';
+import { inventoryPersonalData } from './inventory/personal-data.ts';
 import { mailPersonalData } from './mail/personal-data.ts';
 import { paymentsPersonalData } from './payments/personal-data.ts';
 import { platformPersonalData } from './platform/personal-data.ts';
@@ -64,6 +65,7 @@ export const personalDataSections: readonly PersonalDataSection[] = [
   collectionPersonalData,
   buybackPersonalData,
   catalogPersonalData,
+  inventoryPersonalData,
   auditPersonalData,
   mailPersonalData,
   platformPersonalData,

@@ -1,7 +1,8 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import type { ArchitectLayout, BlendMode } from '../../shared/contracts/catalog.ts';
-import { architects, cardClasses, cards, stockAdjustments, textures } from '../db/schema/catalog.ts';
+import { architects, cardClasses, cards, textures } from '../db/schema/catalog.ts';
+import { changeStock } from '../modules/inventory/service.ts';
 import type { Deps } from '../deps.ts';
 import { storeImage } from '../modules/uploads/service.ts';
 import { storageFor } from '../modules/uploads/storage.ts';
@@ -298,15 +299,17 @@ export async function seedCatalog(deps: Deps): Promise<void> {
     });
   });
   await db.transaction(async (tx) => {
+    const stockOf = new Map(rows.map((r) => [`${r.setName}#${r.number}`, r.stock]));
+    const withoutStock = rows.map(({ stock: _stock, ...r }) => r);
     const inserted = await tx
       .insert(cards)
-      .values(rows)
+      .values(withoutStock)
       .onConflictDoNothing({ target: [cards.setName, cards.number] })
-      .returning({ id: cards.id, stock: cards.stock });
-    if (inserted.length) {
-      await tx
-        .insert(stockAdjustments)
-        .values(inserted.map((c) => ({ cardId: c.id, delta: c.stock, stockAfter: c.stock, reason: 'Demo seed', actorId: null })));
+      .returning({ id: cards.id, setName: cards.setName, number: cards.number });
+    // Stock only through the inventory, which logs it.
+    for (const c of inserted) {
+      const stock = stockOf.get(`${c.setName}#${c.number}`) ?? 0;
+      if (stock > 0) await changeStock(tx, { cardId: c.id, delta: stock, reason: 'initial', actorId: null, note: 'Demo seed' });
     }
   });
 }

@@ -7,3 +7,4 @@ export * from './mail.ts';
 export * from './wallet.ts';
 export * from './shop.ts';
 export * from './buyback.ts';
+export * from './inventory.ts';

@@ -15,10 +15,11 @@ import { dayEnd } from '../../../shared/contracts/dates.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { user } from '../../db/schema/auth.ts';
 import { buybackLines, buybacks } from '../../db/schema/buyback.ts';
-import { cardClasses, cards, stockAdjustments } from '../../db/schema/catalog.ts';
+import { cardClasses, cards } from '../../db/schema/catalog.ts';
 import { ownedCards } from '../../db/schema/shop.ts';
 import { AppError } from '../../http/errors.ts';
 import { likePattern } from '../collection/service.ts';
+import { moveCopies } from '../inventory/service.ts';
 import { credit, getBalance, lockBalance } from '../wallet/service.ts';
 import { getDefaultRateBp } from './rates.ts';
 
@@ -167,29 +168,18 @@ export async function sell(
   }
 
   const ids = lines.map((l) => l.ownedCardId);
-  const flipped = await tx
-    .update(ownedCards)
-    .set({ status: 'sold_back', updatedAt: sql`now()` })
-    .where(and(inArray(ownedCards.id, ids), eq(ownedCards.ownerId, userId), eq(ownedCards.status, 'in_vault')))
-    .returning({ id: ownedCards.id });
-  if (flipped.length !== ids.length) {
-    // Cannot happen under the row locks above; never pay for a card that did not move.
-    throw new AppError(409, 'not_in_vault', 'Some of these cards left your vault meanwhile. Nothing was sold; refresh and try again.');
-  }
-
   const buybackId = randomUUID();
-  const perCard = new Map<string, number>();
-  for (const l of lines) perCard.set(l.cardId, (perCard.get(l.cardId) ?? 0) + 1);
-  for (const [cardId, n] of [...perCard].sort(([a], [b]) => a.localeCompare(b))) {
-    const [row] = await tx
-      .update(cards)
-      .set({ stock: sql`${cards.stock} + ${n}`, updatedAt: new Date() })
-      .where(eq(cards.id, cardId))
-      .returning({ stock: cards.stock });
-    await tx
-      .insert(stockAdjustments)
-      .values({ cardId, delta: n, stockAfter: row!.stock, reason: `Buyback ${buybackId}`, actorId: userId });
-  }
+  // in_vault → sold_back and the copies back to stock, through the inventory (all or nothing).
+  await moveCopies(tx, 'sellBack', {
+    ids,
+    ownerId: userId,
+    actorId: userId,
+    referenceType: 'buyback',
+    referenceId: buybackId,
+    note: `Buyback ${buybackId}`,
+    // Cannot happen under the row locks above; never pay for a card that did not move.
+    refused: () => new AppError(409, 'not_in_vault', 'Some of these cards left your vault meanwhile. Nothing was sold; refresh and try again.'),
+  });
 
   let ledgerEntryId: string | null = null;
   let balanceCents: number;

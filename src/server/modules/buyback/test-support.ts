@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { eq, inArray, sql } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { DEFAULT_LAYOUT } from '../../../shared/contracts/catalog.ts';
 import { architects, cardClasses, cards, uploads } from '../../db/schema/catalog.ts';
 import { ownedCards } from '../../db/schema/shop.ts';
 import type { TestContext } from '../../test/harness.ts';
+import { changeStock, createCopy } from '../inventory/service.ts';
 
 /**
  * Catalog rows and vault cards for the collection/buyback suites, written straight to the
@@ -42,24 +43,22 @@ export async function makeCard(
       architectId: arch!.id,
       imageKey: image,
       valueCents: opts.valueCents,
-      stock: opts.stock ?? 10,
     })
     .returning();
-  return row!;
+  const stock = opts.stock ?? 10;
+  if (stock > 0) await changeStock(t.deps.db, { cardId: row!.id, delta: stock, reason: 'initial', actorId: null });
+  return { ...row!, stock };
 }
 
 /** Puts `count` copies of a card in a user's vault, taking them from stock like a grant. */
 export async function giveCards(t: TestContext, ownerId: string, cardId: string, count = 1): Promise<string[]> {
-  const [card] = await t.deps.db
-    .update(cards)
-    .set({ stock: sql`${cards.stock} - ${count}` })
-    .where(eq(cards.id, cardId))
-    .returning();
-  const rows = await t.deps.db
-    .insert(ownedCards)
-    .values(Array.from({ length: count }, () => ({ cardId, ownerId, acquiredVia: 'grant' as const, valueCents: card!.valueCents })))
-    .returning({ id: ownedCards.id });
-  return rows.map((r) => r.id);
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const copy = await createCopy(t.deps.db, 'grant', { cardId, ownerId, actorId: null });
+    if (!copy) throw new Error('giveCards: out of stock');
+    ids.push(copy.ownedCardId);
+  }
+  return ids;
 }
 
 export async function stockOf(t: TestContext, cardId: string): Promise<number> {

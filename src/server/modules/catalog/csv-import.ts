@@ -10,7 +10,8 @@ import {
 } from '../../../shared/contracts/catalog.ts';
 import { parseMoney } from '../../../shared/money.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
-import { architects, cardClasses, cards, stockAdjustments, textures, uploads } from '../../db/schema/catalog.ts';
+import { architects, cardClasses, cards, textures, uploads } from '../../db/schema/catalog.ts';
+import { changeStock } from '../inventory/service.ts';
 import { audit } from '../audit/service.ts';
 import { CsvSyntaxError, parseCsv, toCsv } from './csv.ts';
 import { afterCatalogWrite, type ActorCtx } from './service.ts';
@@ -236,12 +237,12 @@ export async function importCardsCsv(db: Db, ctx: ActorCtx, csv: string, dryRun:
           const stock = p.stock ?? hit.stock;
           await tx
             .update(cards)
-            .set({ ...values, stock, updatedAt: new Date() })
+            .set({ ...values, updatedAt: new Date() })
             .where(eq(cards.id, hit.id));
+          // The row is locked (matchExisting): the delta is exact. Stock only through the inventory.
           if (stock !== hit.stock) {
-            await tx
-              .insert(stockAdjustments)
-              .values({ cardId: hit.id, delta: stock - hit.stock, stockAfter: stock, reason: 'CSV import', actorId: ctx.actorId });
+            const moved = await changeStock(tx, { cardId: hit.id, delta: stock - hit.stock, reason: 'csv_import', actorId: ctx.actorId, note: 'CSV import', referenceType: 'csv_import' });
+            if (!moved) throw new Error('a locked card refused its CSV stock');
           }
           ids.push(hit.id);
           updated++;
@@ -249,12 +250,10 @@ export async function importCardsCsv(db: Db, ctx: ActorCtx, csv: string, dryRun:
           const stock = p.stock ?? 0;
           const [row] = await tx
             .insert(cards)
-            .values({ ...values, setName: p.setName, number: p.number, stock })
+            .values({ ...values, setName: p.setName, number: p.number })
             .returning({ id: cards.id });
           if (stock > 0) {
-            await tx
-              .insert(stockAdjustments)
-              .values({ cardId: row!.id, delta: stock, stockAfter: stock, reason: 'CSV import', actorId: ctx.actorId });
+            await changeStock(tx, { cardId: row!.id, delta: stock, reason: 'csv_import', actorId: ctx.actorId, note: 'CSV import', referenceType: 'csv_import' });
           }
           ids.push(row!.id);
           created++;

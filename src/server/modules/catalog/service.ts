@@ -32,6 +32,7 @@ import type { Db, DbOrTx } from '../../db/client.ts';
 import { architects, cardClasses, cards, stockAdjustments, textures, uploads } from '../../db/schema/catalog.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import { audit } from '../audit/service.ts';
+import { changeStock } from '../inventory/service.ts';
 import { ResponseCache, type CachedResponse } from './response-cache.ts';
 
 /** Who is changing the catalog, for the audit log. */
@@ -611,13 +612,13 @@ export async function createCard(db: Db, ctx: ActorCtx, input: z.output<typeof c
   return afterCatalogWrite(db, () =>
     db.transaction(async (tx) => {
       await checkCardRefs(tx, input);
-      const [row] = await tx.insert(cards).values(input).returning().catch(cardNumberTaken);
-      const dto = cardDto(row!);
-      if (input.stock > 0) {
-        await tx
-          .insert(stockAdjustments)
-          .values({ cardId: dto.id, delta: input.stock, stockAfter: input.stock, reason: 'Initial stock', actorId: ctx.actorId });
+      const { stock, ...fields } = input;
+      const [row] = await tx.insert(cards).values(fields).returning().catch(cardNumberTaken);
+      // Stock only through the inventory, which logs it.
+      if (stock > 0) {
+        await changeStock(tx, { cardId: row!.id, delta: stock, reason: 'initial', actorId: ctx.actorId, note: 'Initial stock' });
       }
+      const dto = cardDto({ ...row!, stock });
       await audit(tx, { ...ctx, action: 'catalog.card.create', targetType: 'card', targetId: dto.id, before: null, after: dto });
       return dto;
     }),
@@ -686,31 +687,25 @@ export async function deleteCard(db: Db, ctx: ActorCtx, id: string): Promise<voi
 
 export async function adjustStock(db: Db, ctx: ActorCtx, id: string, input: StockAdjustmentInput): Promise<{ card: Card; adjustment: StockAdjustment }> {
   return db.transaction(async (tx) => {
-    // Conditional update: the CHECK and the WHERE both refuse to go below zero, even under races.
-    const [row] = await tx
-      .update(cards)
-      .set({ stock: sql`${cards.stock} + ${input.delta}`, updatedAt: new Date() })
-      .where(and(eq(cards.id, id), sql`${cards.stock} + ${input.delta} >= 0`))
-      .returning();
-    if (!row) {
+    // The inventory's conditional update refuses to go below zero, even under races.
+    const moved = await changeStock(tx, { cardId: id, delta: input.delta, reason: 'admin_adjust', actorId: ctx.actorId, note: input.reason });
+    if (!moved) {
       const current = await getCard(tx, id);
       throw new AppError(409, 'insufficient_stock', `Only ${current.stock} in stock; the change would take it below zero.`, {
         delta: [`At most −${current.stock}.`],
       });
     }
-    const [adj] = await tx
-      .insert(stockAdjustments)
-      .values({ cardId: id, delta: input.delta, stockAfter: row.stock, reason: input.reason, actorId: ctx.actorId })
-      .returning();
+    const [row] = await tx.select().from(cards).where(eq(cards.id, id));
+    const [adj] = await tx.select().from(stockAdjustments).where(eq(stockAdjustments.id, moved.adjustment!.id));
     await audit(tx, {
       ...ctx,
       action: 'catalog.card.stock',
       targetType: 'card',
       targetId: id,
-      before: { stock: row.stock - input.delta },
-      after: { stock: row.stock, delta: input.delta, reason: input.reason },
+      before: { stock: row!.stock - input.delta },
+      after: { stock: row!.stock, delta: input.delta, reason: input.reason },
     });
-    return { card: cardDto(row), adjustment: adjustmentDto(adj!) };
+    return { card: cardDto(row!), adjustment: adjustmentDto(adj!) };
   });
 }
 

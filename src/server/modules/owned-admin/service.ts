@@ -9,10 +9,11 @@ import {
 } from '../../../shared/contracts/collection.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { user } from '../../db/schema/auth.ts';
-import { cardClasses, cards, stockAdjustments } from '../../db/schema/catalog.ts';
+import { cardClasses, cards } from '../../db/schema/catalog.ts';
 import { ownedCards } from '../../db/schema/shop.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import { audit } from '../audit/service.ts';
+import { createCopy, moveCopies } from '../inventory/service.ts';
 import { getDefaultRateBp } from '../buyback/rates.ts';
 import { lookRefs } from '../catalog/service.ts';
 import type { Actor } from '../../http/types.ts';
@@ -115,73 +116,58 @@ export async function grantCard(tx: Tx, ctx: AdminCtx, input: z.output<typeof gr
   const target = await findUser(tx, input.user);
   // Granting to oneself and selling the card back would be a self-credit by another name.
   if (target.id === ctx.actorId) throw selfDealingError('grant a card to');
-  // Conditional update: never below zero, even when two grants race for the last copy.
-  const [card] = await tx
-    .update(cards)
-    .set({ stock: sql`${cards.stock} - 1`, updatedAt: new Date() })
-    .where(and(eq(cards.id, input.cardId), sql`${cards.stock} > 0`))
-    .returning({ id: cards.id, name: cards.name, stock: cards.stock, valueCents: cards.valueCents });
-  if (!card) {
+  // The inventory's conditional take: never below zero, even when two grants race for the last copy.
+  const granted = await createCopy(tx, 'grant', {
+    cardId: input.cardId,
+    ownerId: target.id,
+    actorId: ctx.actorId,
+    note: `Granted to ${target.username}: ${input.reason}`,
+  });
+  if (!granted) {
     const [exists] = await tx.select({ id: cards.id, name: cards.name }).from(cards).where(eq(cards.id, input.cardId));
     if (!exists) throw new AppError(404, 'not_found', 'No card with this id.', { cardId: ['Pick a card from the catalog.'] });
     throw new AppError(409, 'out_of_stock', `${exists.name} is out of stock: add stock on the card's page before granting it.`, {
       cardId: ['Out of stock.'],
     });
   }
+  const { card } = granted;
+  const owned = { id: granted.ownedCardId };
+  // Thrown after the take on purpose: the transaction rolls it back.
   await assertWithinAdminLimits(tx, { userId: ctx.actorId, role: ctx.role }, card.valueCents, ctx.currency, 'grant');
-  const [owned] = await tx
-    .insert(ownedCards)
-    .values({ cardId: card.id, ownerId: target.id, acquiredVia: 'grant', valueCents: card.valueCents, status: 'in_vault' })
-    .returning({ id: ownedCards.id });
-  await tx.insert(stockAdjustments).values({
-    cardId: card.id,
-    delta: -1,
-    stockAfter: card.stock,
-    reason: `Granted to ${target.username}: ${input.reason}`,
-    actorId: ctx.actorId,
-  });
   await audit(tx, {
     actorId: ctx.actorId,
     action: 'owned.grant',
     targetType: 'owned_card',
-    targetId: owned!.id,
+    targetId: owned.id,
     before: { stock: card.stock + 1 },
     after: { cardId: card.id, cardName: card.name, ownerId: target.id, stock: card.stock, valueCents: card.valueCents, reason: input.reason },
     ip: ctx.ip,
   });
-  return { ownedCard: await getAdminOwned(tx, owned!.id), stock: card.stock };
+  return { ownedCard: await getAdminOwned(tx, owned.id), stock: card.stock };
 }
 
 export async function revokeCard(tx: Tx, ctx: AdminCtx, ownedCardId: string, reason: string) {
-  const [row] = await tx
-    .update(ownedCards)
-    .set({ status: 'revoked', updatedAt: sql`now()` })
-    .where(and(eq(ownedCards.id, ownedCardId), eq(ownedCards.status, 'in_vault')))
-    .returning({ id: ownedCards.id, cardId: ownedCards.cardId, ownerId: ownedCards.ownerId });
-  if (!row) {
-    const [current] = await tx.select({ status: ownedCards.status }).from(ownedCards).where(eq(ownedCards.id, ownedCardId));
-    if (!current) throw notFound('No owned card with this id.');
-    throw new AppError(
-      409,
-      'not_in_vault',
-      `This card is ${STATUS_LABEL[current.status].toLowerCase()}: only cards in a vault can be revoked.`,
-    );
-  }
-  // Thrown after the update on purpose: the transaction rolls it back, and the check sees the
+  // The owner never changes, so reading it first only names them in the stock history.
+  const [pre] = await tx.select({ ownerId: ownedCards.ownerId }).from(ownedCards).where(eq(ownedCards.id, ownedCardId));
+  if (!pre) throw notFound('No owned card with this id.');
+  const [row] = await moveCopies(tx, 'revoke', {
+    ids: [ownedCardId],
+    actorId: ctx.actorId,
+    referenceType: 'owned_card',
+    referenceId: ownedCardId,
+    note: `Revoked from ${pre.ownerId}: ${reason}`,
+    refused: (found) =>
+      new AppError(
+        409,
+        'not_in_vault',
+        `This card is ${STATUS_LABEL[found[0]?.status ?? 'revoked'].toLowerCase()}: only cards in a vault can be revoked.`,
+      ),
+  });
+  if (!row) throw new Error('revoke moved nothing');
+  // Thrown after the move on purpose: the transaction rolls it back, and the check sees the
   // owner of the very row that was locked.
   if (row.ownerId === ctx.actorId) throw selfDealingError('revoke a card from');
-  const [card] = await tx
-    .update(cards)
-    .set({ stock: sql`${cards.stock} + 1`, updatedAt: new Date() })
-    .where(eq(cards.id, row.cardId))
-    .returning({ stock: cards.stock, name: cards.name });
-  await tx.insert(stockAdjustments).values({
-    cardId: row.cardId,
-    delta: 1,
-    stockAfter: card!.stock,
-    reason: `Revoked from ${row.ownerId}: ${reason}`,
-    actorId: ctx.actorId,
-  });
+  const [card] = await tx.select({ stock: cards.stock, name: cards.name }).from(cards).where(eq(cards.id, row.cardId));
   await audit(tx, {
     actorId: ctx.actorId,
     action: 'owned.revoke',

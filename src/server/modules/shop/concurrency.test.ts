@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { ProductSummary } from '../../../shared/contracts/shop.ts';
 import { cards } from '../../db/schema/catalog.ts';
+import { reconcileStock } from '../inventory/service.ts';
 import { ledgerInvariants, moneyTestContext, type MoneyTestContext } from '../wallet/test-support.ts';
 import { CLEAN, fund, makeCatalog, shopInvariants, slots } from './test-support.ts';
 
@@ -74,6 +75,8 @@ describe.runIf(onPostgres)('concurrent openings on PostgreSQL', () => {
     // The solo user's nonces are 0..n-1 with no gaps or repeats.
     const nonces = await t.deps.dbh.query<{ nonce: number }>(sql`select nonce from openings where user_id = ${solo} order by nonce`);
     expect(nonces.map((n) => Number(n.nonce))).toEqual(nonces.map((_, i) => i));
+    // The stock half of the books: every card's movements explain its stock (issue 14).
+    expect(await reconcileStock(t.deps.db)).toMatchObject({ ok: true, details: { mismatches: 0 } });
   });
 });
 

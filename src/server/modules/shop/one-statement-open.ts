@@ -4,11 +4,12 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import { PULL_EVENT_MIN_CENTS, type OpenResult, type PackSlot } from '../../../shared/contracts/shop.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Deps } from '../../deps.ts';
-import { openings, ownedCards, purchases, userPacks, userSeeds } from '../../db/schema/shop.ts';
+import { openings, purchases, userPacks, userSeeds } from '../../db/schema/shop.ts';
 import { idempotencyKeys } from '../../db/schema/wallet.ts';
 import { requestHash } from '../../lib/idempotency.ts';
 import { pgCode } from '../catalog/service.ts';
 import { poolStored } from '../fairness/service.ts';
+import { openedCopiesCte, takeStockCtes } from '../inventory/service.ts';
 import type { Bus } from '../realtime/bus.ts';
 import { debitCtes, debitValues } from '../wallet/service.ts';
 import { forgetPools, forgetPoolVersion, lastPoolVersion, poolVersion } from './pools.ts';
@@ -173,13 +174,15 @@ function statementSql(bus: Bus, announce: boolean): { sql: SQL; announced: boole
     locked as materialized (
       select c.id from "cards" c where c.id = any(${v('card_ids')}::uuid[]) and (select count(*) from balance_lock) >= 0 order by c.id for update
     ),
-    taken as (
-      update "cards" c set "stock" = c.stock - w.n
-      from want w, "card_classes" cc, "architects" a
-      where c.id = any(${v('card_ids')}::uuid[]) and c.id = w.id and c.id in (select id from locked) and cc.id = c.class_id and a.id = c.architect_id
-        and c.stock >= w.n and c.active and c.archived_at is null and (c.stock = w.n) = w.emptied
-      returning ${sql.raw(TAKEN_CARD_COLUMNS)}
-    ),
+    ${takeStockCtes({
+      name: 'taken',
+      want: sql`want`,
+      from: sql`"card_classes" cc, "architects" a`,
+      where: sql`c.id = any(${v('card_ids')}::uuid[]) and c.id in (select id from locked) and cc.id = c.class_id and a.id = c.architect_id
+        and (c.stock = w.n) = w.emptied`,
+      returning: sql.raw(TAKEN_CARD_COLUMNS),
+      movement: { referenceType: sql`'purchase'`, referenceId: sql`${v('purchase_id')}::text`, actorId: sql`${v('uid')}::text`, at: sql`${v('at')}::timestamptz` },
+    })},
     ${debitCtes()},
     purchase as (
       insert into ${purchases} ("id", "user_id", "product_id", "pack_id", "quantity", "unit_price_cents", "total_cents", "ledger_entry_id", "created_at")
@@ -206,13 +209,20 @@ function statementSql(bus: Bus, announce: boolean): { sql: SQL; announced: boole
       where exists (select 1 from nonces)
       returning 1
     ),
-    cards_owned as (
-      insert into ${ownedCards} ("id", "card_id", "owner_id", "acquired_via", "value_cents", "status", "opening_id", "product_id", "slot", "acquired_at", "updated_at")
-      select y.id, y.card_id, ${v('uid')}::text, 'opening', t.value_cents, 'in_vault', y.opening_id, ${v('product_id')}::uuid, y.slot,
-        ${v('at')}::timestamptz, ${v('at')}::timestamptz
-      from owned y join taken t on t.id = y.card_id
-      returning 1
-    ),
+    ${openedCopiesCte({
+      name: 'cards_owned',
+      from: sql`owned y join taken t on t.id = y.card_id`,
+      columns: {
+        id: sql`y.id`,
+        cardId: sql`y.card_id`,
+        ownerId: sql`${v('uid')}::text`,
+        valueCents: sql`t.value_cents`,
+        openingId: sql`y.opening_id`,
+        productId: sql`${v('product_id')}::uuid`,
+        slot: sql`y.slot`,
+        at: sql`${v('at')}::timestamptz`,
+      },
+    })},
     refuted as (
       select concat_ws(',',
         case when not exists (select 1 from key) then 'replay' end,

@@ -4,8 +4,9 @@ import type { ArchitectLayout, BlendMode, LookRefs } from '../../../shared/contr
 import type { DrawRecord, OpenInput, Opening, PackSlot, Purchase, PurchaseInput, UserPack } from '../../../shared/contracts/shop.ts';
 import { drawOpening, oddsCanonical, poolCanonical, PoolEmptyError } from '../../../shared/fairness.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
-import { openings, ownedCards, purchases, userPacks, type packs } from '../../db/schema/shop.ts';
+import { openings, purchases, userPacks, type packs } from '../../db/schema/shop.ts';
 import { AppError, notFound } from '../../http/errors.ts';
+import { openedCopiesCte, takeStockCtes } from '../inventory/service.ts';
 import { assertCanSpend } from '../responsible-play/service.ts';
 import { debit, getBalance } from '../wallet/service.ts';
 import { nodeFair, sha256HexSync } from '../fairness/crypto.ts';
@@ -381,7 +382,8 @@ export async function planDraws(seed: DrawSeed, firstNonce: number, items: ToOpe
 }
 
 /** The columns of a taken card that an opening's answer shows (the stock update returns them). */
-export const TAKEN_CARD_COLUMNS = `c.id, c.stock as stock_after, c.name, c.set_name, c.number, c.value_cents, c.image_key, c.class_id, c.architect_id,
+/** (`c.id`, `c.stock as stock_after` and `w.n as taken_n` come from the inventory's take.) */
+export const TAKEN_CARD_COLUMNS = `c.name, c.set_name, c.number, c.value_cents, c.image_key, c.class_id, c.architect_id,
         coalesce(c.texture_id, cc.default_texture_id) as texture_id,
         cc.name as class_name, cc.colour as class_colour, cc.sort_order as class_sort_order,
         a.frame_image_key as architect_frame_image_key, a.layout as architect_layout,
@@ -448,6 +450,9 @@ async function settle(tx: Tx, actor: Actor, items: ToOpen[], now: Date): Promise
   const { seed, firstNonce, poolVersion: version } = await takeNonces(tx, actor.userId, items.length);
   const plan = await planDraws(seed, firstNonce, items, await poolsFor(tx, version, items));
 
+  // The movements name the purchase, or the openings when owned packs of several purchases open.
+  const bought = [...new Set(items.map((i) => i.purchaseId))];
+  const ref = bought.length === 1 ? { type: 'purchase', id: bought[0]! } : { type: 'openings', id: items.map((i) => i.openingId).join(',') };
   // Take the stock: lock the drawn cards in id order (no deadlocks between openings), then
   // decrement only where enough is left. Fewer rows back = someone took it first: retry.
   const values = sql.join(
@@ -459,12 +464,21 @@ async function settle(tx: Tx, actor: Actor, items: ToOpen[], now: Date): Promise
       with want(id, n) as (values ${values}),
       locked as materialized (
         select c.id from cards c where c.id in (select id from want) order by c.id for update
-      )
-      update cards c set stock = c.stock - w.n
-      from want w, card_classes cc, architects a
-      where c.id = w.id and c.id in (select id from locked) and cc.id = c.class_id and a.id = c.architect_id
-        and c.stock >= w.n and c.active and c.archived_at is null
-      returning ${sql.raw(TAKEN_CARD_COLUMNS)}`),
+      ),
+      ${takeStockCtes({
+        name: 'taken',
+        want: sql`want`,
+        from: sql`card_classes cc, architects a`,
+        where: sql`c.id in (select id from locked) and cc.id = c.class_id and a.id = c.architect_id`,
+        returning: sql.raw(TAKEN_CARD_COLUMNS),
+        movement: {
+          referenceType: sql`${ref.type}::text`,
+          referenceId: sql`${ref.id}::text`,
+          actorId: sql`${actor.userId}::text`,
+          at: sql`${now.toISOString()}::timestamptz`,
+        },
+      })}
+      select * from taken`),
   );
   if (updated.length !== plan.want.size) throw staleHint();
   // The draw took a card's last copy exactly when its stock is now 0; otherwise the stock hint
@@ -513,10 +527,21 @@ async function settle(tx: Tx, actor: Actor, items: ToOpen[], now: Date): Promise
       from json_to_recordset(${JSON.stringify(openingRows)}::json) as x(id uuid, user_pack_id uuid, purchase_id uuid, product_id uuid,
         pack_id uuid, nonce integer, slots jsonb, odds_hash text, pool_hash text, draws jsonb, total_value_cents integer)
     )
-    insert into ${ownedCards} ("id", "card_id", "owner_id", "acquired_via", "value_cents", "status", "opening_id", "product_id", "slot", "acquired_at", "updated_at")
-    select y.id, y.card_id, ${actor.userId}::text, 'opening', y.value_cents, 'in_vault', y.opening_id, y.product_id, y.slot,
-      ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz
-    from json_to_recordset(${JSON.stringify(ownedRows)}::json) as y(id uuid, card_id uuid, value_cents integer, opening_id uuid, product_id uuid, slot integer)`);
+    , ${openedCopiesCte({
+      name: 'copies',
+      from: sql`json_to_recordset(${JSON.stringify(ownedRows)}::json) as y(id uuid, card_id uuid, value_cents integer, opening_id uuid, product_id uuid, slot integer)`,
+      columns: {
+        id: sql`y.id`,
+        cardId: sql`y.card_id`,
+        ownerId: sql`${actor.userId}::text`,
+        valueCents: sql`y.value_cents`,
+        openingId: sql`y.opening_id`,
+        productId: sql`y.product_id`,
+        slot: sql`y.slot`,
+        at: sql`${now.toISOString()}::timestamptz`,
+      },
+    })}
+    select count(*) from copies`);
   return { openings: out, poolHashes: [...poolHashes], refs: refsOf(updated) };
 }
 

@@ -4,6 +4,7 @@ import { DEFAULT_LAYOUT } from '../../../shared/contracts/catalog.ts';
 import type { PackSlot } from '../../../shared/contracts/shop.ts';
 import { architects, cardClasses, cards, uploads } from '../../db/schema/catalog.ts';
 import type { TestContext } from '../../test/harness.ts';
+import { changeStock } from '../inventory/service.ts';
 import { credit, moneyTransaction } from '../wallet/service.ts';
 
 /** A small catalog written straight to the database (no image processing), for the shop suites. */
@@ -32,9 +33,13 @@ export async function makeCatalog(
       architectId: arch!.id,
       imageKey: key,
       valueCents: x.value,
-      stock: x.stock,
     }));
     const inserted = rows.length ? await t.deps.db.insert(cards).values(rows).returning({ id: cards.id }) : [];
+    // Stock through the inventory, as the catalog does: the movements then explain it.
+    for (const [i, r] of inserted.entries()) {
+      const stock = c.cards[i]!.stock;
+      if (stock > 0) await changeStock(t.deps.db, { cardId: r.id, delta: stock, reason: 'initial', actorId: null });
+    }
     cardIds[c.name] = inserted.map((r) => r.id);
   }
   return { classes, cards: cardIds };

@@ -1,0 +1,339 @@
+import { randomUUID } from 'node:crypto';
+import { count, desc, eq, sql, type SQL } from 'drizzle-orm';
+import {
+  MOVES,
+  OUT_OF_STOCK_STATES,
+  SUPPLY_REASONS,
+  type CopyMoveName,
+  type StockMovement,
+  type StockMovementReason,
+  type StockReconcile,
+} from '../../../shared/contracts/inventory.ts';
+import type { OwnedCardStatus } from '../../../shared/contracts/shop.ts';
+import type { Db, DbOrTx } from '../../db/client.ts';
+import { cards, stockAdjustments } from '../../db/schema/catalog.ts';
+import { stockMovements } from '../../db/schema/inventory.ts';
+import { ownedCards } from '../../db/schema/shop.ts';
+import { AppError } from '../../http/errors.ts';
+
+/**
+ * The inventory gateway (issue 14, ADR 0011): the only code that writes `cards.stock`,
+ * `owned_cards` (rows and status), `stock_movements` and `stock_adjustments`
+ * (inventory-boundary.test.ts enforces it). Every change of stock and every move of an owned copy
+ * writes a stock movement with its reason and reference, in the same statement as the change, so
+ * each card's movements sum to its stock (`reconcileStock`). Moves of a copy are checked against
+ * the state machine of `shared/contracts/inventory.ts` by a conditional UPDATE: two moves of one
+ * copy racing cannot both pass.
+ *
+ * Call these inside the caller's transaction: a refusal (AppError / null) after an earlier write of
+ * the same transaction leaves it to the caller to roll back, as every caller's transaction does.
+ */
+
+export interface MoveContext {
+  actorId: string | null;
+  referenceType?: string | null;
+  referenceId?: string | null;
+  /**
+   * Why, for people. A stock change with a note also goes to the catalog's stock history
+   * (stock_adjustments, whose reason is this text), as every change outside an opening always has.
+   */
+  note?: string | null;
+}
+
+function rowsOf<T>(res: unknown): T[] {
+  return (Array.isArray(res) ? res : (res as { rows: T[] }).rows) as T[];
+}
+
+
+interface Applied {
+  card_id: string;
+  stock_after: number;
+  adjustment: { id: string; created_at: string } | null;
+}
+
+/**
+ * Moves stock of several cards by `delta` each and logs it, in one statement: the cards are locked
+ * in id order (as openings lock them), a take only happens where enough is left, and only what
+ * happened is logged. Returns the cards that moved; fewer than asked = refused (caller decides).
+ */
+async function applyStock(tx: DbOrTx, entries: ReadonlyArray<{ cardId: string; delta: number }>, reason: StockMovementReason, ctx: MoveContext) {
+  const rows = entries.map((e) => ({ card_id: e.cardId, delta: e.delta }));
+  const legacy = ctx.note != null;
+  const res = await tx.execute(sql`
+    with w as (select * from json_to_recordset(${JSON.stringify(rows)}::json) as w(card_id uuid, delta integer)),
+    locked as materialized (select c.id from ${cards} c where c.id in (select card_id from w) order by c.id for update),
+    upd as (
+      update ${cards} c set "stock" = c.stock + w.delta, "updated_at" = now()
+      from w where c.id = w.card_id and c.id in (select id from locked) and w.delta <> 0 and c.stock + w.delta >= 0
+      returning c.id, c.stock
+    ),
+    moved as (
+      insert into ${stockMovements} ("card_id", "delta", "stock_after", "reason", "reference_type", "reference_id", "note", "actor_id")
+      select w.card_id, w.delta, coalesce(u.stock, c.stock), ${reason}::stock_movement_reason, ${ctx.referenceType ?? null}::text,
+        ${ctx.referenceId ?? null}::text, ${ctx.note ?? null}::text, ${ctx.actorId}::text
+      from w join ${cards} c on c.id = w.card_id and c.id in (select id from locked) left join upd u on u.id = w.card_id
+      where w.delta = 0 or u.id is not null
+      returning "card_id", "delta", "stock_after"
+    ),
+    adj as (
+      insert into ${stockAdjustments} ("card_id", "delta", "stock_after", "reason", "actor_id")
+      select m.card_id, m.delta, m.stock_after, ${ctx.note ?? ''}::text, ${ctx.actorId}::text from moved m
+      where ${legacy}::boolean and m.delta <> 0
+      returning "id", "card_id", "created_at"
+    )
+    select m.card_id, m.stock_after,
+      (select json_build_object('id', a.id, 'created_at', a.created_at) from adj a where a.card_id = m.card_id) as adjustment
+    from moved m`);
+  return new Map(rowsOf<Applied>(res).map((r) => [r.card_id, { ...r, stock_after: Number(r.stock_after) }]));
+}
+
+export type StockChangeReason = (typeof SUPPLY_REASONS)[number];
+
+/**
+ * Adds (or removes) copies to the shop's stock: initial stock, an admin's adjustment, a CSV import.
+ * Null when the card does not exist or the change would take its stock below zero (nothing written).
+ */
+export async function changeStock(
+  tx: DbOrTx,
+  input: { cardId: string; delta: number; reason: StockChangeReason } & MoveContext,
+): Promise<{ stockAfter: number; adjustment: { id: string; createdAt: Date } | null } | null> {
+  if (!Number.isInteger(input.delta) || input.delta === 0) throw new Error('changeStock needs a non-zero whole delta');
+  const applied = (await applyStock(tx, [{ cardId: input.cardId, delta: input.delta }], input.reason, input)).get(input.cardId);
+  if (!applied) return null;
+  const a = applied.adjustment;
+  return { stockAfter: applied.stock_after, adjustment: a ? { id: a.id, createdAt: new Date(a.created_at) } : null };
+}
+
+/**
+ * A new copy in a user's vault, taken from stock (an admin's grant, a drop). Null when the card is
+ * out of stock or does not exist; nothing is written then.
+ */
+export async function createCopy(
+  tx: DbOrTx,
+  move: 'grant' | 'drop',
+  input: { cardId: string; ownerId: string } & MoveContext,
+): Promise<{ ownedCardId: string; card: { id: string; name: string; stock: number; valueCents: number } } | null> {
+  const ownedCardId = randomUUID();
+  const m = MOVES[move];
+  const res = await tx.execute(sql`
+    with taken as (
+      update ${cards} c set "stock" = c.stock + ${m.stockDelta}::int, "updated_at" = now()
+      where c.id = ${input.cardId}::uuid and c.stock + ${m.stockDelta}::int >= 0
+      returning c.id, c.name, c.stock, c.value_cents
+    ),
+    copy as (
+      insert into ${ownedCards} ("id", "card_id", "owner_id", "acquired_via", "value_cents", "status")
+      select ${ownedCardId}::uuid, t.id, ${input.ownerId}::text, ${move}::acquired_via, t.value_cents, ${m.to}::owned_card_status from taken t
+      returning "id"
+    ),
+    moved as (
+      insert into ${stockMovements} ("card_id", "delta", "stock_after", "reason", "reference_type", "reference_id", "note", "actor_id")
+      select t.id, ${m.stockDelta}::int, t.stock, ${m.reason}::stock_movement_reason, ${input.referenceType ?? 'owned_card'}::text,
+        ${input.referenceId ?? ownedCardId}::text, ${input.note ?? null}::text, ${input.actorId}::text
+      from taken t
+      returning 1
+    ),
+    adj as (
+      insert into ${stockAdjustments} ("card_id", "delta", "stock_after", "reason", "actor_id")
+      select t.id, ${m.stockDelta}::int, t.stock, ${input.note ?? ''}::text, ${input.actorId}::text from taken t
+      where ${input.note != null}::boolean
+      returning 1
+    )
+    select t.id, t.name, t.stock, t.value_cents, (select count(*) from copy) as copies from taken t`);
+  const [row] = rowsOf<{ id: string; name: string; stock: number; value_cents: number; copies: string | number }>(res);
+  if (!row) return null;
+  if (Number(row.copies) !== 1) throw new Error('a copy was taken from stock without its owned card');
+  return { ownedCardId, card: { id: row.id, name: row.name, stock: Number(row.stock), valueCents: Number(row.value_cents) } };
+}
+
+export interface MovedCopy {
+  id: string;
+  cardId: string;
+  ownerId: string;
+  /** The state it was in. */
+  from: OwnedCardStatus;
+}
+
+/** 409 invalid_card_state: the state machine does not allow this move from where the copies are. */
+export function invalidCardState(move: CopyMoveName, found: ReadonlyArray<{ id: string; status: OwnedCardStatus }>): AppError {
+  const m = MOVES[move];
+  const wrong = found.filter((f) => !(m.from as readonly string[]).includes(f.status));
+  const what = wrong.length ? `${wrong.length === 1 ? 'A card is' : `${wrong.length} cards are`} ${wrong[0]!.status.replace('_', ' ')}` : 'Some cards were not found';
+  return new AppError(409, 'invalid_card_state', `${what}: only cards ${m.from.map((s) => s.replace('_', ' ')).join(' or ')} can be moved to ${m.to.replace('_', ' ')}. Nothing changed.`);
+}
+
+/**
+ * Moves owned copies along the state machine (ship, cancel a shipment, dispatch, deliver, sell
+ * back, revoke) and returns to stock what the move returns. All or nothing: one conditional UPDATE
+ * locks the copies, checks that every one of them is (the owner's and) in a state the move allows,
+ * and moves them only then. A refusal throws 409 `invalid_card_state` (or the caller's own error,
+ * from `refused`) and has changed nothing.
+ */
+export async function moveCopies(
+  tx: DbOrTx,
+  move: CopyMoveName,
+  input: {
+    ids: readonly string[];
+    /** Only this user's copies (a user's own request). */
+    ownerId?: string;
+    refused?: (found: Array<{ id: string; status: OwnedCardStatus; ownerId: string }>) => Error | Promise<Error>;
+  } & MoveContext,
+): Promise<MovedCopy[]> {
+  const m = MOVES[move];
+  const ids = [...new Set(input.ids)].sort();
+  if (ids.length === 0) return [];
+  const idList = `{${ids.join(',')}}`;
+  const from = `{${m.from.join(',')}}`;
+  const res = await tx.execute(sql`
+    with target as materialized (
+      select o.id, o.status, o.owner_id from ${ownedCards} o where o.id = any(${idList}::uuid[]) order by o.id for update
+    ),
+    allowed as (
+      select count(*) = ${ids.length}::int and bool_and(t.status = any(${from}::owned_card_status[])
+        and (${input.ownerId ?? null}::text is null or t.owner_id = ${input.ownerId ?? null}::text)) as ok
+      from target t
+    )
+    update ${ownedCards} o set "status" = ${m.to}::owned_card_status, "updated_at" = now()
+    from target t, allowed a
+    where o.id = t.id and a.ok and o.status = any(${from}::owned_card_status[])
+    returning o.id, o.card_id, o.owner_id, t.status as from_status`);
+  const moved = rowsOf<{ id: string; card_id: string; owner_id: string; from_status: OwnedCardStatus }>(res);
+  if (moved.length !== ids.length) {
+    const found = (
+      await tx.select({ id: ownedCards.id, status: ownedCards.status, ownerId: ownedCards.ownerId }).from(ownedCards).where(sql`${ownedCards.id} = any(${idList}::uuid[])`)
+    ).filter((f) => input.ownerId === undefined || f.ownerId === input.ownerId);
+    if (moved.length > 0) throw new Error('a refused move changed some copies');
+    throw input.refused ? await input.refused(found) : invalidCardState(move, found);
+  }
+  const perCard = new Map<string, number>();
+  for (const r of moved) perCard.set(r.card_id, (perCard.get(r.card_id) ?? 0) + m.stockDelta);
+  const applied = await applyStock(tx, [...perCard].map(([cardId, delta]) => ({ cardId, delta })), m.reason, input);
+  // Returns only add stock, and every moved copy's card exists (foreign key): all of them apply.
+  if (applied.size !== perCard.size) throw new Error('stock of a moved copy did not move');
+  return moved.map((r) => ({ id: r.id, cardId: r.card_id, ownerId: r.owner_id, from: r.from_status }));
+}
+
+// ───────────────────────── the hot path, as CTEs ─────────────────────────
+
+/**
+ * The opening's stock take as two CTEs of the caller's statement (more rows, not more round trips):
+ * `<name>` takes `w.n` copies of each card of `want` (a relation with columns id, n, aliased `w`;
+ * cards are `c`) where enough is left and the card is on sale, and returns `c.id`, `c.stock as
+ * stock_after`, `w.n as taken_n` and the caller's `returning`; `<name>_moves` logs one 'pack_open'
+ * movement per card taken. `from`/`where` add the caller's joins and checks (lock order, hints).
+ */
+export function takeStockCtes(p: {
+  name: string;
+  want: SQL;
+  from?: SQL;
+  where?: SQL;
+  returning: SQL;
+  movement: { referenceType: SQL; referenceId: SQL; actorId: SQL; at: SQL };
+}): SQL {
+  const name = sql.raw(p.name);
+  return sql`${name} as (
+      update "cards" c set "stock" = c.stock - w.n
+      from ${p.want} w${p.from ? sql`, ${p.from}` : sql``}
+      where c.id = w.id and c.stock >= w.n and c.active and c.archived_at is null${p.where ? sql` and ${p.where}` : sql``}
+      returning c.id, c.stock as stock_after, w.n as taken_n, ${p.returning}
+    ),
+    ${sql.raw(`${p.name}_moves`)} as (
+      insert into "stock_movements" ("card_id", "delta", "stock_after", "reason", "reference_type", "reference_id", "actor_id", "created_at")
+      select t.id, -t.taken_n, t.stock_after, 'pack_open', ${p.movement.referenceType}, ${p.movement.referenceId}, ${p.movement.actorId}, ${p.movement.at}
+      from ${name} t
+    )`;
+}
+
+/**
+ * The opening's new copies as a CTE `<name>` (returning 1 per copy): one owned card per row of
+ * `from`, in the state the 'open' move leads to. Their stock is taken by `takeStockCtes`.
+ */
+export function openedCopiesCte(p: {
+  name: string;
+  from: SQL;
+  columns: { id: SQL; cardId: SQL; ownerId: SQL; valueCents: SQL; openingId: SQL; productId: SQL; slot: SQL; at: SQL };
+}): SQL {
+  const c = p.columns;
+  return sql`${sql.raw(p.name)} as (
+      insert into "owned_cards" ("id", "card_id", "owner_id", "acquired_via", "value_cents", "status", "opening_id", "product_id", "slot", "acquired_at", "updated_at")
+      select ${c.id}, ${c.cardId}, ${c.ownerId}, 'opening', ${c.valueCents}, ${sql.raw(`'${MOVES.open.to}'`)}, ${c.openingId}, ${c.productId}, ${c.slot}, ${c.at}, ${c.at}
+      from ${p.from}
+      returning 1
+    )`;
+}
+
+// ───────────────────────── reading back ─────────────────────────
+
+function movementDto(r: typeof stockMovements.$inferSelect): StockMovement {
+  return {
+    id: r.id,
+    cardId: r.cardId,
+    delta: r.delta,
+    stockAfter: r.stockAfter,
+    reason: r.reason,
+    referenceType: r.referenceType,
+    referenceId: r.referenceId,
+    note: r.note,
+    actorId: r.actorId,
+    createdAt: r.createdAt.toISOString(),
+  };
+}
+
+/** A card's stock history, newest first. */
+export async function listMovements(db: DbOrTx, cardId: string, page: number, pageSize: number) {
+  const [rows, [{ total } = { total: 0 }]] = await Promise.all([
+    db
+      .select()
+      .from(stockMovements)
+      .where(eq(stockMovements.cardId, cardId))
+      .orderBy(desc(stockMovements.createdAt), desc(stockMovements.id))
+      .limit(pageSize)
+      .offset((page - 1) * pageSize),
+    db.select({ total: count() }).from(stockMovements).where(eq(stockMovements.cardId, cardId)),
+  ]);
+  return { items: rows.map(movementDto), total, page, pageSize };
+}
+
+// ───────────────────────── reconciliation ─────────────────────────
+
+const sqlList = (xs: readonly string[]) => sql.raw(xs.map((x) => `'${x}'`).join(', '));
+
+/**
+ * The stock half of the books: for every card, (1) its movements sum to its stock (initial +
+ * returns − takes = stock), and (2) its stock plus its copies out of stock (in a vault or on their
+ * way) equals what was ever supplied (initial stock, adjustments, imports). One grouped aggregate
+ * over each table, joined to the cards.
+ */
+export async function reconcileStock(db: Db | DbOrTx): Promise<StockReconcile> {
+  const res = await db.execute(sql`
+    with m as (
+      select "card_id", sum("delta") as net, coalesce(sum("delta") filter (where "reason" in (${sqlList(SUPPLY_REASONS)})), 0) as supply
+      from ${stockMovements} group by "card_id"
+    ),
+    o as (
+      select "card_id", count(*) as n from ${ownedCards} where "status" in (${sqlList(OUT_OF_STOCK_STATES)}) group by "card_id"
+    ),
+    checked as (
+      select c.id, c.stock, coalesce(m.net, 0) as net, coalesce(m.supply, 0) as supply, coalesce(o.n, 0) as out_of_stock
+      from ${cards} c left join m on m.card_id = c.id left join o on o.card_id = c.id
+    ),
+    bad as (select * from checked where stock <> net or stock + out_of_stock <> supply)
+    select (select count(*) from checked) as cards, (select count(*) from bad) as mismatches,
+      (select coalesce(json_agg(b), '[]'::json) from (select * from bad order by id limit 100) b) as sample`);
+  const [row] = rowsOf<{ cards: string | number; mismatches: string | number; sample: Array<Record<string, string | number>> }>(res);
+  const sample = (row?.sample ?? []).map((b) => ({
+    cardId: String(b.id),
+    stock: Number(b.stock),
+    movementsNet: Number(b.net),
+    supply: Number(b.supply),
+    ownedOut: Number(b.out_of_stock),
+  }));
+  const mismatches = Number(row?.mismatches ?? 0);
+  return { ok: mismatches === 0, details: { cards: Number(row?.cards ?? 0), mismatches, sample } };
+}
+
+/** For the books' reconciliation route (GET /api/admin/books/reconcile): one check among others. */
+export const stockCheck = {
+  name: 'stock',
+  run: (db: Db): Promise<{ ok: boolean; details: unknown }> => reconcileStock(db),
+} as const;

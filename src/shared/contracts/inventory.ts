@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import { pageSchema, pageSizeSchema } from './catalog.ts';
+import type { OwnedCardStatus } from './shop.ts';
+
+/**
+ * Inventory (issue 14): the one state machine of an owned copy, and the stock movement log.
+ * The server's inventory module checks every move against MOVES; the web may read the same table
+ * to offer only the actions a copy's state allows.
+ */
+
+export const STOCK_MOVEMENT_REASONS = [
+  'initial',
+  'admin_adjust',
+  'csv_import',
+  'pack_open',
+  'grant',
+  'drop',
+  'buyback_return',
+  'revoke',
+  'ship',
+  'ship_cancel',
+  'ship_dispatch',
+  'ship_deliver',
+] as const;
+export type StockMovementReason = (typeof STOCK_MOVEMENT_REASONS)[number];
+
+/** Reasons that add copies to (or remove them from) what the shop owns at all; the others move copies between stock and vaults. */
+export const SUPPLY_REASONS = ['initial', 'admin_adjust', 'csv_import'] as const satisfies readonly StockMovementReason[];
+
+/** States in which a copy is owned by a user and out of stock (reconciliation counts them). */
+export const OUT_OF_STOCK_STATES = ['in_vault', 'in_shipment', 'shipped', 'delivered'] as const satisfies readonly OwnedCardStatus[];
+
+export interface CardMove {
+  /** States a copy may be in for this move; null: a new copy, taken from stock. */
+  from: readonly OwnedCardStatus[] | null;
+  to: OwnedCardStatus;
+  /** Stock change per copy. */
+  stockDelta: -1 | 0 | 1;
+  reason: StockMovementReason;
+}
+
+/** Every move an owned copy can make. Anything else is refused (409 invalid_card_state). */
+export const MOVES = {
+  open: { from: null, to: 'in_vault', stockDelta: -1, reason: 'pack_open' },
+  grant: { from: null, to: 'in_vault', stockDelta: -1, reason: 'grant' },
+  drop: { from: null, to: 'in_vault', stockDelta: -1, reason: 'drop' },
+  ship: { from: ['in_vault'], to: 'in_shipment', stockDelta: 0, reason: 'ship' },
+  cancelShipment: { from: ['in_shipment'], to: 'in_vault', stockDelta: 0, reason: 'ship_cancel' },
+  dispatch: { from: ['in_shipment'], to: 'shipped', stockDelta: 0, reason: 'ship_dispatch' },
+  deliver: { from: ['shipped'], to: 'delivered', stockDelta: 0, reason: 'ship_deliver' },
+  sellBack: { from: ['in_vault'], to: 'sold_back', stockDelta: 1, reason: 'buyback_return' },
+  revoke: { from: ['in_vault'], to: 'revoked', stockDelta: 1, reason: 'revoke' },
+} as const satisfies Record<string, CardMove>;
+export type MoveName = keyof typeof MOVES;
+/** Moves of an existing copy (the others create one). */
+export type CopyMoveName = { [K in MoveName]: (typeof MOVES)[K]['from'] extends null ? never : K }[MoveName];
+
+/** Whether a copy in `from` may take `move`. */
+export function canMove(from: OwnedCardStatus, move: MoveName): boolean {
+  const allowed = MOVES[move].from as readonly OwnedCardStatus[] | null;
+  return allowed !== null && allowed.includes(from);
+}
+
+export const stockMovementSchema = z.object({
+  id: z.string(),
+  cardId: z.string(),
+  delta: z.number().int(),
+  stockAfter: z.number().int(),
+  reason: z.enum(STOCK_MOVEMENT_REASONS),
+  referenceType: z.string().nullable(),
+  referenceId: z.string().nullable(),
+  note: z.string().nullable(),
+  actorId: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type StockMovement = z.infer<typeof stockMovementSchema>;
+
+export const stockMovementQuerySchema = z.object({ page: pageSchema, pageSize: pageSizeSchema(50, 200) });
+
+export const stockMovementListSchema = z.object({
+  items: z.array(stockMovementSchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+});
+
+export const stockReconcileSchema = z.object({
+  ok: z.boolean(),
+  details: z.object({
+    cards: z.number().int(),
+    mismatches: z.number().int(),
+    /** The first mismatching cards (at most 100). */
+    sample: z.array(
+      z.object({ cardId: z.string(), stock: z.number().int(), movementsNet: z.number().int(), supply: z.number().int(), ownedOut: z.number().int() }),
+    ),
+  }),
+});
+export type StockReconcile = z.infer<typeof stockReconcileSchema>;
+
+/** Every state a copy can be in (for tests walking the whole table). */
+export const OWNED_CARD_STATUSES_FOR_TESTS = ['in_vault', 'in_shipment', 'shipped', 'delivered', 'sold_back', 'revoked'] as const satisfies readonly OwnedCardStatus[];
