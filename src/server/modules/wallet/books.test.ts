@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeCatalog, liveProduct, slots } from '../shop/test-support.ts';
-import { reconcileMoney } from './books.ts';
+import { booksChecks } from '../books/routes.ts';
+import { reconcile, reconcileMoney } from './books.ts';
 import { credit, debit, moneyTransaction } from './service.ts';
 import { idem, ledgerInvariants, moneyTestContext, type MoneyTestContext } from './test-support.ts';
 
@@ -175,61 +177,70 @@ describe('reconciliation', () => {
   });
 });
 
-/** mulberry32: a small seeded generator, so a failing sequence can be replayed from its seed. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+/**
+ * A property (fast-check): for any sequence of deposits, buy-and-opens, buybacks, promo
+ * redemptions and admin adjustments by a few users, the books — money and stock, every check of
+ * GET /api/admin/books/reconcile — reconcile after each step. A refusal (not enough money, nothing
+ * to sell) is a valid step and must leave the books as they were. FC_SEED replays a failing run.
+ */
+describe('random sequences of money moves (fast-check)', () => {
+  const OPS = ['deposit', 'purchase', 'buyback', 'promo', 'adjust'] as const;
+  const step = fc.record({
+    op: fc.constantFrom(...OPS),
+    user: fc.nat({ max: 2 }),
+    /** Drives each operation's amount or count. */
+    size: fc.nat({ max: 39 }),
+    credit: fc.boolean(),
+  });
+  type Step = typeof step extends fc.Arbitrary<infer T> ? T : never;
+  const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined;
 
-describe('random sequences of money moves (seeded; fast-check is not installed)', () => {
-  const SEED = Number(process.env.BOOKS_SEED ?? 20261123);
-  const STEPS = 36;
-
-  it(`reconciles after every step (seed ${SEED})`, async () => {
-    const rand = rng(SEED);
-    const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!;
+  it('reconciles after every step', async () => {
     const users = [await t.makeUser(), await t.makeUser(), await t.makeUser()];
     const done: Record<string, number> = {};
-    const ops = {
-      async deposit(u: string) {
-        const res = await t.as(u).post('/api/wallet/deposits', { amountCents: 500 + Math.floor(rand() * 50) * 100 }, idem());
-        expect(res.status).toBe(201);
-        const { deposit } = (await res.json()) as { deposit: { id: string } };
-        return t.as(u).post(`/api/payments/sandbox/deposits/${deposit.id}/pay`, {}, idem());
-      },
-      purchase: (u: string) => t.as(u).post('/api/shop/open', { productId, quantity: 1 + Math.floor(rand() * 2) }, idem()),
-      async buyback(u: string) {
-        const owned = await q<{ id: string }>(sql`select id from owned_cards where owner_id = ${u} and status = 'in_vault' order by id limit 3`);
-        if (owned.length === 0) return null;
-        return t.as(u).post('/api/buyback', { ownedCardIds: owned.slice(0, 1 + Math.floor(rand() * owned.length)).map((o) => o.id) }, idem());
-      },
-      async promo(u: string) {
-        const code = `BOOKS${randomUUID().slice(0, 8)}`;
-        const made = await t.as(admin).post('/api/admin/promo', { code, kind: 'credit', amountCents: 100 + Math.floor(rand() * 10) * 50 });
-        expect(made.status).toBe(201);
-        return t.as(u).post('/api/wallet/promo/redeem', { code }, idem());
-      },
-      adjust: (u: string) =>
-        t.as(admin).post(`/api/admin/users/${u}/balance/adjust`, { amountCents: (rand() < 0.5 ? -1 : 1) * (50 + Math.floor(rand() * 40) * 25), reason: 'books test' }, idem()),
-    } as const;
-    for (let step = 0; step < STEPS; step++) {
-      const name = pick(Object.keys(ops) as Array<keyof typeof ops>);
-      const u = pick(users);
-      const res = await ops[name](u);
-      if (res) {
-        // A refusal is fine (not enough money): it must leave the books as they were.
-        expect([200, 201, 409], `${name} step ${step}: ${res.status} ${await res.clone().text()}`).toContain(res.status);
-        if (res.status < 300) done[name] = (done[name] ?? 0) + 1;
+    const run = async (s: Step) => {
+      const u = users[s.user]!;
+      switch (s.op) {
+        case 'deposit': {
+          const res = await t.as(u).post('/api/wallet/deposits', { amountCents: 500 + s.size * 100 }, idem());
+          expect(res.status).toBe(201);
+          const { deposit } = (await res.json()) as { deposit: { id: string } };
+          return t.as(u).post(`/api/payments/sandbox/deposits/${deposit.id}/pay`, {}, idem());
+        }
+        case 'purchase':
+          return t.as(u).post('/api/shop/open', { productId, quantity: 1 + (s.size % 2) }, idem());
+        case 'buyback': {
+          const owned = await q<{ id: string }>(sql`select id from owned_cards where owner_id = ${u} and status = 'in_vault' order by id limit 3`);
+          if (owned.length === 0) return null;
+          return t.as(u).post('/api/buyback', { ownedCardIds: owned.slice(0, 1 + (s.size % owned.length)).map((o) => o.id) }, idem());
+        }
+        case 'promo': {
+          const code = `BOOKS${randomUUID().slice(0, 8)}`;
+          const made = await t.as(admin).post('/api/admin/promo', { code, kind: 'credit', amountCents: 100 + (s.size % 10) * 50 });
+          expect(made.status).toBe(201);
+          return t.as(u).post('/api/wallet/promo/redeem', { code }, idem());
+        }
+        case 'adjust':
+          return t
+            .as(admin)
+            .post(`/api/admin/users/${u}/balance/adjust`, { amountCents: (s.credit ? 1 : -1) * (50 + s.size * 25), reason: 'books test' }, idem());
       }
-      const r = await reconcileMoney(t.deps.db);
-      expect(r, `after ${name} (step ${step}, seed ${SEED})`).toMatchObject({ ok: true });
-    }
-    // The sequence really moved money every way, and the old invariants agree.
+    };
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 4, maxLength: 12 }), async (steps) => {
+        for (const [i, s] of steps.entries()) {
+          const res = await run(s);
+          if (res) {
+            expect([200, 201, 409], `${s.op} step ${i}: ${res.status} ${await res.clone().text()}`).toContain(res.status);
+            if (res.status < 300) done[s.op] = (done[s.op] ?? 0) + 1;
+          }
+          const r = await reconcile(t.deps.db, booksChecks);
+          expect(r, `after ${s.op} (step ${i})`).toMatchObject({ ok: true });
+        }
+      }),
+      { numRuns: 5, ...(seed === undefined ? {} : { seed }) },
+    );
+    // The runs really moved money every way, and the old invariants agree.
     expect(Object.keys(done).length).toBeGreaterThanOrEqual(4);
     const inv = await ledgerInvariants(t);
     expect(inv.mismatched).toEqual([]);
