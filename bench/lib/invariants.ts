@@ -38,6 +38,16 @@ export async function checkInvariants(exec: Exec, expectedOpenings?: number): Pr
       select count(*) as n from bench_initial_stock i join cards c on c.id = i.card_id
       left join (select card_id, count(*) as taken from owned_cards where acquired_via = 'opening' group by card_id) o on o.card_id = i.card_id
       where i.stock - c.stock <> coalesce(o.taken, 0)`),
+    // The stock half of the books (ADR 0011, what reconcileStock proves): each card's movements sum
+    // to its stock, and stock + copies out of stock equals what was ever supplied.
+    stock_not_equal_movements: await one(`
+      select count(*) as n from cards c left join (select card_id, sum(delta) as s from stock_movements group by card_id) m on m.card_id = c.id
+      where c.stock <> coalesce(m.s, 0)`),
+    stock_not_equal_supply: await one(`
+      select count(*) as n from cards c
+      left join (select card_id, sum(delta) as s from stock_movements where reason in ('initial', 'admin_adjust', 'csv_import') group by card_id) m on m.card_id = c.id
+      left join (select card_id, count(*) as k from owned_cards where status in ('in_vault', 'in_shipment', 'shipped', 'delivered') group by card_id) o on o.card_id = c.id
+      where c.stock + coalesce(o.k, 0) <> coalesce(m.s, 0)`),
     owned_cards_not_5_per_opening: await one(`
       select count(*) as n from openings op
       left join (select opening_id, count(*) as k from owned_cards where opening_id is not null group by opening_id) o on o.opening_id = op.id

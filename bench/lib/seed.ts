@@ -74,6 +74,10 @@ export async function seedCatalog(exec: Exec, opts: { cards: number; stockPerCar
   await exec(`insert into packs (id, name, slots, pool) values (${q(PACK_ID)}, 'Bench booster', ${q(JSON.stringify(SLOTS))}::jsonb, '{"mode":"classes"}'::jsonb)`);
   await exec(`insert into products (id, name, description, price_cents, status, featured, pack_id)
     values (${q(PRODUCT_ID)}, 'Bench booster', 'Five cards.', ${PACK_PRICE_CENTS}, 'live', true, ${q(PACK_ID)})`);
+  // The inventory's history starts with the seeded stock (migration 0010), so the stock check of
+  // the books holds from the first opening.
+  await exec(`insert into stock_movements (card_id, delta, stock_after, reason, note)
+    select id, stock, stock, 'initial', 'bench seed' from cards`);
   // What the invariants compare the stock with afterwards.
   await exec(`create table bench_initial_stock as select id as card_id, stock from cards`);
 }
@@ -119,6 +123,13 @@ export async function seedOwnedCards(exec: Exec, opts: { count: number; users: n
         now() - make_interval(secs => g), now()
       from generate_series(${from}, ${to}) g`);
   }
+  // These copies were granted on top of the seeded stock: the history says so (supplied, then
+  // granted out), so stock + copies in vaults still equals what was supplied.
+  await exec(`insert into stock_movements (card_id, delta, stock_after, reason, note)
+    select o.card_id, x.delta, c.stock + greatest(x.delta, 0), x.reason::stock_movement_reason, 'bench seed'
+    from (select card_id, count(*)::int as n from owned_cards where status = 'in_vault' group by card_id) o
+    join cards c on c.id = o.card_id
+    cross join lateral (values (o.n, 'initial'), (-o.n, 'grant')) x(delta, reason)`);
 }
 
 const cookieCache = new Map<number, string>();
