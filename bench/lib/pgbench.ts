@@ -101,6 +101,9 @@ export async function buildScript(
       exprs.push([(name = 'sshash'), `(select "server_seed_hash" from "user_seeds" where "user_id" = 'bench' || :n and "active")`]);
     }
     else if (v === facts.idempotencyKey) exprs.push([(name = 'ikey'), `'bench-pgbench-' || :r`]);
+    // The journal entry's key is the request's key scoped to its user (ADR 0010). The colon stands
+    // alone in its literal: pgbench would read ':bench…' inside a string as a variable.
+    else if (v === `${uid}:${facts.idempotencyKey}`) exprs.push([(name = 'jkey'), `'bench' || :n || ':' || 'bench-pgbench-' || :r`]);
     else if (facts.cardNumbers.has(v)) {
       name = `card${++card}`;
       // Distinct cards within a transaction, each still uniform over the catalogue: card j is
@@ -135,6 +138,7 @@ export async function buildScript(
       v === clientSeed ||
       v === facts.serverSeedHash ||
       v === facts.idempotencyKey ||
+      v === `${uid}:${facts.idempotencyKey}` ||
       facts.cardNumbers.has(v) ||
       (/^\d+$/.test(v) && Number(v) === facts.nonce) ||
       (UUID_RE.test(v) && !facts.constants.has(v));
