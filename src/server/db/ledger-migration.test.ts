@@ -1,13 +1,11 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { PGlite } from '@electric-sql/pglite';
-import postgres from 'postgres';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reconcileMoney } from '../modules/wallet/books.ts';
 import { credit, moneyTransaction } from '../modules/wallet/service.ts';
 import { createLogger } from '../lib/logger.ts';
 import { createBus } from '../modules/realtime/bus.ts';
-import { openPglite, openPostgres, type DbHandle } from './client.ts';
-import { migratePgliteClient, migratePostgresUrl } from './migrate.ts';
+import type { DbHandle } from './client.ts';
+import { freshDbUpTo, type Exec, type FreshDb } from './migration-test-support.ts';
 
 /**
  * Migration 0009 (double-entry ledger) on a database filled by the old code: migrate a fresh
@@ -17,49 +15,6 @@ import { migratePgliteClient, migratePostgresUrl } from './migrate.ts';
  */
 
 const BEFORE = '0008_prune-indexes';
-
-type Exec = (text: string, params?: unknown[]) => Promise<Array<Record<string, unknown>>>;
-
-interface FreshDb {
-  exec: Exec;
-  migrateRest(): Promise<void>;
-  open(): Promise<DbHandle>;
-  close(): Promise<void>;
-}
-
-async function freshDb(): Promise<FreshDb> {
-  if (inject('dbKind') === 'postgres') {
-    const adminUrl = inject('postgresAdminUrl');
-    const name = `pv_mig_${randomBytes(5).toString('hex')}`;
-    const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-    await admin.unsafe(`create database "${name}"`);
-    const u = new URL(adminUrl);
-    u.pathname = `/${name}`;
-    const url = u.toString();
-    await migratePostgresUrl(url, { upTo: BEFORE });
-    const raw = postgres(url, { max: 1, onnotice: () => {} });
-    let handle: DbHandle | undefined;
-    return {
-      exec: async (text, params = []) => [...(await raw.unsafe(text, params as never[]))] as Array<Record<string, unknown>>,
-      migrateRest: () => migratePostgresUrl(url),
-      open: async () => (handle = await openPostgres(url, 2)),
-      async close() {
-        await handle?.close();
-        await raw.end();
-        await admin.unsafe(`drop database if exists "${name}" with (force)`).catch(() => {});
-        await admin.end();
-      },
-    };
-  }
-  const client = await PGlite.create();
-  await migratePgliteClient(client, { upTo: BEFORE });
-  return {
-    exec: async (text, params = []) => (await client.query<Record<string, unknown>>(text, params)).rows,
-    migrateRest: () => migratePgliteClient(client),
-    open: () => openPglite(client),
-    close: () => client.close(),
-  };
-}
 
 /** The old wallet service's credit and debit (before migration 0009), statement for statement. */
 function oldWallet(exec: Exec) {
@@ -103,7 +58,7 @@ describe('migration 0009 on the one-sided journal', () => {
   let history: Array<Record<string, unknown>>;
 
   beforeAll(async () => {
-    db = await freshDb();
+    db = await freshDbUpTo(BEFORE);
     for (const id of Object.values(ids)) {
       await db.exec(`insert into "user" (id, name, email, username, role, email_verified) values ($1, $1, $1 || '@example.test', $1, 'user', true)`, [id]);
     }
