@@ -42,8 +42,11 @@ export function toHex(bytes: Uint8Array): string {
   return s;
 }
 
-/** The uint32 word stream of one slot. */
-export class SlotStream {
+/**
+ * A stream of uint32 words: HMAC-SHA256(key, `${prefix}:${round}`) for round = 0, 1, 2, …, each
+ * 32-byte block read as 8 big-endian words, a further round computed only when needed.
+ */
+export class WordStream {
   private words: number[] = [];
   private pos = 0;
   private round = 0;
@@ -52,18 +55,13 @@ export class SlotStream {
 
   constructor(
     private readonly crypto: FairCrypto,
-    private readonly serverSeed: string,
-    private readonly clientSeed: string,
-    private readonly nonce: number,
-    private readonly slot: number,
+    private readonly key: string,
+    private readonly prefix: string,
   ) {}
 
   async nextUint32(): Promise<number> {
     if (this.pos >= this.words.length) {
-      const block = await this.crypto.hmacSha256(
-        this.serverSeed,
-        `${this.clientSeed}:${this.nonce}:${this.slot}:${this.round}`,
-      );
+      const block = await this.crypto.hmacSha256(this.key, `${this.prefix}:${this.round}`);
       this.round += 1;
       this.words = [];
       for (let i = 0; i + 4 <= block.length; i += 4) {
@@ -89,8 +87,15 @@ export class SlotStream {
   }
 }
 
+/** The word stream of one slot of an opening: key = server seed, prefix = `${clientSeed}:${nonce}:${slot}`. */
+export class SlotStream extends WordStream {
+  constructor(crypto: FairCrypto, serverSeed: string, clientSeed: string, nonce: number, slot: number) {
+    super(crypto, serverSeed, `${clientSeed}:${nonce}:${slot}`);
+  }
+}
+
 /** Index into `weights` chosen with probability weight / total (weights: positive integers, in the listed order). */
-export async function pickWeighted(stream: SlotStream, weights: readonly number[]): Promise<number> {
+export async function pickWeighted(stream: WordStream, weights: readonly number[]): Promise<number> {
   let total = 0;
   for (const w of weights) {
     if (!Number.isSafeInteger(w) || w < 1) throw new RangeError(`weights must be positive integers, got ${w}`);
