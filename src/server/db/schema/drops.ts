@@ -28,7 +28,7 @@ export const dropTemplates = pgTable('drop_templates', {
   openTime: text('open_time').notNull(),
   durationMinutes: integer('duration_minutes').notNull(),
   winnerCount: integer('winner_count').notNull(),
-  requireVerifiedEmail: boolean('require_verified_email').notNull().default(true),
+  requireVerifiedEmail: boolean('verified_email_required').notNull().default(true),
   minAccountAgeDays: integer('min_account_age_days').notNull().default(0),
   prizes: jsonb('prizes').$type<DropPrizeInput[]>().notNull(),
   active: boolean('active').notNull().default(true),
@@ -46,7 +46,7 @@ export const drops = pgTable(
     opensAt: timestamp('opens_at', { withTimezone: true }).notNull(),
     closesAt: timestamp('closes_at', { withTimezone: true }).notNull(),
     winnerCount: integer('winner_count').notNull(),
-    requireVerifiedEmail: boolean('require_verified_email').notNull().default(true),
+    requireVerifiedEmail: boolean('verified_email_required').notNull().default(true),
     minAccountAgeDays: integer('min_account_age_days').notNull().default(0),
     status: dropStatus('status').notNull().default('scheduled'),
     /** 64 hex characters, made when the drop opens; secret until it has closed. */

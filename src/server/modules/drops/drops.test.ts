@@ -11,6 +11,7 @@ import { selfExclusions } from '../../db/schema/wallet.ts';
 import { makeCard, makeClass, stockOf } from '../buyback/test-support.ts';
 import { nodeFair, sha256HexSync } from '../fairness/crypto.ts';
 import { exportPersonalData } from '../personal-data.ts';
+import { dropsPersonalData } from './personal-data.ts';
 import { moneyTestContext, type MoneyTestContext } from '../wallet/test-support.ts';
 import { runDropTransitions, scheduleTemplateDrops } from './lifecycle.ts';
 import { booksReconcile, createDrop, dropInput, HOUR, pastClose } from './test-support.ts';
@@ -232,6 +233,7 @@ describe('entering', () => {
     await expectCode(young, d.id, 403, 'account_too_new');
     await expectCode(excluded, d.id, 403, 'self_excluded');
     await expectCode(banned, d.id, 403, 'account_banned');
+    await expectCode(admin, d.id, 403, 'staff_not_eligible');
     const later = await createDrop(t, admin, dropInput(c.id, { opensAt: new Date(Date.now() + HOUR).toISOString(), closesAt: new Date(Date.now() + 2 * HOUR).toISOString() }));
     const ok = await t.makeUser();
     await expectCode(ok, later.id, 409, 'drop_not_open');
@@ -390,5 +392,13 @@ describe('lists and personal data', () => {
     const [row] = await t.deps.db.select().from(user).where(eq(user.id, u));
     const data = (await exportPersonalData(t.deps.db, { id: u, email: row!.email, username: row!.username, name: row!.name })) as { drops: { entries: unknown[] } };
     expect(data.drops.entries).toHaveLength(1);
+    // Deleting the account deletes entries in drops not yet drawn, and keeps drawn ones (their proofs).
+    const drawnDrop = await createDrop(t, admin, dropInput(c.id));
+    await t.as(u).post(`/api/drops/${drawnDrop.id}/entries`);
+    await pastClose(t, drawnDrop.id);
+    await runDropTransitions(t.deps);
+    await t.deps.db.transaction((tx) => dropsPersonalData.erase(tx, { id: u, email: row!.email, username: row!.username, name: row!.name }));
+    const left = await t.deps.db.select({ dropId: dropEntries.dropId }).from(dropEntries).where(eq(dropEntries.userId, u));
+    expect(left).toEqual([{ dropId: drawnDrop.id }]);
   });
 });

@@ -253,10 +253,12 @@ export async function enterDrop(deps: Deps, dropId: string, userId: string): Pro
 
 async function assertEligible(db: DbOrTx, row: DropRow, userId: string, now: Date) {
   const [u] = await db
-    .select({ emailVerified: user.emailVerified, createdAt: user.createdAt, banned: user.banned, banExpires: user.banExpires, deletedAt: user.deletedAt })
+    .select({ emailVerified: user.emailVerified, createdAt: user.createdAt, banned: user.banned, banExpires: user.banExpires, deletedAt: user.deletedAt, role: user.role })
     .from(user)
     .where(eq(user.id, userId));
   if (!u || u.deletedAt) throw forbidden('This account cannot enter drops.', 'not_eligible');
+  // Staff can read the seeds before they are revealed; they never enter.
+  if (u.role === 'admin' || u.role === 'owner') throw forbidden('Staff accounts cannot enter drops.', 'staff_not_eligible');
   if (isBanActive({ banned: u.banned, banExpires: u.banExpires }, now.getTime())) {
     throw forbidden('A suspended account cannot enter drops.', 'account_banned');
   }
