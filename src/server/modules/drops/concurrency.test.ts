@@ -49,7 +49,8 @@ async function expectVerified(proof: DropProofDto) {
 
 /** A second app process on the same PostgreSQL database: its own connections, bus and app. */
 async function secondInstance(): Promise<{ deps: Deps; close(): Promise<void> }> {
-  const [{ db: name }] = await t.deps.dbh.query<{ db: string }>(sql`select current_database() as db`);
+  const [row] = await t.deps.dbh.query<{ db: string }>(sql`select current_database() as db`);
+  const name = row!.db;
   const u = new URL(inject('postgresAdminUrl'));
   u.pathname = `/${name}`;
   const dbh = await openPostgres(u.toString(), 10);
