@@ -205,6 +205,25 @@ export const adminDropListSchema = z.object({
   refs: lookRefsSchema,
 });
 
+export const adminDropEntriesQuerySchema = z.object({ page: pageSchema, pageSize: pageSizeSchema(50, 200) });
+export const adminDropEntriesSchema = z.object({
+  items: z.array(
+    z.object({
+      entryId: z.string(),
+      userId: z.string(),
+      username: z.string(),
+      createdAt: z.string(),
+      /** In the entry list frozen at the draw (false before the draw). */
+      inDraw: z.boolean(),
+      /** The place won, if any (0 = first drawn). */
+      place: z.number().int().nullable(),
+    }),
+  ),
+  total: z.number().int(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+});
+
 export const adminDropDetailSchema = z.object({ drop: adminDropSchema, refs: lookRefsSchema });
 
 const TIME_OF_DAY = /^([01]\d|2[0-3]):[0-5]\d$/;

@@ -40,6 +40,7 @@ describe('authorization', () => {
       ['GET', '/api/admin/drops'],
       ['POST', '/api/admin/drops', dropInput(c.id)],
       ['GET', `/api/admin/drops/${d.id}`],
+      ['GET', `/api/admin/drops/${d.id}/entries`],
       ['PATCH', `/api/admin/drops/${d.id}`, { title: 'x' }],
       ['POST', `/api/admin/drops/${d.id}/cancel`],
       ['GET', '/api/admin/drop-templates'],
@@ -291,6 +292,12 @@ describe('the draw', () => {
       expect(my.myWin?.ownedCardId).toBe(mine[0]!.id);
     }
     expect(winnerIds.size).toBe(3);
+    const adminEntries = await body<{ items: Array<{ entryId: string; inDraw: boolean; place: number | null }>; total: number }>(
+      await t.as(admin).get(`/api/admin/drops/${d.id}/entries`),
+    );
+    expect(adminEntries.total).toBe(8);
+    expect(adminEntries.items.every((e) => e.inDraw)).toBe(true);
+    expect(adminEntries.items.filter((e) => e.place !== null).map((e) => e.place).sort()).toEqual([0, 1, 2]);
     expect(await stockOf(t, a.id)).toBe(4);
     expect(await stockOf(t, b.id)).toBe(3);
     expect(events.filter((e) => e.type === 'drop.won')).toHaveLength(3);

@@ -1,6 +1,8 @@
 import { createRoute } from '@hono/zod-openapi';
 import {
   adminDropDetailSchema,
+  adminDropEntriesQuerySchema,
+  adminDropEntriesSchema,
   adminDropListQuerySchema,
   adminDropListSchema,
   createDropSchema,
@@ -33,6 +35,7 @@ import {
   getProof,
   getTemplate,
   listAdminDrops,
+  listAdminEntries,
   listDrops,
   listTemplates,
   myEntry,
@@ -166,6 +169,22 @@ export function dropsRoutes(deps: Deps) {
       responses: { 200: jsonContent(adminDropDetailSchema, 'Drop'), ...errorResponses },
     }),
     async (c) => c.json(await getAdminDrop(db, c.req.valid('param').id), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/admin/drops/{id}/entries',
+      tags: ['admin drops'],
+      summary: 'Who entered a drop (oldest first), whether each entry was in the draw, and the place won',
+      middleware: [requireAdmin] as const,
+      request: { params: dropParams, query: adminDropEntriesQuerySchema },
+      responses: { 200: jsonContent(adminDropEntriesSchema, 'Entries'), ...errorResponses },
+    }),
+    async (c) => {
+      const q = c.req.valid('query');
+      return c.json(await listAdminEntries(db, c.req.valid('param').id, q.page, q.pageSize), 200);
+    },
   );
 
   app.openapi(

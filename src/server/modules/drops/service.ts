@@ -355,6 +355,31 @@ export async function getAdminDrop(db: DbOrTx, id: string) {
   return { drop: adminDto(items[0]!), refs };
 }
 
+/** Who entered a drop, oldest first, with the place each won. */
+export async function listAdminEntries(db: Db, dropId: string, page: number, pageSize: number) {
+  await dropRow(db, dropId);
+  const [rows, [{ total } = { total: 0 }]] = await Promise.all([
+    db
+      .select({
+        entryId: dropEntries.publicId,
+        userId: dropEntries.userId,
+        username: user.username,
+        createdAt: dropEntries.createdAt,
+        inDraw: dropEntries.inDraw,
+        place: dropWinners.place,
+      })
+      .from(dropEntries)
+      .innerJoin(user, eq(user.id, dropEntries.userId))
+      .leftJoin(dropWinners, eq(dropWinners.entryId, dropEntries.id))
+      .where(eq(dropEntries.dropId, dropId))
+      .orderBy(asc(dropEntries.createdAt), asc(dropEntries.id))
+      .limit(pageSize)
+      .offset((page - 1) * pageSize),
+    db.select({ total: count() }).from(dropEntries).where(eq(dropEntries.dropId, dropId)),
+  ]);
+  return { items: rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })), total: Number(total), page, pageSize };
+}
+
 async function assertUpload(db: DbOrTx, key: string | null | undefined) {
   if (!key) return;
   const [u] = await db.select({ key: uploads.key }).from(uploads).where(eq(uploads.key, key));
