@@ -34,6 +34,10 @@ const PUBLIC_API_ROUTES = new Set([
   'GET /api/shop/products/:id',
   'GET /api/top-pulls',
   'GET /api/fairness/pools/:hash',
+  // Daily drops: the public pages and the published proofs.
+  'GET /api/drops',
+  'GET /api/drops/:id',
+  'GET /api/drops/:id/proof',
   // Payment provider callbacks: authenticated by signature, not by session.
   'POST /api/payments/stripe/webhook',
 ]);

@@ -10,6 +10,7 @@ import { startJobs } from './jobs/scheduler.ts';
 import { createLogger } from './lib/logger.ts';
 import { redactText } from './lib/redact.ts';
 import { revokeDemoSessions } from './modules/auth/demo-accounts.ts';
+import { DROPS_TICK_MS, dropsJob, runDropTransitions } from './modules/drops/lifecycle.ts';
 import { startMailOutbox } from './modules/mail/service.ts';
 import { createBus } from './modules/realtime/bus.ts';
 import { runSeed } from './seed/index.ts';
@@ -49,8 +50,15 @@ async function main() {
   if (config.isProduction) await revokeDemoSessions(deps);
   if (config.mailDisabled) log.warn('MAIL_DISABLED is on: no mail is sent; sign-up, verification and password reset are unavailable');
 
+  // Drops due while no process was running (opened, closed, drawn late) are caught up before
+  // serving; every step is a conditional update, so processes starting together are safe.
+  await runDropTransitions(deps)
+    .then((r) => log.info('drops caught up', r))
+    .catch((err: unknown) => log.error('drops catch-up failed; the job retries', { err }));
+
   startMailOutbox(deps);
   const jobs = startJobs(deps, [pruneJob(deps)]);
+  const dropJobs = startJobs(deps, [dropsJob()], { tickMs: DROPS_TICK_MS, firstDelayMs: DROPS_TICK_MS });
   const app = createApp(deps);
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info: AddressInfo) => {
     log.info('listening', {
@@ -95,6 +103,7 @@ async function main() {
       }, SHUTDOWN_GRACE_MS).unref();
     });
     await jobs.stop();
+    await dropJobs.stop();
     await bus.close();
     await dbh.close().catch((err: unknown) => log.error('closing the database failed', { err }));
     release();

@@ -5,6 +5,7 @@ import { auditPersonalData } from './audit/personal-data.ts';
 import { buybackPersonalData } from './buyback/personal-data.ts';
 import { catalogPersonalData } from './catalog/personal-data.ts';
 import { collectionPersonalData } from './collection/personal-data.ts';
+import { dropsPersonalData } from './drops/personal-data.ts';
 import { fairnessPersonalData } from './fairness/personal-data.ts';
 import { inventoryPersonalData } from './inventory/personal-data.ts';
 import { mailPersonalData } from './mail/personal-data.ts';
@@ -64,6 +65,7 @@ export const personalDataSections: readonly PersonalDataSection[] = [
   fairnessPersonalData,
   collectionPersonalData,
   buybackPersonalData,
+  dropsPersonalData,
   catalogPersonalData,
   inventoryPersonalData,
   auditPersonalData,

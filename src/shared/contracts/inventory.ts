@@ -21,11 +21,20 @@ export const STOCK_MOVEMENT_REASONS = [
   'ship_cancel',
   'ship_dispatch',
   'ship_deliver',
+  'drop_reserve',
+  'drop_release',
 ] as const;
 export type StockMovementReason = (typeof STOCK_MOVEMENT_REASONS)[number];
 
 /** Reasons that add copies to (or remove them from) what the shop owns at all; the others move copies between stock and vaults. */
 export const SUPPLY_REASONS = ['initial', 'admin_adjust', 'csv_import'] as const satisfies readonly StockMovementReason[];
+
+/**
+ * Copies set aside from stock for a scheduled daily drop (taken when it is scheduled, given back
+ * when it is cancelled or a prize is not awarded, or when a winner's copy is made from it): out of
+ * stock, in nobody's vault. Reconciliation counts −Σδ of these as reserved.
+ */
+export const RESERVE_REASONS = ['drop_reserve', 'drop_release'] as const satisfies readonly StockMovementReason[];
 
 /** States in which a copy is owned by a user and out of stock (reconciliation counts them). */
 export const OUT_OF_STOCK_STATES = ['in_vault', 'in_shipment', 'shipped', 'delivered'] as const satisfies readonly OwnedCardStatus[];
@@ -91,7 +100,15 @@ export const stockReconcileSchema = z.object({
     mismatches: z.number().int(),
     /** The first mismatching cards (at most 100). */
     sample: z.array(
-      z.object({ cardId: z.string(), stock: z.number().int(), movementsNet: z.number().int(), supply: z.number().int(), ownedOut: z.number().int() }),
+      z.object({
+        cardId: z.string(),
+        stock: z.number().int(),
+        movementsNet: z.number().int(),
+        supply: z.number().int(),
+        ownedOut: z.number().int(),
+        /** Copies set aside for daily drops (RESERVE_REASONS). */
+        reserved: z.number().int(),
+      }),
     ),
   }),
 });

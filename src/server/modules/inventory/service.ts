@@ -3,6 +3,7 @@ import { count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import {
   MOVES,
   OUT_OF_STOCK_STATES,
+  RESERVE_REASONS,
   SUPPLY_REASONS,
   type CopyMoveName,
   type StockMovement,
@@ -144,6 +145,51 @@ export async function createCopy(
   if (!row) return null;
   if (Number(row.copies) !== 1) throw new Error('a copy was taken from stock without its owned card');
   return { ownedCardId, card: { id: row.id, name: row.name, stock: Number(row.stock), valueCents: Number(row.value_cents) } };
+}
+
+// ───────────────────────── reservations (daily drops) ─────────────────────────
+
+/**
+ * Sets copies aside from stock for a daily drop ('drop_reserve', reference the drop): all or
+ * nothing. Null when a card lacks the stock (or does not exist); nothing is written then.
+ */
+export async function reserveStock(
+  tx: DbOrTx,
+  entries: ReadonlyArray<{ cardId: string; quantity: number }>,
+  ctx: MoveContext,
+): Promise<Map<string, number> | null> {
+  const perCard = new Map<string, number>();
+  for (const e of entries) {
+    if (!Number.isInteger(e.quantity) || e.quantity < 1) throw new Error('reserveStock needs a positive whole quantity');
+    perCard.set(e.cardId, (perCard.get(e.cardId) ?? 0) + e.quantity);
+  }
+  const applied = await applyStock(tx, [...perCard].map(([cardId, q]) => ({ cardId, delta: -q })), 'drop_reserve', { ...ctx, note: null });
+  if (applied.size !== perCard.size) {
+    if (applied.size > 0) await applyStock(tx, [...applied.keys()].map((cardId) => ({ cardId, delta: perCard.get(cardId)! })), 'drop_release', { ...ctx, note: null });
+    return null;
+  }
+  return new Map([...applied].map(([id, a]) => [id, a.stock_after]));
+}
+
+/** Gives reserved copies back to stock ('drop_release'): a cancelled drop, a prize nobody won. */
+export async function releaseReserved(tx: DbOrTx, entries: ReadonlyArray<{ cardId: string; quantity: number }>, ctx: MoveContext): Promise<void> {
+  const perCard = new Map<string, number>();
+  for (const e of entries) if (e.quantity > 0) perCard.set(e.cardId, (perCard.get(e.cardId) ?? 0) + e.quantity);
+  if (perCard.size === 0) return;
+  const applied = await applyStock(tx, [...perCard].map(([cardId, q]) => ({ cardId, delta: q })), 'drop_release', { ...ctx, note: null });
+  if (applied.size !== perCard.size) throw new Error('a reserved copy could not be returned to stock');
+}
+
+/**
+ * A drop prize into its winner's vault, made from the drop's reservation: the reserved copy goes
+ * back to stock and is taken at once by the 'drop' move (both movements in this transaction, the
+ * card row locked in between), so the copy is counted once, in the vault.
+ */
+export async function awardReserved(tx: DbOrTx, input: { cardId: string; ownerId: string } & MoveContext) {
+  await releaseReserved(tx, [{ cardId: input.cardId, quantity: 1 }], input);
+  const copy = await createCopy(tx, 'drop', { ...input, note: null });
+  if (!copy) throw new Error('a reserved prize could not be taken');
+  return copy;
 }
 
 export interface MovedCopy {
@@ -301,23 +347,25 @@ const sqlList = (xs: readonly string[]) => sql.raw(xs.map((x) => `'${x}'`).join(
 /**
  * The stock half of the books: for every card, (1) its movements sum to its stock (initial +
  * returns − takes = stock), and (2) its stock plus its copies out of stock (in a vault or on their
- * way) equals what was ever supplied (initial stock, adjustments, imports). One grouped aggregate
- * over each table, joined to the cards.
+ * way) plus its copies reserved for daily drops equals what was ever supplied (initial stock,
+ * adjustments, imports). One grouped aggregate over each table, joined to the cards.
  */
 export async function reconcileStock(db: Db | DbOrTx): Promise<StockReconcile> {
   const res = await db.execute(sql`
     with m as (
-      select "card_id", sum("delta") as net, coalesce(sum("delta") filter (where "reason" in (${sqlList(SUPPLY_REASONS)})), 0) as supply
+      select "card_id", sum("delta") as net, coalesce(sum("delta") filter (where "reason" in (${sqlList(SUPPLY_REASONS)})), 0) as supply,
+        -coalesce(sum("delta") filter (where "reason" in (${sqlList(RESERVE_REASONS)})), 0) as reserved
       from ${stockMovements} group by "card_id"
     ),
     o as (
       select "card_id", count(*) as n from ${ownedCards} where "status" in (${sqlList(OUT_OF_STOCK_STATES)}) group by "card_id"
     ),
     checked as (
-      select c.id, c.stock, coalesce(m.net, 0) as net, coalesce(m.supply, 0) as supply, coalesce(o.n, 0) as out_of_stock
+      select c.id, c.stock, coalesce(m.net, 0) as net, coalesce(m.supply, 0) as supply, coalesce(o.n, 0) as out_of_stock,
+        coalesce(m.reserved, 0) as reserved
       from ${cards} c left join m on m.card_id = c.id left join o on o.card_id = c.id
     ),
-    bad as (select * from checked where stock <> net or stock + out_of_stock <> supply)
+    bad as (select * from checked where stock <> net or stock + out_of_stock + reserved <> supply or reserved < 0)
     select (select count(*) from checked) as cards, (select count(*) from bad) as mismatches,
       (select coalesce(json_agg(b), '[]'::json) from (select * from bad order by id limit 100) b) as sample`);
   const [row] = rowsOf<{ cards: string | number; mismatches: string | number; sample: Array<Record<string, string | number>> }>(res);
@@ -327,6 +375,7 @@ export async function reconcileStock(db: Db | DbOrTx): Promise<StockReconcile> {
     movementsNet: Number(b.net),
     supply: Number(b.supply),
     ownedOut: Number(b.out_of_stock),
+    reserved: Number(b.reserved),
   }));
   const mismatches = Number(row?.mismatches ?? 0);
   return { ok: mismatches === 0, details: { cards: Number(row?.cards ?? 0), mismatches, sample } };

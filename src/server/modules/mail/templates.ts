@@ -6,7 +6,8 @@ export type MailKind =
   | 'existing-account'
   | 'change-email-confirmation'
   | 'two-factor-reset'
-  | 'account-banned';
+  | 'account-banned'
+  | 'drop-won';
 
 export interface RenderedMail {
   subject: string;
@@ -48,7 +49,7 @@ ${button}
 export function renderMail(
   siteName: string,
   kind: MailKind,
-  data: { url?: string; username?: string; newEmail?: string; reason?: string; until?: string | null },
+  data: { url?: string; username?: string; newEmail?: string; reason?: string; until?: string | null; dropTitle?: string; cardName?: string },
 ): RenderedMail {
   const hello = data.username ? `Hi ${data.username},` : 'Hi,';
   const url = data.url ?? '';
@@ -110,6 +111,16 @@ export function renderMail(
         `Reason: ${data.reason ?? 'not given'}.`,
         data.until ? `The suspension ends on ${data.until}.` : 'The suspension has no end date. Reply to this mail to appeal.',
       ];
+      break;
+    case 'drop-won':
+      subject = `You won the ${siteName} drop "${data.dropTitle ?? 'daily drop'}"`;
+      title = 'You won a daily drop';
+      paragraphs = [
+        hello,
+        `Your entry was drawn in "${data.dropTitle ?? 'the daily drop'}". ${data.cardName ?? 'The prize card'} is already in your vault: there is nothing to claim.`,
+        'The drop page shows the proof of the draw, so you (and anyone) can check it.',
+      ];
+      action = url ? { label: 'See the drop', url } : undefined;
       break;
   }
   const { html, text } = layout(siteName, title, paragraphs, action);
