@@ -11,22 +11,130 @@ export const apiErrorSchema = z.object({
 });
 export type ApiError = z.infer<typeof apiErrorSchema>['error'];
 
-/** Codes a client may branch on. Add here rather than inventing strings at call sites. */
+/**
+ * Every code the API answers with (`error.code`). `AppError` on the server takes only these, and
+ * the web's `ApiClientError.code` is typed with them, so a code the web branches on that the server
+ * never sends, or a typo on either side, fails to compile. Add a code here when a new failure needs
+ * its own handling; otherwise use a general one (validation_failed, conflict, not_found, …).
+ */
 export const ERROR_CODES = [
+  // general
   'validation_failed',
   'malformed_json',
+  'unsupported_media_type',
+  'method_not_allowed',
+  'payload_too_large',
+  'not_found',
+  'conflict',
+  'rate_limited',
+  'maintenance',
+  'busy',
+  'internal_error',
+  'service_unavailable',
+  'idempotency_conflict',
+  'idempotency_in_progress',
+  'bad_origin',
+  'bad_envelope',
+  /** Any other HTTP failure raised by the framework itself. */
+  'http_error',
+  // who may do it
   'unauthorized',
   'forbidden',
   'admin_role_required',
+  'owner_role_required',
+  'owner_required',
   'mfa_required',
   'email_not_verified',
-  'not_found',
-  'conflict',
-  'idempotency_conflict',
-  'payload_too_large',
-  'rate_limited',
-  'maintenance',
+  'user_banned',
+  'account_banned',
+  'self_excluded',
+  'self_dealing',
+  'not_sandbox',
+  'not_admin',
+  'already_admin',
+  'owner_protected',
+  'cannot_demote_owner',
+  'cannot_demote_self',
+  'cannot_target_self',
+  'user_not_found',
+  'username_taken',
+  'invalid_password',
+  'invalid_code',
+  'two_factor_not_enabled',
+  // money
   'insufficient_funds',
-  'internal_error',
-  'service_unavailable',
+  'deposit_expired',
+  'deposit_limit_reached',
+  'deposit_not_pending',
+  'payment_provider_error',
+  'invalid_signature',
+  'idempotency_key_required',
+  'idempotency_key_invalid',
+  'promo_code_taken',
+  'promo_invalid',
+  'promo_not_started',
+  'promo_expired',
+  'promo_own_code',
+  'promo_account_too_new',
+  'promo_bonus_waiting',
+  'promo_already_redeemed',
+  'promo_limit_reached',
+  // catalog and shop
+  'name_taken',
+  'number_taken',
+  'in_use',
+  'invalid_image',
+  'unsupported_type',
+  'insufficient_stock',
+  'product_has_sales',
+  'sold_out',
+  'class_out_of_stock',
+  'no_slots',
+  'not_released',
+  'purchase_limit_reached',
+  'pack_already_opened',
+  // vault, buyback, inventory
+  'invalid_card_state',
+  'not_in_vault',
+  'nothing_to_sell',
+  'quote_changed',
+  'out_of_stock',
+  // daily drops
+  'not_eligible',
+  'account_too_new',
+  'staff_not_eligible',
+  'drop_locked',
+  'drop_not_open',
+  'drop_closed',
+  'drop_cancelled',
+  'drop_not_drawn',
 ] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/**
+ * Codes of Better Auth's own endpoints (/api/auth/*) that the web branches on. They come from
+ * the library, in its upper-case style, so they are listed apart from ours.
+ */
+export const AUTH_ERROR_CODES = [
+  'ACCOUNT_TEMPORARILY_LOCKED',
+  'BANNED_USER',
+  'CREDENTIAL_ACCOUNT_NOT_FOUND',
+  'EMAIL_NOT_VERIFIED',
+  'INVALID_BACKUP_CODE',
+  'INVALID_CODE',
+  'INVALID_EMAIL',
+  'INVALID_EMAIL_OR_PASSWORD',
+  'INVALID_PASSWORD',
+  'INVALID_TOKEN',
+  'INVALID_TWO_FACTOR_CODE',
+  'INVALID_TWO_FACTOR_COOKIE',
+  'PASSWORD_COMPROMISED',
+  'PASSWORD_TOO_LONG',
+  'PASSWORD_TOO_SHORT',
+  'TOKEN_EXPIRED',
+  'TOTP_CODE_ALREADY_USED',
+] as const;
+export type AuthErrorCode = (typeof AUTH_ERROR_CODES)[number];
+
+/** What the web's ApiClientError may carry: ours, Better Auth's, or its own when no answer came. */
+export type ClientErrorCode = ErrorCode | AuthErrorCode | 'network_error';

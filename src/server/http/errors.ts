@@ -2,14 +2,14 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ZodError } from 'zod';
-import type { ApiError } from '../../shared/api-error.ts';
+import type { ApiError, ErrorCode } from '../../shared/api-error.ts';
 import type { AppEnv } from './types.ts';
 
 /** Throw from a service or route; the error handler turns it into the JSON error shape. */
 export class AppError extends Error {
   constructor(
     readonly status: ContentfulStatusCode,
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     readonly fields?: Record<string, string[]>,
     readonly retryAfter?: number,
@@ -19,13 +19,13 @@ export class AppError extends Error {
   }
 }
 
-export const badRequest = (message: string, fields?: Record<string, string[]>, code = 'validation_failed') =>
+export const badRequest = (message: string, fields?: Record<string, string[]>, code: ErrorCode = 'validation_failed') =>
   new AppError(400, code, message, fields);
 export const unauthorized = (message = 'Sign in to continue.') => new AppError(401, 'unauthorized', message);
-export const forbidden = (message = 'You do not have access to this.', code = 'forbidden') =>
+export const forbidden = (message = 'You do not have access to this.', code: ErrorCode = 'forbidden') =>
   new AppError(403, code, message);
 export const notFound = (message = 'Not found.') => new AppError(404, 'not_found', message);
-export const conflict = (message: string, code = 'conflict') => new AppError(409, code, message);
+export const conflict = (message: string, code: ErrorCode = 'conflict') => new AppError(409, code, message);
 export const tooManyRequests = (retryAfterSeconds: number, message?: string) =>
   new AppError(
     429,

@@ -1,11 +1,11 @@
-import type { ApiError } from '@shared/api-error';
+import type { ApiError, ClientErrorCode } from '@shared/api-error';
 import { takeEarlyAnswer } from './early-requests';
 
 /** A failed API call, carrying the server's error shape so forms can show field messages. */
 export class ApiClientError extends Error {
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: ClientErrorCode,
     message: string,
     readonly fields?: Record<string, string[]>,
     readonly retryAfter?: number,
@@ -52,7 +52,8 @@ async function request<T>(method: string, path: string, body?: unknown, opts: Re
     const e = (data as { error?: ApiError } | undefined)?.error;
     throw new ApiClientError(
       res.status,
-      e?.code ?? 'http_error',
+      // The server sends only ERROR_CODES (AppError is typed with them).
+      (e?.code as ClientErrorCode | undefined) ?? 'http_error',
       e?.message ?? `The server answered ${res.status}. Try again in a moment.`,
       e?.fields,
       e?.retryAfter,

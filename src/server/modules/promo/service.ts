@@ -7,6 +7,7 @@ import type {
   UpdatePromoInput,
 } from '../../../shared/contracts/wallet.ts';
 import { formatMoney } from '../../../shared/money.ts';
+import type { ErrorCode } from '../../../shared/api-error.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { auditLog } from '../../db/schema/audit.ts';
 import { user } from '../../db/schema/auth.ts';
@@ -172,7 +173,7 @@ export async function getPromoDetail(db: DbOrTx, id: string): Promise<PromoDetai
   };
 }
 
-const promoError = (code: string, message: string, status: 403 | 404 | 409 = 409) => new AppError(status, code, message);
+const promoError = (code: ErrorCode, message: string, status: 403 | 404 | 409 = 409) => new AppError(status, code, message);
 
 /**
  * Redeems a code for the user inside the caller's transaction. Credit codes credit at once;

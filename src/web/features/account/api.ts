@@ -1,7 +1,7 @@
 import { queryOptions, useQueryClient } from '@tanstack/react-query';
-import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
 import type { Account, SessionInfo } from '@shared/contracts/account';
-import { api, ApiClientError } from '@web/lib/api';
+import { api } from '@web/lib/api';
+import { authPost } from '@web/lib/auth-post';
 
 /** The signed-in user's own account: profile, sessions, two-factor, export, deletion. */
 
@@ -47,89 +47,6 @@ export const accountApi = {
   regenerateBackupCodes: (password: string, code: string) =>
     authPost<{ status: boolean; backupCodes: string[] }>('/two-factor/generate-backup-codes', { password, code }),
 };
-
-/**
- * Calls a Better Auth endpoint under /api/auth. Its errors are `{ code, message, fields?, retryAfter? }`
- * at the top level, so they are normalised into ApiClientError like the rest of the API.
- */
-async function authPost<T = unknown>(path: string, body: unknown): Promise<T> {
-  let res: Response;
-  try {
-    res = await fetch(`/api/auth${path}`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-      body: JSON.stringify(body),
-      credentials: 'same-origin',
-    });
-  } catch {
-    throw new ApiClientError(0, 'network_error', 'We could not reach the server. Check your connection and try again.');
-  }
-  const text = await res.text();
-  let data: any;
-  try {
-    data = text ? JSON.parse(text) : undefined;
-  } catch {
-    data = undefined;
-  }
-  if (!res.ok) {
-    const e = data?.error && typeof data.error === 'object' ? data.error : data;
-    const header = Number(res.headers.get('Retry-After'));
-    const retryAfter = typeof e?.retryAfter === 'number' ? e.retryAfter : Number.isFinite(header) && header > 0 ? header : undefined;
-    const fields: Record<string, string[]> | undefined =
-      e?.fields && typeof e.fields === 'object'
-        ? Object.fromEntries(
-            Object.entries(e.fields as Record<string, unknown>).map(([k, v]) => [k, Array.isArray(v) ? v.map(String) : [String(v)]]),
-          )
-        : undefined;
-    throw new ApiClientError(
-      res.status,
-      typeof e?.code === 'string' ? e.code : res.status === 429 ? 'rate_limited' : 'http_error',
-      typeof e?.message === 'string' && e.message ? e.message : `The server answered ${res.status}. Try again in a moment.`,
-      fields,
-      retryAfter,
-    );
-  }
-  return data as T;
-}
-
-/** "Try again in 14 minutes" from a retryAfter in seconds. */
-export function retryText(seconds: number | undefined): string {
-  if (!seconds || seconds <= 0) return 'Wait a moment and try again.';
-  if (seconds < 60) return `Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`;
-  const minutes = Math.ceil(seconds / 60);
-  return `Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
-}
-
-/**
- * Puts the server's per-field messages on the form's fields (the first field gets focus). `rename`
- * maps server field names to form field names when they differ. Returns true when any applied.
- */
-export function applyServerFields<T extends FieldValues>(
-  err: unknown,
-  setError: UseFormSetError<T>,
-  known: ReadonlyArray<Path<T>>,
-  rename: Record<string, Path<T>> = {},
-): boolean {
-  if (!(err instanceof ApiClientError) || !err.fields) return false;
-  let applied = false;
-  for (const [serverName, messages] of Object.entries(err.fields)) {
-    const name = rename[serverName] ?? (serverName as Path<T>);
-    if (!known.includes(name) || !messages[0]) continue;
-    setError(name, { type: 'server', message: messages[0] }, { shouldFocus: !applied });
-    applied = true;
-  }
-  return applied;
-}
-
-/** A message for a failure that no field explains: what happened and what to do next. */
-export function errorText(err: unknown): string {
-  if (err instanceof ApiClientError) {
-    if (err.status === 429) return `Too many attempts. ${retryText(err.retryAfter)}`;
-    if (err.status === 401 && err.code === 'unauthorized') return 'Your session has ended. Sign in again, then retry.';
-    return err.message;
-  }
-  return 'Something went wrong. Try again in a moment.';
-}
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'long' });

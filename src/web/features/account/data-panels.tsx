@@ -6,7 +6,8 @@ import { z } from 'zod';
 import { deleteAccountSchema, type Account } from '@shared/contracts/account';
 import { Button, ConfirmDialog, FormField, Input, Notice, Panel } from '@web/components/ui';
 import { ApiClientError } from '@web/lib/api';
-import { accountApi, applyServerFields, errorText, retryText } from './api';
+import { accountApi } from './api';
+import { applyServerFields, errorText, retryText } from '@web/lib/api-errors';
 
 /** A JSON download of everything held about the user (the browser saves the attachment). */
 export function DataExportPanel() {

@@ -6,7 +6,8 @@ import { z } from 'zod';
 import { PASSWORD_MAX, passwordSchema } from '@shared/contracts/account';
 import { Button, FormField, Input, Notice, Panel, toast } from '@web/components/ui';
 import { ApiClientError } from '@web/lib/api';
-import { accountApi, accountKeys, applyServerFields, errorText } from './api';
+import { accountApi, accountKeys } from './api';
+import { applyServerFields, errorText } from '@web/lib/api-errors';
 
 const passwordChangeSchema = z
   .object({

@@ -7,7 +7,8 @@ import { z } from 'zod';
 import { PASSWORD_MAX, type Account } from '@shared/contracts/account';
 import { Badge, Button, buttonClasses, Dialog, FormField, Input, Notice, Panel, toast } from '@web/components/ui';
 import { ApiClientError } from '@web/lib/api';
-import { accountApi, applyServerFields, errorText, retryText, useRefreshAccount } from './api';
+import { accountApi, useRefreshAccount } from './api';
+import { applyServerFields, errorText, retryText } from '@web/lib/api-errors';
 import { BackupCodesView } from './backup-codes';
 
 const stepUpSchema = z.object({

@@ -1,7 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Me } from '@shared/contracts/me';
 import { api, ApiClientError } from '@web/lib/api';
-import { authPost } from './auth-api';
+import { authPost } from '@web/lib/auth-post';
 
 /** The signed-in user, or null. Shared by route guards, the header and every feature. */
 export const sessionQueryOptions = queryOptions({

@@ -6,7 +6,8 @@ import { z } from 'zod';
 import { emailSchema } from '@shared/contracts/account';
 import { Button, Checkbox, FormField, Input, Notice } from '@web/components/ui';
 import { ApiClientError } from '@web/lib/api';
-import { authPost, retryText } from './auth-api';
+import { authPost } from '@web/lib/auth-post';
+import { retryText } from '@web/lib/api-errors';
 import { PasswordInput } from './parts';
 
 const schema = z.object({

@@ -5,7 +5,8 @@ import { useState } from 'react';
 import { emailSchema, passwordSchema, usernameSchema, PASSWORD_MAX, PASSWORD_MIN } from '@shared/contracts/account';
 import { Button, Checkbox, FormField, Input, Notice } from '@web/components/ui';
 import { api, ApiClientError } from '@web/lib/api';
-import { applyFieldErrors, authPost, retryText } from './auth-api';
+import { authPost } from '@web/lib/auth-post';
+import { applyServerFields, retryText } from '@web/lib/api-errors';
 import { PasswordInput } from './parts';
 
 export const signUpFormSchema = z.object({
@@ -63,7 +64,7 @@ export function SignUpForm({ onSignedUp }: { onSignedUp: (email: string) => void
       await authPost('/sign-up/email', { ...values, name: values.username, callbackURL: '/home' });
       onSignedUp(values.email.trim());
     } catch (err) {
-      if (applyFieldErrors(err, FIELDS, setError)) return;
+      if (applyServerFields(err, setError, FIELDS)) return;
       if (err instanceof ApiClientError) {
         const field = CODE_FIELD[err.code];
         if (field) return setError(field, { type: 'server', message: err.message }, { shouldFocus: true });

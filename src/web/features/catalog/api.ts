@@ -1,5 +1,6 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CardPackOdds } from '@shared/contracts/shop';
+import type { ClientErrorCode } from '@shared/api-error';
 import type {
   Architect,
   ArchitectInput,
@@ -172,7 +173,7 @@ export function useImportCsv() {
       if (res.ok || res.status === 422) return body as CsvImportResult;
       throw new ApiClientError(
         res.status,
-        body?.error?.code ?? 'http_error',
+        (body?.error?.code as ClientErrorCode | undefined) ?? 'http_error',
         body?.error?.message ?? `The server answered ${res.status}. Try again in a moment.`,
         body?.error?.fields,
       );

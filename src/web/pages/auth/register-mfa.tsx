@@ -15,7 +15,8 @@ import {
   SkeletonText,
   toast,
 } from '@web/components/ui';
-import { authPost, retryText } from '@web/features/auth/auth-api';
+import { authPost } from '@web/lib/auth-post';
+import { retryText } from '@web/lib/api-errors';
 import { AuthHeader } from '@web/features/auth/parts';
 import { PasswordInput } from '@web/features/auth/parts';
 import { refreshSession, useSession } from '@web/features/auth/session';

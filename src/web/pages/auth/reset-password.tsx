@@ -6,7 +6,8 @@ import { z } from 'zod';
 import { KeyRound } from 'lucide-react';
 import { emailSchema } from '@shared/contracts/account';
 import { Button, FormField, Input, Notice } from '@web/components/ui';
-import { authPost, retryText } from '@web/features/auth/auth-api';
+import { authPost } from '@web/lib/auth-post';
+import { retryText } from '@web/lib/api-errors';
 import { AuthHeader } from '@web/features/auth/parts';
 import { ApiClientError } from '@web/lib/api';
 

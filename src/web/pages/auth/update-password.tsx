@@ -7,7 +7,8 @@ import { z } from 'zod';
 import { KeyRound } from 'lucide-react';
 import { PASSWORD_MAX, PASSWORD_MIN, passwordSchema } from '@shared/contracts/account';
 import { Button, buttonClasses, FormField, Notice } from '@web/components/ui';
-import { applyFieldErrors, authPost, retryText } from '@web/features/auth/auth-api';
+import { authPost } from '@web/lib/auth-post';
+import { applyServerFields, retryText } from '@web/lib/api-errors';
 import { AuthHeader, PasswordInput, searchString } from '@web/features/auth/parts';
 import { refreshSession } from '@web/features/auth/session';
 import { ApiClientError } from '@web/lib/api';
@@ -58,7 +59,7 @@ export default function UpdatePasswordPage() {
         setError('newPassword', { type: 'server', message: err.fields.password[0]! }, { shouldFocus: true });
         return;
       }
-      if (applyFieldErrors(err, ['newPassword'] as const, setError)) return;
+      if (applyServerFields(err, setError, ['newPassword'])) return;
       if (err instanceof ApiClientError) {
         if (err.code === 'INVALID_TOKEN' || err.code === 'TOKEN_EXPIRED') return setBadToken(true);
         if (['PASSWORD_COMPROMISED', 'PASSWORD_TOO_SHORT', 'PASSWORD_TOO_LONG'].includes(err.code)) {

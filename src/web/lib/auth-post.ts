@@ -1,4 +1,4 @@
-import { ApiClientError } from '@web/lib/api';
+import { ApiClientError } from './api';
 
 /**
  * Calls a Better Auth endpoint under /api/auth. Its errors are `{ code, message, fields?, retryAfter? }`
@@ -52,30 +52,4 @@ function normaliseFields(fields: Record<string, unknown>): Record<string, string
     else if (typeof v === 'string') out[k] = [v];
   }
   return out;
-}
-
-/** "Try again in 14 minutes" from a retryAfter in seconds. */
-export function retryText(seconds: number | undefined): string {
-  if (!seconds || seconds <= 0) return 'Wait a moment and try again.';
-  if (seconds < 60) return `Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`;
-  const minutes = Math.ceil(seconds / 60);
-  return `Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
-}
-
-/** The first message of each field, in the shape react-hook-form's setError wants. */
-export function applyFieldErrors<K extends string>(
-  err: unknown,
-  known: readonly K[],
-  setError: (name: K, error: { type: string; message: string }, opts?: { shouldFocus: boolean }) => void,
-): boolean {
-  if (!(err instanceof ApiClientError) || !err.fields) return false;
-  let applied = false;
-  for (const name of known) {
-    const msg = err.fields[name]?.[0];
-    if (msg) {
-      setError(name, { type: 'server', message: msg }, { shouldFocus: !applied });
-      applied = true;
-    }
-  }
-  return applied;
 }
