@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { AppError, forbidden, unauthorized } from './errors.ts';
-import type { Actor, AppEnv } from './types.ts';
+import { clientIp, type TrustProxy } from './client-ip.ts';
+import type { Actor, ActorCtx, AppEnv } from './types.ts';
 
 /**
  * Authorization middlewares. Every route that is not public uses one of these; the
@@ -57,4 +58,11 @@ export function actorOf(c: Context<AppEnv>): Actor {
   const actor = c.get('actor');
   if (!actor) throw unauthorized();
   return actor;
+}
+
+/** The actor context a service audits with, from a request that passed requireUser/requireAdmin. */
+export function actorCtx(c: Context<AppEnv>, trustProxy: TrustProxy): ActorCtx {
+  const actor = c.get('actor');
+  if (!actor) throw unauthorized();
+  return { actorId: actor.userId, ip: clientIp(c, trustProxy) };
 }

@@ -12,6 +12,21 @@ export interface Actor {
   username?: string;
 }
 
+/**
+ * Who did it, as services that audit take it: the signed-in actor and the client's address
+ * (`actorCtx` in guards.ts builds it from a request).
+ */
+export interface ActorCtx {
+  actorId: string;
+  ip: string | null;
+}
+
+/** The same, where the system may act too (a scheduled job): actorId null. */
+export interface SystemOrActorCtx {
+  actorId: string | null;
+  ip: string | null;
+}
+
 export type AppEnv = {
   Variables: {
     requestId: string;

@@ -1,3 +1,4 @@
+import { isUniqueViolation } from '../../db/errors.ts';
 import { and, desc, eq, ne, sql } from 'drizzle-orm';
 import type { Deps } from '../../deps.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
@@ -60,11 +61,6 @@ export async function isUsernameAvailable(db: DbOrTx, username: string, exceptUs
     .where(sql`lower(${userTable.username}) = lower(${username})`)
     .limit(1);
   return rows.length === 0 || rows[0]!.id === exceptUserId;
-}
-
-function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; cause?: { code?: string } };
-  return e?.code === '23505' || e?.cause?.code === '23505';
 }
 
 export async function changeUsername(db: Db, userId: string, username: string): Promise<Account> {

@@ -1,3 +1,4 @@
+import type { ActorCtx } from '../../http/types.ts';
 import { asc, eq, inArray, sql } from 'drizzle-orm';
 import {
   DEFAULT_BUYBACK_RATE_BP,
@@ -59,7 +60,7 @@ export async function getRates(db: DbOrTx): Promise<BuybackRates> {
 /** Sets the default and the listed classes' overrides, with one audit entry for the change. */
 export async function updateRates(
   tx: Tx,
-  actor: { actorId: string; ip: string | null },
+  actor: ActorCtx,
   input: z.output<typeof updateBuybackRatesSchema>,
 ): Promise<BuybackRates> {
   const before = await getRates(tx);

@@ -14,7 +14,8 @@ import { architects, cardClasses, cards, textures, uploads } from '../../db/sche
 import { changeStock } from '../inventory/service.ts';
 import { audit } from '../audit/service.ts';
 import { CsvSyntaxError, parseCsv, toCsv } from './csv.ts';
-import { afterCatalogWrite, type ActorCtx } from './service.ts';
+import type { ActorCtx } from '../../http/types.ts';
+import { afterCatalogWrite } from './service.ts';
 
 export const MAX_IMPORT_ROWS = 5000;
 const REQUIRED = ['name', 'set', 'number', 'class', 'architect', 'image', 'value'] as const;

@@ -30,9 +30,8 @@ import {
   textureSchema,
 } from '../../../shared/contracts/catalog.ts';
 import type { Deps } from '../../deps.ts';
-import { actorOf, requireAdmin } from '../../http/guards.ts';
+import { actorCtx, requireAdmin } from '../../http/guards.ts';
 import { createRouter, errorResponses, jsonContent, z } from '../../http/openapi.ts';
-import { clientIp } from '../../http/security.ts';
 import type { AppEnv } from '../../http/types.ts';
 import { exportCardsCsv, importCardsCsv } from './csv-import.ts';
 import { acceptsGzip, etagMatches } from './response-cache.ts';
@@ -54,10 +53,7 @@ const adminCardItemSchema = cardSchema.extend({ effectiveTextureId: z.string().n
 export function catalogRoutes(deps: Deps) {
   const app = createRouter();
   const db = deps.db;
-  const ctxOf = (c: Context<AppEnv>): svc.ActorCtx => ({
-    actorId: actorOf(c).userId,
-    ip: clientIp(c, deps.config.trustProxy),
-  });
+  const ctxOf = (c: Context<AppEnv>) => actorCtx(c, deps.config.trustProxy);
 
   // ───────────── classes ─────────────
   app.openapi(

@@ -1,3 +1,4 @@
+import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.ts';
 import { and, asc, count, desc, eq, ilike, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
@@ -30,30 +31,16 @@ import {
 } from '../../../shared/contracts/catalog.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { architects, cardClasses, cards, stockAdjustments, textures, uploads } from '../../db/schema/catalog.ts';
+import type { ActorCtx } from '../../http/types.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import { audit } from '../audit/service.ts';
 import { changeStock } from '../inventory/service.ts';
 import { ResponseCache, type CachedResponse } from './response-cache.ts';
 
 /** Who is changing the catalog, for the audit log. */
-export interface ActorCtx {
-  actorId: string;
-  ip: string | null;
-}
-
 // ───────────────────────── helpers ─────────────────────────
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
-
-/** The PostgreSQL error code of a failed query (drizzle wraps the driver error in `cause`). */
-export function pgCode(err: unknown): string | undefined {
-  let e = err as { code?: unknown; cause?: unknown } | undefined;
-  for (let i = 0; e && i < 4; i++) {
-    if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) return e.code;
-    e = e.cause as typeof e;
-  }
-  return undefined;
-}
 
 function likePattern(q: string) {
   return `%${q.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
@@ -80,7 +67,7 @@ async function withFkGuard<T>(what: string, fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
-    if (pgCode(err) === '23503') throw referencedElsewhere(what);
+    if (isForeignKeyViolation(err)) throw referencedElsewhere(what);
     throw err;
   }
 }
@@ -147,7 +134,7 @@ async function checkTextureRef(db: DbOrTx, id: string | null | undefined, field:
 }
 
 function classNameTaken(err: unknown): never {
-  if (pgCode(err) === '23505') {
+  if (isUniqueViolation(err)) {
     throw new AppError(409, 'name_taken', 'A class with this name already exists.', { name: ['A class with this name already exists.'] });
   }
   throw err;
@@ -600,7 +587,7 @@ async function checkCardRefs(
 }
 
 function cardNumberTaken(err: unknown): never {
-  if (pgCode(err) === '23505') {
+  if (isUniqueViolation(err)) {
     throw new AppError(409, 'number_taken', 'Another card in this set already has this number.', {
       number: ['Another card in this set already has this number.'],
     });

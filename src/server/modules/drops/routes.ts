@@ -21,9 +21,8 @@ import {
 import type { Context } from 'hono';
 import type { Deps } from '../../deps.ts';
 import type { AppEnv } from '../../http/types.ts';
-import { actorOf, requireAdmin, requireUser } from '../../http/guards.ts';
+import { actorCtx, actorOf, requireAdmin, requireUser } from '../../http/guards.ts';
 import { createRouter, errorResponses, jsonContent, z } from '../../http/openapi.ts';
-import { clientIp } from '../../http/security.ts';
 import { openDueDrops } from './lifecycle.ts';
 import {
   cancelDrop,
@@ -52,7 +51,7 @@ const json = <T extends z.ZodType>(schema: T) => ({ body: { required: true, cont
 export function dropsRoutes(deps: Deps) {
   const app = createRouter();
   const { db, config } = deps;
-  const adminCtx = (c: Context<AppEnv>) => ({ actorId: actorOf(c).userId, ip: clientIp(c, config.trustProxy) });
+  const adminCtx = (c: Context<AppEnv>) => actorCtx(c, config.trustProxy);
 
   // Public ---------------------------------------------------------------------------------------
 

@@ -1,3 +1,4 @@
+import type { SystemOrActorCtx } from '../../http/types.ts';
 import { randomBytes } from 'node:crypto';
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import { cmp } from '../../../shared/fairness.ts';
@@ -35,12 +36,6 @@ import { activeSelfExclusion } from '../responsible-play/service.ts';
  * Daily drops (issue 16): admin scheduling, entering, and what anyone may read. The lifecycle
  * (open, close, draw, recurring templates) is in lifecycle.ts.
  */
-
-export interface AdminCtx {
-  /** Null for the system (a recurring drop scheduled by the job). */
-  actorId: string | null;
-  ip: string | null;
-}
 
 type DropRow = typeof drops.$inferSelect;
 
@@ -416,7 +411,7 @@ function assertClosesInFuture(closesAt: Date) {
 }
 
 /** Schedules a drop: its prizes leave stock now (409 out_of_stock if any is short), audited. */
-export async function createDrop(tx: DbOrTx, ctx: AdminCtx, input: CreateDropInput, templateId: string | null = null): Promise<string> {
+export async function createDrop(tx: DbOrTx, ctx: SystemOrActorCtx, input: CreateDropInput, templateId: string | null = null): Promise<string> {
   const opensAt = new Date(input.opensAt);
   const closesAt = new Date(input.closesAt);
   assertClosesInFuture(closesAt);
@@ -460,7 +455,7 @@ const locked = (message: string) => conflict(message, 'drop_locked');
  * taken). Open: the text and image, and a later close only; the prizes, winner count, opening and
  * eligibility are what entrants entered for (409 drop_locked). Drawn, closed, cancelled: nothing.
  */
-export async function updateDrop(tx: DbOrTx, ctx: AdminCtx, id: string, patch: UpdateDropInput): Promise<void> {
+export async function updateDrop(tx: DbOrTx, ctx: SystemOrActorCtx, id: string, patch: UpdateDropInput): Promise<void> {
   const before = await lockDrop(tx, id);
   const prizesBefore = (await tx.select().from(dropPrizes).where(eq(dropPrizes.dropId, id)).orderBy(asc(dropPrizes.position))).map((p) => ({
     cardId: p.cardId,
@@ -535,7 +530,7 @@ function summary(r: DropRow) {
 }
 
 /** Cancels a drop before its draw: its prizes go back to stock; entries stay, undrawn. */
-export async function cancelDrop(tx: DbOrTx, ctx: AdminCtx, id: string): Promise<void> {
+export async function cancelDrop(tx: DbOrTx, ctx: SystemOrActorCtx, id: string): Promise<void> {
   const before = await lockDrop(tx, id);
   if (before.status !== 'scheduled' && before.status !== 'open') {
     throw locked(`This drop is ${before.status}; only a scheduled or open drop can be cancelled.`);
@@ -580,7 +575,7 @@ export async function getTemplate(db: Db, id: string) {
   return templateDto(await templateRow(db, id));
 }
 
-export async function createTemplate(tx: DbOrTx, ctx: AdminCtx, input: CreateDropTemplateInput): Promise<DropTemplate> {
+export async function createTemplate(tx: DbOrTx, ctx: SystemOrActorCtx, input: CreateDropTemplateInput): Promise<DropTemplate> {
   await assertUpload(tx, input.imageKey);
   await assertCards(tx, input.prizes);
   const [row] = await tx.insert(dropTemplates).values({ ...input, createdBy: ctx.actorId }).returning();
@@ -588,7 +583,7 @@ export async function createTemplate(tx: DbOrTx, ctx: AdminCtx, input: CreateDro
   return templateDto(row!);
 }
 
-export async function updateTemplate(tx: DbOrTx, ctx: AdminCtx, id: string, patch: UpdateDropTemplateInput): Promise<DropTemplate> {
+export async function updateTemplate(tx: DbOrTx, ctx: SystemOrActorCtx, id: string, patch: UpdateDropTemplateInput): Promise<DropTemplate> {
   const before = await templateRow(tx, id);
   const prizes = patch.prizes ?? before.prizes;
   const winnerCount = patch.winnerCount ?? before.winnerCount;
@@ -606,7 +601,7 @@ export async function updateTemplate(tx: DbOrTx, ctx: AdminCtx, id: string, patc
 }
 
 /** Deletes a recurring drop; the drops already scheduled from it stay (their template id is cleared). */
-export async function deleteTemplate(tx: DbOrTx, ctx: AdminCtx, id: string): Promise<void> {
+export async function deleteTemplate(tx: DbOrTx, ctx: SystemOrActorCtx, id: string): Promise<void> {
   const before = await templateRow(tx, id);
   await tx.delete(dropTemplates).where(eq(dropTemplates.id, id));
   await audit(tx, { actorId: ctx.actorId, ip: ctx.ip, action: 'drop.template.delete', targetType: 'drop_template', targetId: id, before: templateDto(before), after: null });

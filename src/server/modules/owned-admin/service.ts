@@ -1,3 +1,4 @@
+import type { ActorCtx } from '../../http/types.ts';
 import { and, count, desc, eq, ilike, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import {
@@ -26,9 +27,7 @@ import { likePattern, ownedCardColumns, ownedCardDto, type OwnedCardRow } from '
  * adjustment and the audit log, each with the admin's reason.
  */
 
-export interface AdminCtx {
-  actorId: string;
-  ip: string | null;
+export interface AdminCtx extends ActorCtx {
   /** Grants are held to the admin adjustment limits (the owner is not). */
   role: Actor['role'];
   currency: string;

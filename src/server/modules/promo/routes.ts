@@ -10,9 +10,8 @@ import {
   updatePromoSchema,
 } from '../../../shared/contracts/wallet.ts';
 import type { Deps } from '../../deps.ts';
-import { actorOf, requireAdmin, requireUser, requireVerified } from '../../http/guards.ts';
+import { actorCtx, actorOf, requireAdmin, requireUser, requireVerified } from '../../http/guards.ts';
 import { createRouter, errorResponses, jsonContent, z } from '../../http/openapi.ts';
-import { clientIp } from '../../http/security.ts';
 import { requireIdempotencyKey, sendIdempotent, withIdempotency } from '../../lib/idempotency.ts';
 import { enforceRateLimit } from '../../lib/rate-limit.ts';
 import { moneyTransaction } from '../wallet/service.ts';
@@ -93,8 +92,7 @@ export function promoRoutes(deps: Deps) {
       responses: { 201: jsonContent(z.object({ promo: promoSchema }), 'Created'), ...errorResponses },
     }),
     async (c) => {
-      const actor = actorOf(c);
-      const ctx = { actorId: actor.userId, ip: clientIp(c, config.trustProxy) };
+      const ctx = actorCtx(c, config.trustProxy);
       const promo = await db.transaction((tx) => createPromo(tx, ctx, c.req.valid('json')));
       return c.json({ promo }, 201);
     },
@@ -143,8 +141,7 @@ export function promoRoutes(deps: Deps) {
       responses: { 200: jsonContent(z.object({ promo: promoSchema }), 'Updated'), ...errorResponses },
     }),
     async (c) => {
-      const actor = actorOf(c);
-      const ctx = { actorId: actor.userId, ip: clientIp(c, config.trustProxy) };
+      const ctx = actorCtx(c, config.trustProxy);
       const promo = await db.transaction((tx) => updatePromo(tx, ctx, c.req.valid('param').id, c.req.valid('json')));
       return c.json({ promo }, 200);
     },

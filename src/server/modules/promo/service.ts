@@ -1,3 +1,5 @@
+import { isUniqueViolation } from '../../db/errors.ts';
+import type { ActorCtx } from '../../http/types.ts';
 import { and, desc, eq, isNull, or, sql } from 'drizzle-orm';
 import type {
   CreatePromoInput,
@@ -51,26 +53,12 @@ export function toPromo(row: PromoRow): Promo {
 
 const toDate = (v: string | null | undefined) => (v === undefined ? undefined : v === null ? null : new Date(v));
 
-function isUniqueViolation(err: unknown): boolean {
-  let e: unknown = err;
-  for (let i = 0; i < 4 && e; i++) {
-    if ((e as { code?: string }).code === '23505') return true;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return false;
-}
-
 export async function listPromos(db: DbOrTx): Promise<Promo[]> {
   const rows = await db.select().from(promoCodes).orderBy(desc(promoCodes.createdAt));
   return rows.map(toPromo);
 }
 
-export interface AdminCtx {
-  actorId: string;
-  ip: string | null;
-}
-
-export async function createPromo(db: Tx, ctx: AdminCtx, input: CreatePromoInput): Promise<Promo> {
+export async function createPromo(db: Tx, ctx: ActorCtx, input: CreatePromoInput): Promise<Promo> {
   const code = normalizeCode(input.code);
   const [existing] = await db
     .select({ id: promoCodes.id })
@@ -106,7 +94,7 @@ export async function createPromo(db: Tx, ctx: AdminCtx, input: CreatePromoInput
   return promo;
 }
 
-export async function updatePromo(db: Tx, ctx: AdminCtx, id: string, input: UpdatePromoInput): Promise<Promo> {
+export async function updatePromo(db: Tx, ctx: ActorCtx, id: string, input: UpdatePromoInput): Promise<Promo> {
   const [before] = await db.select().from(promoCodes).where(eq(promoCodes.id, id)).for('update');
   if (!before) throw notFound('No promo code with this id.');
   const isCredit = before.kind === 'credit';

@@ -1,3 +1,4 @@
+import type { ActorCtx } from '../../http/types.ts';
 import { randomUUID } from 'node:crypto';
 import { and, asc, count, desc, eq, ilike } from 'drizzle-orm';
 import type { z } from 'zod';
@@ -18,11 +19,6 @@ import { packStats, slotOddsTable, soldOutReasons } from './odds.ts';
 import { poolStats, productDto, productWithPack, summaries, type PackRow } from './read.ts';
 
 /** Admin: products and packs (odds). Every change is audited in the same transaction. */
-
-export interface AdminCtx {
-  actorId: string;
-  ip: string | null;
-}
 
 const ORDER = {
   order: [desc(products.featured), asc(products.sortOrder), asc(products.createdAt)],
@@ -66,7 +62,7 @@ function assertCanGoLive(pack: PackRow) {
   }
 }
 
-export async function createProduct(db: Db, ctx: AdminCtx, input: z.output<typeof productInputSchema>): Promise<ProductSummary> {
+export async function createProduct(db: Db, ctx: ActorCtx, input: z.output<typeof productInputSchema>): Promise<ProductSummary> {
   return db.transaction(async (tx) => {
     let packId = input.packId;
     if (packId) {
@@ -98,7 +94,7 @@ export async function createProduct(db: Db, ctx: AdminCtx, input: z.output<typeo
   });
 }
 
-export async function updateProduct(db: Db, ctx: AdminCtx, id: string, patch: z.output<typeof productPatchSchema>): Promise<ProductSummary> {
+export async function updateProduct(db: Db, ctx: ActorCtx, id: string, patch: z.output<typeof productPatchSchema>): Promise<ProductSummary> {
   return db.transaction(async (tx) => {
     const row = await productWithPack(tx, id);
     if (!row) throw notFound('No product with this id.');
@@ -126,7 +122,7 @@ export async function updateProduct(db: Db, ctx: AdminCtx, id: string, patch: z.
   });
 }
 
-export async function deleteProduct(db: Db, ctx: AdminCtx, id: string): Promise<void> {
+export async function deleteProduct(db: Db, ctx: ActorCtx, id: string): Promise<void> {
   await db.transaction(async (tx) => {
     const row = await productWithPack(tx, id);
     if (!row) throw notFound('No product with this id.');
@@ -180,7 +176,7 @@ async function assertClassesExist(db: DbOrTx, input: z.output<typeof packInputSc
   if (Object.keys(fields).length) throw badRequest('Some classes in the odds do not exist.', fields);
 }
 
-export async function updatePack(db: Db, ctx: AdminCtx, id: string, input: z.output<typeof packInputSchema>): Promise<AdminPackDetail> {
+export async function updatePack(db: Db, ctx: ActorCtx, id: string, input: z.output<typeof packInputSchema>): Promise<AdminPackDetail> {
   return db.transaction(async (tx) => {
     const [before] = await tx.select().from(packs).where(eq(packs.id, id)).for('update');
     if (!before) throw notFound('No pack with this id.');

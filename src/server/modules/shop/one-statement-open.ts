@@ -7,7 +7,7 @@ import type { Deps } from '../../deps.ts';
 import { openings, purchases, userPacks, userSeeds } from '../../db/schema/shop.ts';
 import { idempotencyKeys } from '../../db/schema/wallet.ts';
 import { requestHash } from '../../lib/idempotency.ts';
-import { pgCode } from '../catalog/service.ts';
+import { PG, pgCode } from '../../db/errors.ts';
 import { poolStored } from '../fairness/service.ts';
 import { openedCopiesCte, takeStockCtes } from '../inventory/service.ts';
 import type { Bus } from '../realtime/bus.ts';
@@ -86,7 +86,7 @@ export function isStoredOpen(body: unknown): body is StoredOpen {
 
 /** Which guesses the statement refuted (packvault_check's message). */
 function refuted(err: unknown): string[] {
-  if (pgCode(err) !== 'PV001') return [];
+  if (pgCode(err) !== PG.packvaultStockRace) return [];
   let e = err as { message?: unknown; cause?: unknown } | undefined;
   for (let i = 0; e && i < 4; i++) {
     if (typeof e.message === 'string' && /^[a-z_,]+$/.test(e.message)) return e.message.split(',');

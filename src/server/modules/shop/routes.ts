@@ -31,11 +31,10 @@ import { user } from '../../db/schema/auth.ts';
 import { openings, purchases, userPacks } from '../../db/schema/shop.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError, notFound } from '../../http/errors.ts';
-import { actorOf, isMfaAdmin, requireAdmin, requireUser, requireVerified } from '../../http/guards.ts';
+import { actorCtx, actorOf, isMfaAdmin, requireAdmin, requireUser, requireVerified } from '../../http/guards.ts';
 import { createRouter, errorResponses, jsonContent, z } from '../../http/openapi.ts';
-import { clientIp } from '../../http/security.ts';
 import { requireIdempotencyKey, sendIdempotent, withIdempotency, type TransactionRunner } from '../../lib/idempotency.ts';
-import { pgCode } from '../catalog/service.ts';
+import { isRetryableTxError } from '../../db/errors.ts';
 import { rememberPool } from '../fairness/service.ts';
 import { moneyTransaction, publishBalance } from '../wallet/service.ts';
 import { adminProduct, createProduct, deleteProduct, getAdminPack, listAdminProducts, previewPack, updatePack, updateProduct } from './admin.ts';
@@ -53,7 +52,7 @@ function retryingRunner(deps: Deps): TransactionRunner {
       try {
         return await moneyTransaction(deps, fn);
       } catch (err) {
-        const retryable = err instanceof StockRace || pgCode(err) === '40P01' || pgCode(err) === '40001';
+        const retryable = err instanceof StockRace || isRetryableTxError(err);
         if (!retryable) throw err;
         if (attempt >= 8) {
           throw new AppError(503, 'busy', 'Many people are opening this pack right now. Nothing was charged; try again in a moment.');
@@ -307,7 +306,7 @@ export function shopRoutes(deps: Deps) {
 
   // Admin ----------------------------------------------------------------------------------------
 
-  const ctx = (c: Parameters<typeof actorOf>[0]) => ({ actorId: actorOf(c).userId, ip: clientIp(c, deps.config.trustProxy) });
+  const ctx = (c: Parameters<typeof actorOf>[0]) => actorCtx(c, deps.config.trustProxy);
 
   app.openapi(
     createRoute({

@@ -1,3 +1,4 @@
+import type { ActorCtx } from '../../http/types.ts';
 import { and, eq, gte, inArray, sql } from 'drizzle-orm';
 import {
   ADJUST_HARD_MAX_CENTS,
@@ -39,7 +40,7 @@ export async function getAdjustLimits(db: DbOrTx): Promise<AdjustLimits> {
   return parsed?.success ? parsed.data : { ...DEFAULT_ADJUST_LIMITS };
 }
 
-export async function setAdjustLimits(tx: Tx, ctx: { actorId: string; ip: string | null }, input: AdjustLimits): Promise<AdjustLimits> {
+export async function setAdjustLimits(tx: Tx, ctx: ActorCtx, input: AdjustLimits): Promise<AdjustLimits> {
   const before = await getAdjustLimits(tx);
   await tx
     .insert(appSettings)
