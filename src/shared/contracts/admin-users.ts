@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageSchema, pageSizeSchema, pagedSchema } from './paging.ts';
 import { emailSchema } from './account.ts';
 import { roleSchema } from './me.ts';
 
@@ -15,8 +16,8 @@ export const adminUserListQuerySchema = z.object({
   banned: z.enum(['true', 'false']).optional(),
   sort: adminUserSortSchema.default('createdAt'),
   dir: sortDirSchema.default('desc'),
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(100).default(25),
+  page: pageSchema,
+  pageSize: pageSizeSchema(25, 100),
 });
 export type AdminUserListQuery = z.infer<typeof adminUserListQuerySchema>;
 
@@ -36,12 +37,7 @@ export const adminUserRowSchema = z.object({
 });
 export type AdminUserRow = z.infer<typeof adminUserRowSchema>;
 
-export const adminUserListSchema = z.object({
-  items: z.array(adminUserRowSchema),
-  total: z.number().int(),
-  page: z.number().int(),
-  pageSize: z.number().int(),
-});
+export const adminUserListSchema = pagedSchema(adminUserRowSchema);
 export type AdminUserList = z.infer<typeof adminUserListSchema>;
 
 export const adminSessionSchema = z.object({

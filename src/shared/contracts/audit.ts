@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageSchema, pageSizeSchema, pagedSchema } from './paging.ts';
 import { fromNotAfterTo, instantRangeFields } from './dates.ts';
 
 /** GET /api/admin/audit — the audit log behind /admin/history. */
@@ -11,8 +12,8 @@ export const auditListQuerySchema = z.object({
   targetId: z.string().max(100).optional(),
   /** ISO date-times or days at midnight UTC (inclusive from, exclusive to). */
   ...instantRangeFields,
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(100).default(50),
+  page: pageSchema,
+  pageSize: pageSizeSchema(50, 100),
 }).superRefine(fromNotAfterTo);
 export type AuditListQuery = z.infer<typeof auditListQuerySchema>;
 
@@ -32,11 +33,7 @@ export const auditEntrySchema = z.object({
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 
-export const auditListSchema = z.object({
-  items: z.array(auditEntrySchema),
-  total: z.number().int(),
-  page: z.number().int(),
-  pageSize: z.number().int(),
+export const auditListSchema = pagedSchema(auditEntrySchema).extend({
   /** Distinct actions seen so far, for the filter dropdown. */
   actions: z.array(z.string()),
 });

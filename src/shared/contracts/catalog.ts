@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageSchema, pageSizeSchema, pagedSchema } from './paging.ts';
 
 /**
  * Catalog contracts: classes (rarity tiers), textures (holo overlays), architects (frame
@@ -71,15 +72,6 @@ export type Upload = z.infer<typeof uploadSchema>;
 // ───────────────────────── shared list bits ─────────────────────────
 
 export const archivedFilterSchema = z.enum(['active', 'archived', 'all']).default('active');
-export const pageSchema = z.coerce.number().int().min(1).max(100_000).default(1);
-export const pageSizeSchema = (def: number, max = 100) => z.coerce.number().int().min(1).max(max).default(def);
-
-export interface Paged<T> {
-  items: T[];
-  total: number;
-  page: number;
-  pageSize: number;
-}
 
 const dateString = z.string();
 
@@ -380,11 +372,7 @@ export const lookRefsSchema = z.object({
 });
 export type LookRefs = z.infer<typeof lookRefsSchema>;
 
-export const publicCardPageSchema = z.object({
-  items: z.array(publicCardSchema),
-  total: z.number().int(),
-  page: z.number().int(),
-  pageSize: z.number().int(),
+export const publicCardPageSchema = pagedSchema(publicCardSchema).extend({
   refs: lookRefsSchema,
 });
 export type PublicCardPage = z.infer<typeof publicCardPageSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageSchema, pageSizeSchema, pagedSchema } from './paging.ts';
 import { applyBasisPoints } from '../money.ts';
 import { dayRangeFields, fromNotAfterTo } from './dates.ts';
 import { idSchema, lookRefsSchema, MAX_VALUE_CENTS, publicCardSchema } from './catalog.ts';
@@ -68,8 +69,8 @@ export const collectionQuerySchema = z.object({
     .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean))
     .pipe(z.array(idSchema).max(100, 'At most 100 ids.'))
     .optional(),
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(200).default(48),
+  page: pageSchema,
+  pageSize: pageSizeSchema(48, 200),
 });
 export type CollectionQuery = z.input<typeof collectionQuerySchema>;
 
@@ -93,11 +94,7 @@ export const ownedCardSchema = z.object({
 });
 export type OwnedCard = z.infer<typeof ownedCardSchema>;
 
-export const collectionPageSchema = z.object({
-  items: z.array(ownedCardSchema),
-  total: z.number().int(),
-  page: z.number().int(),
-  pageSize: z.number().int(),
+export const collectionPageSchema = pagedSchema(ownedCardSchema).extend({
   /** What is in the vault now (whatever the filters): count and current market value. */
   vault: z.object({ count: z.number().int(), valueCents: cents, buybackCents: cents }),
   /** Counts per status, for the status filter. */
@@ -206,8 +203,8 @@ export const adminBuybackQuerySchema = z.object({
   /** Calendar days in UTC, `to` inclusive. */
   ...dayRangeFields,
   minCents: z.coerce.number().int().min(0).max(MAX_VALUE_CENTS).optional(),
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(100).default(25),
+  page: pageSchema,
+  pageSize: pageSizeSchema(25, 100),
 }).superRefine(fromNotAfterTo);
 export type AdminBuybackQuery = z.input<typeof adminBuybackQuerySchema>;
 
@@ -227,11 +224,7 @@ export const adminBuybackSchema = z.object({
 });
 export type AdminBuyback = z.infer<typeof adminBuybackSchema>;
 
-export const adminBuybackListSchema = z.object({
-  items: z.array(adminBuybackSchema),
-  total: z.number().int(),
-  page: z.number().int(),
-  pageSize: z.number().int(),
+export const adminBuybackListSchema = pagedSchema(adminBuybackSchema).extend({
   /** Over the whole filtered set. */
   summary: z.object({ count: z.number().int(), cardCount: z.number().int(), marketValueCents: cents, totalCents: cents }),
   /** Per UTC day over the filtered set, newest first (at most 31 days). */
@@ -277,8 +270,8 @@ export const adminOwnedQuerySchema = z.object({
   ownerId: z.string().trim().min(1).max(100).optional(),
   /** Owner username or email (contains). */
   owner: z.string().trim().max(200).optional(),
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(100).default(25),
+  page: pageSchema,
+  pageSize: pageSizeSchema(25, 100),
 });
 export type AdminOwnedQuery = z.input<typeof adminOwnedQuerySchema>;
 
@@ -290,11 +283,7 @@ export const adminOwnedCardSchema = ownedCardSchema.extend({
 });
 export type AdminOwnedCard = z.infer<typeof adminOwnedCardSchema>;
 
-export const adminOwnedListSchema = z.object({
-  items: z.array(adminOwnedCardSchema),
-  total: z.number().int(),
-  page: z.number().int(),
-  pageSize: z.number().int(),
+export const adminOwnedListSchema = pagedSchema(adminOwnedCardSchema).extend({
   refs: lookRefsSchema,
 });
 export type AdminOwnedList = z.infer<typeof adminOwnedListSchema>;

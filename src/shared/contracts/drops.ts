@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { idSchema, lookRefsSchema, pageSchema, pageSizeSchema, publicCardSchema, uploadKeySchema } from './catalog.ts';
+import { pageSchema, pageSizeSchema, pagedSchema } from './paging.ts';
+import { idSchema, lookRefsSchema, publicCardSchema, uploadKeySchema } from './catalog.ts';
 import { instantMs, instantSchema } from './dates.ts';
 
 /**
@@ -123,11 +124,7 @@ export const dropListQuerySchema = z.object({
   pageSize: pageSizeSchema(20, 50),
 });
 
-export const dropListSchema = z.object({
-  items: z.array(publicDropSchema),
-  total: z.number().int(),
-  page: z.number().int(),
-  pageSize: z.number().int(),
+export const dropListSchema = pagedSchema(publicDropSchema).extend({
   refs: lookRefsSchema,
 });
 export type DropList = z.infer<typeof dropListSchema>;
@@ -196,11 +193,7 @@ export const dropCountsSchema = z.object({
   cancelled: z.number().int(),
 });
 
-export const adminDropListSchema = z.object({
-  items: z.array(adminDropSchema),
-  total: z.number().int(),
-  page: z.number().int(),
-  pageSize: z.number().int(),
+export const adminDropListSchema = pagedSchema(adminDropSchema).extend({
   counts: dropCountsSchema,
   refs: lookRefsSchema,
 });

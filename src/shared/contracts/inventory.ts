@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageSchema, pageSizeSchema } from './catalog.ts';
+import { pageSchema, pageSizeSchema, pagedSchema } from './paging.ts';
 import type { OwnedCardStatus } from './shop.ts';
 
 /**
@@ -86,12 +86,7 @@ export type StockMovement = z.infer<typeof stockMovementSchema>;
 
 export const stockMovementQuerySchema = z.object({ page: pageSchema, pageSize: pageSizeSchema(50, 200) });
 
-export const stockMovementListSchema = z.object({
-  items: z.array(stockMovementSchema),
-  total: z.number().int(),
-  page: z.number().int(),
-  pageSize: z.number().int(),
-});
+export const stockMovementListSchema = pagedSchema(stockMovementSchema);
 
 export const stockReconcileSchema = z.object({
   ok: z.boolean(),

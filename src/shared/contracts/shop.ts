@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageSchema, pageSizeSchema, pagedSchema } from './paging.ts';
 import { idSchema, lookRefsSchema, uploadKeySchema } from './catalog.ts';
 
 /**
@@ -238,15 +239,10 @@ export const adminProductListQuerySchema = z.object({
   q: z.string().trim().max(100).optional(),
   status: z.enum(['draft', 'live', 'archived', 'all']).default('all'),
   sort: z.enum(['order', 'name', 'price_asc', 'price_desc', 'newest']).default('order'),
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(100).default(25),
+  page: pageSchema,
+  pageSize: pageSizeSchema(25, 100),
 });
-export const adminProductListSchema = z.object({
-  items: z.array(productSummarySchema),
-  total: z.number().int(),
-  page: z.number().int(),
-  pageSize: z.number().int(),
-});
+export const adminProductListSchema = pagedSchema(productSummarySchema);
 
 // ───────────────────────── cards as revealed ─────────────────────────
 
@@ -437,14 +433,10 @@ export const purchaseDetailSchema = z.object({
 
 /** GET /api/shop/openings (mine, newest first) and GET /api/fairness/openings/{id}. */
 export const openingListQuerySchema = z.object({
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(50).default(20),
+  page: pageSchema,
+  pageSize: pageSizeSchema(20, 50),
 });
-export const openingListSchema = z.object({
-  items: z.array(openingSchema),
-  total: z.number().int(),
-  page: z.number().int(),
-  pageSize: z.number().int(),
+export const openingListSchema = pagedSchema(openingSchema).extend({
   refs: lookRefsSchema,
 });
 export const openingDetailSchema = z.object({ opening: openingSchema, refs: lookRefsSchema });

@@ -1,34 +1,9 @@
+import { paged, type Paged } from '../../../shared/contracts/paging.ts';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.ts';
 import { and, asc, count, desc, eq, ilike, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
-import {
-  architectInputSchema,
-  architectListQuerySchema,
-  architectPatchSchema,
-  adminCardListQuerySchema,
-  cardInputSchema,
-  cardPatchSchema,
-  classInputSchema,
-  classListQuerySchema,
-  classPatchSchema,
-  publicCardListQuerySchema,
-  textureInputSchema,
-  textureListQuerySchema,
-  texturePatchSchema,
-  type Architect,
-  type Card,
-  type CardClass,
-  type LookRefs,
-  type Paged,
-  type PublicCard,
-  type PublicCardDetail,
-  type PublicCardPage,
-  type PublicSet,
-  type StockAdjustment,
-  type StockAdjustmentInput,
-  type Texture,
-} from '../../../shared/contracts/catalog.ts';
+import { architectInputSchema, architectListQuerySchema, architectPatchSchema, adminCardListQuerySchema, cardInputSchema, cardPatchSchema, classInputSchema, classListQuerySchema, classPatchSchema, publicCardListQuerySchema, textureInputSchema, textureListQuerySchema, texturePatchSchema, type Architect, type Card, type CardClass, type LookRefs, type PublicCard, type PublicCardDetail, type PublicCardPage, type PublicSet, type StockAdjustment, type StockAdjustmentInput, type Texture } from '../../../shared/contracts/catalog.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { architects, cardClasses, cards, stockAdjustments, textures, uploads } from '../../db/schema/catalog.ts';
 import type { ActorCtx } from '../../http/types.ts';
@@ -50,10 +25,6 @@ function archivedWhere(col: PgColumn, mode: 'active' | 'archived' | 'all'): SQL 
   if (mode === 'active') return isNull(col);
   if (mode === 'archived') return isNotNull(col);
   return undefined;
-}
-
-function paged<T>(items: T[], total: number, page: number, pageSize: number): Paged<T> {
-  return { items, total, page, pageSize };
 }
 
 const inUse = (what: string, n: number, by: string) =>

@@ -1,25 +1,8 @@
+import type { Paged } from '@shared/contracts/paging';
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CardPackOdds } from '@shared/contracts/shop';
 import type { ClientErrorCode } from '@shared/api-error';
-import type {
-  Architect,
-  ArchitectInput,
-  Card,
-  CardClass,
-  CardInput,
-  ClassInput,
-  CsvImportResult,
-  LookClass,
-  LookRefs,
-  Paged,
-  PublicCardDetail,
-  PublicCardPage,
-  PublicSet,
-  StockAdjustment,
-  Texture,
-  TextureInput,
-  Upload,
-} from '@shared/contracts/catalog';
+import type { Architect, ArchitectInput, Card, CardClass, CardInput, ClassInput, CsvImportResult, LookClass, LookRefs, PublicCardDetail, PublicCardPage, PublicSet, StockAdjustment, Texture, TextureInput, Upload } from '@shared/contracts/catalog';
 import { api, ApiClientError } from '@web/lib/api';
 
 /** Builds ?a=1&b=2 from defined, non-empty values. */

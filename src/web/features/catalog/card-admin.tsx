@@ -1,10 +1,11 @@
+import type { Paged } from '@shared/contracts/paging';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useId, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { z } from 'zod';
-import { lookFromRefs, MAX_STOCK, UPLOAD_KEY, type LookRefs, type Paged, type StockAdjustment } from '@shared/contracts/catalog';
+import { lookFromRefs, MAX_STOCK, UPLOAD_KEY, type LookRefs, type StockAdjustment } from '@shared/contracts/catalog';
 import { parseMoney } from '@shared/money';
 import {
   Badge,
