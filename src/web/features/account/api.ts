@@ -48,19 +48,3 @@ export const accountApi = {
     authPost<{ status: boolean; backupCodes: string[] }>('/two-factor/generate-backup-codes', { password, code }),
 };
 
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'long' });
-export const formatDateTime = (iso: string) => dateTime.format(new Date(iso));
-export const formatDate = (iso: string) => dateOnly.format(new Date(iso));
-
-/** "3 minutes ago", "yesterday"… for last-seen times. */
-export function timeAgo(iso: string, now = Date.now()): string {
-  const rtf = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
-  const s = Math.round((new Date(iso).getTime() - now) / 1000);
-  const abs = Math.abs(s);
-  if (abs < 60) return 'just now';
-  if (abs < 3600) return rtf.format(Math.round(s / 60), 'minute');
-  if (abs < 86_400) return rtf.format(Math.round(s / 3600), 'hour');
-  if (abs < 30 * 86_400) return rtf.format(Math.round(s / 86_400), 'day');
-  return formatDate(iso);
-}

@@ -6,7 +6,8 @@ import { z } from 'zod';
 import { changeUsernameSchema, emailSchema, usernameSchema, type Account } from '@shared/contracts/account';
 import { Badge, Button, FormField, Input, Notice, Panel, toast } from '@web/components/ui';
 import { ApiClientError } from '@web/lib/api';
-import { accountApi, formatDate, formatDateTime, useRefreshAccount } from './api';
+import { accountApi, useRefreshAccount } from './api';
+import { formatDate, formatDateTime } from '@web/lib/format';
 import { applyServerFields, errorText } from '@web/lib/api-errors';
 
 /** When the account was created, last signed in to, and what was agreed at sign-up. */

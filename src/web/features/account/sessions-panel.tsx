@@ -3,7 +3,8 @@ import { Laptop, LogOut } from 'lucide-react';
 import type { SessionInfo } from '@shared/contracts/account';
 import { Badge, Button, ConfirmDialog, Notice, Panel, SkeletonText, toast } from '@web/components/ui';
 import { ApiClientError } from '@web/lib/api';
-import { accountApi, accountKeys, formatDateTime, sessionsQuery, timeAgo } from './api';
+import { accountApi, accountKeys, sessionsQuery } from './api';
+import { formatDateTime, timeAgo } from '@web/lib/format';
 import { errorText } from '@web/lib/api-errors';
 
 function SessionRow({ s, onRevoke }: { s: SessionInfo; onRevoke: (s: SessionInfo) => Promise<void> }) {

@@ -3,7 +3,8 @@ import { Link } from '@tanstack/react-router';
 import { UserPlus } from 'lucide-react';
 import { useCallback, useState } from 'react';
 import { Badge, Button, ConfirmDialog, EmptyState, Notice, Panel, SkeletonText, Table, TBody, Td, Th, THead, toast, Tr } from '@web/components/ui';
-import { adminsQuery, adminUserKeys, adminUsersApi, errorText, formatDateTime, userListQuery } from './api';
+import { adminsQuery, adminUserKeys, adminUsersApi, errorText, userListQuery } from './api';
+import { formatDateTime } from '@web/lib/format';
 import { RoleBadge, SearchBox } from './controls';
 import type { Viewer } from './user-detail';
 

@@ -83,5 +83,3 @@ export function errorText(err: unknown): string {
   return 'Something went wrong. Try again in a moment.';
 }
 
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-export const formatDateTime = (iso: string) => dateTime.format(new Date(iso));

@@ -1,3 +1,4 @@
+import { formatDateTime } from '@web/lib/format';
 import { cn } from '@web/components/ui';
 
 type Change = { key: string; kind: 'changed' | 'added' | 'removed' | 'same'; before?: unknown; after?: unknown };
@@ -33,12 +34,11 @@ export function diffSnapshots(before: unknown, after: unknown, prefix = ''): Cha
 }
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 function show(v: unknown): string {
   if (v === undefined) return '—';
   if (v === null) return 'empty';
-  if (typeof v === 'string') return ISO.test(v) && !Number.isNaN(Date.parse(v)) ? dateTime.format(new Date(v)) : v;
+  if (typeof v === 'string') return ISO.test(v) && !Number.isNaN(Date.parse(v)) ? formatDateTime(v) : v;
   if (typeof v === 'boolean') return v ? 'yes' : 'no';
   if (typeof v === 'number') return String(v);
   return JSON.stringify(v);

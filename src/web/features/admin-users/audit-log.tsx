@@ -4,7 +4,8 @@ import { ScrollText } from 'lucide-react';
 import { useCallback, useId } from 'react';
 import type { AuditEntry, AuditListQuery } from '@shared/contracts/audit';
 import { Badge, Button, EmptyState, Input, Label, Notice, Pagination, SkeletonText } from '@web/components/ui';
-import { auditQuery, errorText, formatDateTime, userListQuery, useUrlState } from './api';
+import { auditQuery, errorText, userListQuery, useUrlState } from './api';
+import { formatDateTime } from '@web/lib/format';
 import { AuditDiff } from './audit-diff';
 import { FilterSelect, SearchBox } from './controls';
 

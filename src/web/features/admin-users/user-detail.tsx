@@ -30,7 +30,8 @@ import {
   Tr,
 } from '@web/components/ui';
 import { ApiClientError } from '@web/lib/api';
-import { adminUserKeys, adminUsersApi, applyServerFields, errorText, formatDateTime, userDetailQuery } from './api';
+import { adminUserKeys, adminUsersApi, applyServerFields, errorText, userDetailQuery } from './api';
+import { formatDateTime } from '@web/lib/format';
 import { RoleBadge, StatusBadge } from './controls';
 
 export interface Viewer {

@@ -5,7 +5,8 @@ import { useCallback } from 'react';
 import { adminUserSortSchema, type AdminUserListQuery } from '@shared/contracts/admin-users';
 import { roleSchema } from '@shared/contracts/me';
 import { Badge, Button, EmptyState, Notice, Pagination, SkeletonText, Table, TBody, Td, Th, THead, Tr } from '@web/components/ui';
-import { errorText, formatDateTime, userListQuery, useUrlState } from './api';
+import { errorText, userListQuery, useUrlState } from './api';
+import { formatDateTime } from '@web/lib/format';
 import { FilterSelect, RoleBadge, SearchBox, SortTh, StatusBadge } from './controls';
 
 const DEFAULTS = { q: '', role: '', banned: '', sort: 'createdAt', dir: 'desc', page: '1', pageSize: '25' };

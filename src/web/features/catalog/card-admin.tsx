@@ -1,3 +1,4 @@
+import { formatDateTime } from '@web/lib/format';
 import type { Paged } from '@shared/contracts/paging';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
@@ -600,7 +601,7 @@ function StockPanel({ card, adjustments }: { card: AdminCard; adjustments?: Page
             <TBody>
               {adjustments.items.map((a) => (
                 <Tr key={a.id}>
-                  <Td className="whitespace-nowrap">{new Date(a.createdAt).toLocaleString()}</Td>
+                  <Td className="whitespace-nowrap">{formatDateTime(a.createdAt)}</Td>
                   <Td className={`text-right tabular-nums ${a.delta > 0 ? 'text-emerald-300' : 'text-red-300'}`}>{a.delta > 0 ? `+${a.delta}` : a.delta}</Td>
                   <Td className="text-right tabular-nums">{a.stockAfter}</Td>
                   <Td>{a.reason}</Td>

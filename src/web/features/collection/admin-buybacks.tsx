@@ -22,7 +22,7 @@ import {
   Tr,
 } from '@web/components/ui';
 import { adminBuybacksQuery, ratesQuery } from './api';
-import { formatDateTime, formatDay } from './format';
+import { formatDateTime, formatDay } from '@web/lib/format';
 
 const PAGE_SIZE = 25;
 

@@ -28,7 +28,8 @@ import {
 import { ApiClientError } from '@web/lib/api';
 import { adminOwnedQuery, cardSearchQuery, ratesQuery, useGrantCard, useRevokeCard } from './api';
 import { CollectionCard } from './card-renderer';
-import { formatDateTime, STATUS_TONE } from './format';
+import { STATUS_TONE } from './format';
+import { formatDateTime } from '@web/lib/format';
 
 const PAGE_SIZE = 25;
 const OWNED_CARD_STATUSES_FILTER = ['all', ...OWNED_CARD_STATUSES] as const;

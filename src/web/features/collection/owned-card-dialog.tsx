@@ -5,7 +5,8 @@ import { ACQUIRED_LABEL, formatRate, STATUS_LABEL } from '@shared/contracts/coll
 import { Badge, Button, Dialog, Money, Notice, SkeletonText, buttonClasses } from '@web/components/ui';
 import { ownedCardQuery } from './api';
 import { CollectionCard } from './card-renderer';
-import { formatDateTime, STATUS_TONE } from './format';
+import { STATUS_TONE } from './format';
+import { formatDateTime } from '@web/lib/format';
 
 /** One owned card: the card large, when and how it was acquired, its proof, its sale. */
 export function OwnedCardDialog({

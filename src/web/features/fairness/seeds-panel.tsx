@@ -1,3 +1,4 @@
+import { formatDateTime } from '@web/lib/format';
 import { useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Copy, Dices, RefreshCw } from 'lucide-react';
@@ -94,7 +95,7 @@ export function SeedsPanel() {
             </div>
             <div>
               <dt className="font-medium text-zinc-200">In use since</dt>
-              <dd className="mt-1 text-zinc-300">{new Date(active.createdAt).toLocaleString()}</dd>
+              <dd className="mt-1 text-zinc-300">{formatDateTime(active.createdAt)}</dd>
             </div>
           </dl>
 
@@ -157,7 +158,7 @@ export function SeedsPanel() {
                   <li key={r.id} className="space-y-1.5 text-xs">
                     <p className="text-zinc-400">
                       Used {r.nextNonce} time{r.nextNonce === 1 ? '' : 's'} with client seed <code className="text-zinc-200">{r.clientSeed}</code>;
-                      revealed {new Date(r.revealedAt).toLocaleString()}
+                      revealed {formatDateTime(r.revealedAt)}
                     </p>
                     <Mono label="Server seed">{r.serverSeed}</Mono>
                     <p className="font-mono break-all text-zinc-400">hash {r.serverSeedHash}</p>

@@ -1,3 +1,4 @@
+import { formatDateTime } from '@web/lib/format';
 import { useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { CheckCircle2, ShieldQuestion, XCircle } from 'lucide-react';
@@ -67,7 +68,7 @@ export function VerifyOpening({ id }: { id: string }) {
   return (
     <div className="space-y-5" data-testid="verify-view">
       <dl className="grid gap-3 text-sm sm:grid-cols-2">
-        <Field label="Opening">{`${o.productName}, ${new Date(o.createdAt).toLocaleString()}`}</Field>
+        <Field label="Opening">{`${o.productName}, ${formatDateTime(o.createdAt)}`}</Field>
         <Field label="Nonce" mono>
           {String(f.nonce)}
         </Field>
@@ -214,7 +215,7 @@ export function MyOpenings({ initialOpening }: { initialOpening?: string }) {
             <TBody>
               {q.data.items.map((o) => (
                 <Tr key={o.id}>
-                  <Td className="whitespace-nowrap">{new Date(o.createdAt).toLocaleString()}</Td>
+                  <Td className="whitespace-nowrap">{formatDateTime(o.createdAt)}</Td>
                   <Td>{o.productName}</Td>
                   <Td className="text-right tabular-nums">{o.fairness.nonce}</Td>
                   <Td className="text-right">

@@ -1,3 +1,4 @@
+import { formatDateTime } from '@web/lib/format';
 import { useState, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useLocation } from '@tanstack/react-router';
@@ -136,7 +137,7 @@ export function BuyPanel({ product, signedIn, onOpened }: BuyPanelProps) {
     return (
       <Notice tone="warning" title={product.upcoming ? 'Not on sale yet' : 'Sold out'} live={false}>
         {product.upcoming
-          ? `This pack goes on sale ${product.releaseAt ? new Date(product.releaseAt).toLocaleString() : 'soon'}. Come back then.`
+          ? `This pack goes on sale ${product.releaseAt ? formatDateTime(product.releaseAt) : 'soon'}. Come back then.`
           : product.soldOutReasons[0]?.message ?? 'A class in this pack has no cards in stock, so it cannot be opened fairly right now.'}{' '}
         The odds are never changed to work around missing stock.
       </Notice>

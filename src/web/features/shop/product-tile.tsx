@@ -1,13 +1,10 @@
+import { formatDateTime } from '@web/lib/format';
 import { Link } from '@tanstack/react-router';
 import { Star } from 'lucide-react';
 import type { ProductSummary } from '@shared/contracts/shop';
 import { Badge, cn, Money, Skeleton } from '@web/components/ui';
 import { imageKeyFromUrl } from './api';
 import { cardsCaption, PackArt } from './pack-art';
-
-export function formatDateTime(iso: string): string {
-  return new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
-}
 
 /** Availability badges of a product, shared by the tile and the product page. */
 export function ProductBadges({ product, className }: { product: ProductSummary; className?: string }) {

@@ -1,3 +1,4 @@
+import { formatDateTime } from '@web/lib/format';
 import { useEffect, useState } from 'react';
 import './shop.css';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -17,7 +18,7 @@ const rtf = typeof Intl !== 'undefined' ? new Intl.RelativeTimeFormat(undefined,
 export function timeAgo(iso: string, now = Date.now()): string {
   const s = Math.round((new Date(iso).getTime() - now) / 1000);
   const abs = Math.abs(s);
-  if (!rtf) return new Date(iso).toLocaleString();
+  if (!rtf) return formatDateTime(iso);
   if (abs < 45) return 'just now';
   if (abs < 3600) return rtf.format(Math.round(s / 60), 'minute');
   if (abs < 86_400) return rtf.format(Math.round(s / 3600), 'hour');
@@ -93,7 +94,7 @@ export function PullItem({ pull, refs, now, fresh, rank }: { pull: Pull; refs: L
         </p>
         <p className="truncate text-xs text-zinc-400">
           <span className="font-medium text-zinc-300">{pull.username}</span> ·{' '}
-          <time dateTime={pull.createdAt} title={new Date(pull.createdAt).toLocaleString()}>
+          <time dateTime={pull.createdAt} title={formatDateTime(pull.createdAt)}>
             {timeAgo(pull.createdAt, now)}
           </time>
           {fresh ? <span className="ml-2 font-semibold text-fuchsia-300">New</span> : null}

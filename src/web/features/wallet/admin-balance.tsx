@@ -28,7 +28,7 @@ import {
 } from '@web/components/ui';
 import { ApiClientError } from '@web/lib/api';
 import { adjustLimitsQuery, adminBalanceQuery, useIdempotent, walletApi, walletKeys } from './api';
-import { formatDateTime } from './format';
+import { formatDateTime } from '@web/lib/format';
 
 /** What the admin should do next when the server refuses an adjustment on policy grounds. */
 function refusalTitle(err: unknown): string | undefined {

@@ -24,7 +24,7 @@ import {
   useCurrency,
 } from '@web/components/ui';
 import { promoQuery, promosQuery, walletApi, walletKeys } from './api';
-import { formatDateTime } from './format';
+import { formatDateTime } from '@web/lib/format';
 import { PromoForm } from './promo-form';
 
 function promoValue(p: Promo, currency: string): string {

@@ -20,7 +20,8 @@ import {
   Tr,
 } from '@web/components/ui';
 import { depositQuery, depositsQuery } from './api';
-import { DEPOSIT_STATUS_LABEL, DEPOSIT_STATUS_TONE, formatDateTime, receiptNumber } from './format';
+import { DEPOSIT_STATUS_LABEL, DEPOSIT_STATUS_TONE, receiptNumber } from './format';
+import { formatDateTime } from '@web/lib/format';
 import { TestModeBadge } from './test-mode';
 
 function ReceiptBody({ deposit }: { deposit: Deposit }) {

@@ -1,17 +1,6 @@
 import type { DepositStatus, LedgerEntry } from '@shared/contracts/wallet';
 import type { BadgeTone } from '@web/components/ui';
 
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
-
-export function formatDateTime(iso: string): string {
-  return dateTime.format(new Date(iso));
-}
-
-export function formatDate(iso: string): string {
-  return dateOnly.format(new Date(iso));
-}
-
 export const DEPOSIT_STATUS_LABEL: Record<DepositStatus, string> = {
   pending: 'Pending',
   succeeded: 'Paid',
@@ -66,10 +55,4 @@ export function referenceLink(entry: Pick<LedgerEntry, 'referenceType' | 'refere
     default:
       return { label: type.replace(/_/g, ' '), to: null };
   }
-}
-
-/** yyyy-mm-dd of a Date in local time (for date inputs). */
-export function isoDay(d: Date): string {
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`;
 }

@@ -24,7 +24,8 @@ import {
   cn,
 } from '@web/components/ui';
 import { historyParams, ledgerQuery, type HistoryFilter } from './api';
-import { formatDateTime, referenceLink } from './format';
+import { referenceLink } from './format';
+import { formatDateTime } from '@web/lib/format';
 
 const PAGE_SIZE = 25;
 

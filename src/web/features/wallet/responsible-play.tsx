@@ -14,7 +14,7 @@ import { formatMoney, parseMoney } from '@shared/money';
 import { Button, Checkbox, ConfirmDialog, FormField, Input, Notice, Panel, Select, SkeletonText, toast, useCurrency } from '@web/components/ui';
 import { ApiClientError } from '@web/lib/api';
 import { limitsQuery, walletApi, walletKeys } from './api';
-import { formatDateTime } from './format';
+import { formatDateTime } from '@web/lib/format';
 
 const PERIOD_LABEL: Record<LimitPeriod, string> = { day: 'Daily limit', week: 'Weekly limit', month: 'Monthly limit' };
 const WINDOW: Record<LimitPeriod, string> = { day: 'last 24 hours', week: 'last 7 days', month: 'last 30 days' };

@@ -6,7 +6,8 @@ import { formatMoney } from '@shared/money';
 import { Button, buttonClasses, Card, Notice, SkeletonText } from '@web/components/ui';
 import { ApiClientError } from '@web/lib/api';
 import { depositQuery, useIdempotent, walletApi, walletKeys } from './api';
-import { DEPOSIT_STATUS_LABEL, formatDateTime, receiptNumber } from './format';
+import { DEPOSIT_STATUS_LABEL, receiptNumber } from './format';
+import { formatDateTime } from '@web/lib/format';
 import { TestModeBadge, TestModeBanner } from './test-mode';
 
 /**
