@@ -32,3 +32,11 @@ export function parseMoney(input: string): Cents | null {
 export function applyBasisPoints(cents: Cents, basisPoints: number): Cents {
   return Math.floor((assertCents(cents) * basisPoints) / 10_000);
 }
+
+/** Cents as a plain decimal for files (CSV): "-12.05", no symbol, no grouping. */
+export function centsToDecimal(cents: Cents): string {
+  assertCents(cents);
+  const sign = cents < 0 ? '-' : '';
+  const abs = Math.abs(cents);
+  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+}

@@ -8,12 +8,12 @@ import {
   adminCardListQuerySchema,
   type CsvImportResult,
 } from '../../../shared/contracts/catalog.ts';
-import { parseMoney } from '../../../shared/money.ts';
+import { centsToDecimal, parseMoney } from '../../../shared/money.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { architects, cardClasses, cards, textures, uploads } from '../../db/schema/catalog.ts';
 import { changeStock } from '../inventory/service.ts';
 import { audit } from '../audit/service.ts';
-import { CsvSyntaxError, parseCsv, toCsv } from './csv.ts';
+import { CsvSyntaxError, parseCsv, toCsv } from '../../lib/csv.ts';
 import type { ActorCtx } from '../../http/types.ts';
 import { afterCatalogWrite } from './service.ts';
 
@@ -274,9 +274,7 @@ export async function importCardsCsv(db: Db, ctx: ActorCtx, csv: string, dryRun:
 }
 
 /** 1234 → "12.34", with integer arithmetic only. */
-export function centsToDecimal(cents: number): string {
-  return `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
-}
+
 
 const EXPORT_CHUNK = 2000;
 

@@ -1,3 +1,5 @@
+import { centsToDecimal } from '../../../shared/money.ts';
+import { toCsv } from '../../lib/csv.ts';
 import { and, count, desc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import { dayEnd } from '../../../shared/contracts/dates.ts';
 import type { HistoryPage, LedgerEntry, LedgerKind } from '../../../shared/contracts/wallet.ts';
@@ -349,18 +351,6 @@ export async function listHistory(db: DbOrTx, userId: string, f: HistoryFilter):
 
 const CSV_MAX_ROWS = 50_000;
 
-function csvCell(v: string): string {
-  // Cells starting with = + - @ would run as formulas in a spreadsheet.
-  const safe = /^[=+\-@\t\r]/.test(v) && !/^-?\d+(\.\d+)?$/.test(v) ? `'${v}` : v;
-  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
-
-function centsToDecimal(cents: number): string {
-  const sign = cents < 0 ? '-' : '';
-  const abs = Math.abs(cents);
-  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
-}
-
 /** The whole filtered history as CSV (newest first, capped at 50,000 rows). */
 export async function historyCsv(db: DbOrTx, userId: string, f: Omit<HistoryFilter, 'page' | 'pageSize'>, currency: string) {
   const rows = await db
@@ -370,22 +360,17 @@ export async function historyCsv(db: DbOrTx, userId: string, f: Omit<HistoryFilt
     .orderBy(desc(ledgerEntries.seq))
     .limit(CSV_MAX_ROWS);
   const header = ['date', 'kind', `amount_${currency.toLowerCase()}`, `balance_after_${currency.toLowerCase()}`, 'reference_type', 'reference_id', 'memo', 'entry_id'];
-  const lines = [header.join(',')];
-  for (const r of rows) {
-    lines.push(
-      [
-        r.createdAt.toISOString(),
-        r.kind,
-        centsToDecimal(Number(r.amountCents)),
-        centsToDecimal(Number(r.balanceAfter)),
-        r.referenceType ?? '',
-        r.referenceId ?? '',
-        r.memo ?? '',
-        r.id,
-      ]
-        .map(csvCell)
-        .join(','),
-    );
-  }
-  return `${lines.join('\r\n')}\r\n`;
+  return toCsv([
+    header,
+    ...rows.map((r) => [
+      r.createdAt.toISOString(),
+      r.kind,
+      centsToDecimal(Number(r.amountCents)),
+      centsToDecimal(Number(r.balanceAfter)),
+      r.referenceType,
+      r.referenceId,
+      r.memo,
+      r.id,
+    ]),
+  ]);
 }
