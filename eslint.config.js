@@ -1,7 +1,39 @@
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+
+// The web never imports server code; only src/shared is common ground.
+const webOnly = [
+  { group: ['**/server/**', '@server/*'], message: 'The web app must not import server code; put shared contracts in src/shared.' },
+  { group: ['drizzle-orm', 'drizzle-orm/*', 'postgres', '@electric-sql/pglite', 'better-auth/adapters/*', 'nodemailer', 'sharp'], message: 'Server-only package.' },
+];
+
+// A web feature never imports another feature (issue 14): what two features share goes to
+// src/web/components or src/web/lib, and a page composes features. One entry per feature folder.
+const webFeatures = readdirSync(new URL('./src/web/features', import.meta.url), { withFileTypes: true })
+  .filter((e) => e.isDirectory())
+  .map((e) => e.name);
+const featureBoundaries = webFeatures.map((feature) => ({
+  files: [`src/web/features/${feature}/**/*.{ts,tsx}`],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          ...webOnly,
+          ...webFeatures
+            .filter((other) => other !== feature)
+            .map((other) => ({
+              group: [`@web/features/${other}`, `@web/features/${other}/**`, `**/features/${other}`, `**/features/${other}/**`, `../${other}`, `../${other}/**`],
+              message: `Feature "${feature}" must not import feature "${other}": move the shared part to src/web/components or src/web/lib, or compose both in the page.`,
+            })),
+        ],
+      },
+    ],
+  },
+}));
 
 export default tseslint.config(
   { ignores: ['dist', 'node_modules', 'data', 'drizzle', 'test-results', 'playwright-report', 'bench/results'] },
@@ -21,18 +53,10 @@ export default tseslint.config(
     rules: {
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'warn',
-      // The web never imports server code; only src/shared is common ground.
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { group: ['**/server/**', '@server/*'], message: 'The web app must not import server code; put shared contracts in src/shared.' },
-            { group: ['drizzle-orm', 'drizzle-orm/*', 'postgres', '@electric-sql/pglite', 'better-auth/adapters/*', 'nodemailer', 'sharp'], message: 'Server-only package.' },
-          ],
-        },
-      ],
+      'no-restricted-imports': ['error', { patterns: webOnly }],
     },
   },
+  ...featureBoundaries,
   {
     files: ['src/shared/**/*.ts'],
     rules: {
