@@ -22,6 +22,7 @@ import { walletRoutes } from './wallet/routes.ts';
 import { shopRoutes } from './shop/routes.ts';
 import { fairnessRoutes } from './fairness/routes.ts';
 import { dropsRoutes } from './drops/routes.ts';
+import { shippingRoutes } from './shipping/routes.ts';
 
 /**
  * Every domain's API router, mounted under /api. Add one line per module.
@@ -49,4 +50,5 @@ export const apiModules: Array<(deps: Deps) => OpenAPIHono<AppEnv>> = [
   booksRoutes,
   inventoryRoutes,
   dropsRoutes,
+  shippingRoutes,
 ];

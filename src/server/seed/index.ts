@@ -4,6 +4,7 @@ import { shopSeedStep } from './shop.ts';
 import { authSeedSteps } from '../modules/auth/seed.ts';
 import { seedPromoCodes } from './wallet.ts';
 import { dropsSeedStep } from './drops.ts';
+import { shippingSeedStep } from './shipping.ts';
 
 /**
  * Demo data for local use. Every step is idempotent (safe to run at every start) and never
@@ -11,7 +12,7 @@ import { dropsSeedStep } from './drops.ts';
  */
 export type SeedStep = { name: string; run: (deps: Deps) => Promise<void> };
 
-export const SEED_STEPS: SeedStep[] = [...authSeedSteps, catalogSeedStep, shopSeedStep, seedPromoCodes, dropsSeedStep];
+export const SEED_STEPS: SeedStep[] = [...authSeedSteps, catalogSeedStep, shopSeedStep, seedPromoCodes, shippingSeedStep, dropsSeedStep];
 
 export async function runSeed(deps: Deps): Promise<void> {
   if (deps.config.isProduction) return;

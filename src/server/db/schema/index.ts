@@ -9,3 +9,4 @@ export * from './shop.ts';
 export * from './buyback.ts';
 export * from './inventory.ts';
 export * from './drops.ts';
+export * from './shipping.ts';

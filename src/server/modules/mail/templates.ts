@@ -7,7 +7,8 @@ export type MailKind =
   | 'change-email-confirmation'
   | 'two-factor-reset'
   | 'account-banned'
-  | 'drop-won';
+  | 'drop-won'
+  | 'shipment-status';
 
 export interface RenderedMail {
   subject: string;
@@ -49,7 +50,20 @@ ${button}
 export function renderMail(
   siteName: string,
   kind: MailKind,
-  data: { url?: string; username?: string; newEmail?: string; reason?: string; until?: string | null; dropTitle?: string; cardName?: string },
+  data: {
+    url?: string;
+    username?: string;
+    newEmail?: string;
+    reason?: string;
+    until?: string | null;
+    /** shipment-status: the reference (SH-1001), the new status in words, and its tracking link if any. */
+    reference?: string;
+    status?: string;
+    tracking?: string | null;
+    /** drop-won: the drop and the prize. */
+    dropTitle?: string;
+    cardName?: string;
+  },
 ): RenderedMail {
   const hello = data.username ? `Hi ${data.username},` : 'Hi,';
   const url = data.url ?? '';
@@ -121,6 +135,17 @@ export function renderMail(
         'The drop page shows the proof of the draw, so you (and anyone) can check it.',
       ];
       action = url ? { label: 'See the drop', url } : undefined;
+      break;
+    case 'shipment-status':
+      subject = `Shipment ${data.reference ?? ''}: ${data.status ?? 'updated'}`;
+      title = `Your shipment ${data.reference ?? ''} is ${(data.status ?? 'updated').toLowerCase()}`;
+      paragraphs = [
+        hello,
+        `The status of shipment ${data.reference ?? ''} is now: ${data.status ?? 'updated'}.`,
+        ...(data.reason ? [`Note: ${data.reason}`] : []),
+        ...(data.tracking ? [`Track it with the carrier: ${data.tracking}`] : []),
+      ];
+      action = url ? { label: 'See the shipment', url } : undefined;
       break;
   }
   const { html, text } = layout(siteName, title, paragraphs, action);
