@@ -21,6 +21,7 @@ import { uploadRoutes } from './uploads/routes.ts';
 import { walletRoutes } from './wallet/routes.ts';
 import { shopRoutes } from './shop/routes.ts';
 import { fairnessRoutes } from './fairness/routes.ts';
+import { shippingRoutes } from './shipping/routes.ts';
 
 /**
  * Every domain's API router, mounted under /api. Add one line per module.
@@ -47,4 +48,5 @@ export const apiModules: Array<(deps: Deps) => OpenAPIHono<AppEnv>> = [
   fairnessRoutes,
   booksRoutes,
   inventoryRoutes,
+  shippingRoutes,
 ];

@@ -12,6 +12,7 @@ import { paymentsPersonalData } from './payments/personal-data.ts';
 import { platformPersonalData } from './platform/personal-data.ts';
 import { promoPersonalData } from './promo/personal-data.ts';
 import { responsiblePlayPersonalData } from './responsible-play/personal-data.ts';
+import { shippingPersonalData } from './shipping/personal-data.ts';
 import { shopPersonalData } from './shop/personal-data.ts';
 import { walletPersonalData } from './wallet/personal-data.ts';
 
@@ -64,6 +65,7 @@ export const personalDataSections: readonly PersonalDataSection[] = [
   fairnessPersonalData,
   collectionPersonalData,
   buybackPersonalData,
+  shippingPersonalData,
   catalogPersonalData,
   inventoryPersonalData,
   auditPersonalData,

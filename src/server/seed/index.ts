@@ -3,6 +3,7 @@ import { catalogSeedStep } from './catalog.ts';
 import { shopSeedStep } from './shop.ts';
 import { authSeedSteps } from '../modules/auth/seed.ts';
 import { seedPromoCodes } from './wallet.ts';
+import { shippingSeedStep } from './shipping.ts';
 
 /**
  * Demo data for local use. Every step is idempotent (safe to run at every start) and never
@@ -10,7 +11,7 @@ import { seedPromoCodes } from './wallet.ts';
  */
 export type SeedStep = { name: string; run: (deps: Deps) => Promise<void> };
 
-export const SEED_STEPS: SeedStep[] = [...authSeedSteps, catalogSeedStep, shopSeedStep, seedPromoCodes];
+export const SEED_STEPS: SeedStep[] = [...authSeedSteps, catalogSeedStep, shopSeedStep, seedPromoCodes, shippingSeedStep];
 
 export async function runSeed(deps: Deps): Promise<void> {
   if (deps.config.isProduction) return;

@@ -27,6 +27,7 @@ export const STATUS_LABEL: Record<(typeof OWNED_CARD_STATUSES)[number], string> 
   delivered: 'Delivered',
   sold_back: 'Sold back',
   revoked: 'Revoked',
+  lost: 'Lost in the post',
 };
 export const ACQUIRED_LABEL: Record<(typeof ACQUIRED_VIA)[number], string> = {
   opening: 'Pack opening',

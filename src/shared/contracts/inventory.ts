@@ -21,6 +21,8 @@ export const STOCK_MOVEMENT_REASONS = [
   'ship_cancel',
   'ship_dispatch',
   'ship_deliver',
+  'ship_return',
+  'ship_lost',
 ] as const;
 export type StockMovementReason = (typeof STOCK_MOVEMENT_REASONS)[number];
 
@@ -28,7 +30,7 @@ export type StockMovementReason = (typeof STOCK_MOVEMENT_REASONS)[number];
 export const SUPPLY_REASONS = ['initial', 'admin_adjust', 'csv_import'] as const satisfies readonly StockMovementReason[];
 
 /** States in which a copy is owned by a user and out of stock (reconciliation counts them). */
-export const OUT_OF_STOCK_STATES = ['in_vault', 'in_shipment', 'shipped', 'delivered'] as const satisfies readonly OwnedCardStatus[];
+export const OUT_OF_STOCK_STATES = ['in_vault', 'in_shipment', 'shipped', 'delivered', 'lost'] as const satisfies readonly OwnedCardStatus[];
 
 export interface CardMove {
   /** States a copy may be in for this move; null: a new copy, taken from stock. */
@@ -48,6 +50,10 @@ export const MOVES = {
   cancelShipment: { from: ['in_shipment'], to: 'in_vault', stockDelta: 0, reason: 'ship_cancel' },
   dispatch: { from: ['in_shipment'], to: 'shipped', stockDelta: 0, reason: 'ship_dispatch' },
   deliver: { from: ['shipped'], to: 'delivered', stockDelta: 0, reason: 'ship_deliver' },
+  // A parcel back from the carrier (returned to sender, or a lost one the house makes good).
+  returnShipment: { from: ['shipped'], to: 'in_vault', stockDelta: 0, reason: 'ship_return' },
+  // Lost in the post and refunded: the copy is gone, like a delivered one (out of stock for good).
+  loseShipment: { from: ['shipped'], to: 'lost', stockDelta: 0, reason: 'ship_lost' },
   sellBack: { from: ['in_vault'], to: 'sold_back', stockDelta: 1, reason: 'buyback_return' },
   revoke: { from: ['in_vault'], to: 'revoked', stockDelta: 1, reason: 'revoke' },
 } as const satisfies Record<string, CardMove>;
@@ -98,4 +104,4 @@ export const stockReconcileSchema = z.object({
 export type StockReconcile = z.infer<typeof stockReconcileSchema>;
 
 /** Every state a copy can be in (for tests walking the whole table). */
-export const OWNED_CARD_STATUSES_FOR_TESTS = ['in_vault', 'in_shipment', 'shipped', 'delivered', 'sold_back', 'revoked'] as const satisfies readonly OwnedCardStatus[];
+export const OWNED_CARD_STATUSES_FOR_TESTS = ['in_vault', 'in_shipment', 'shipped', 'delivered', 'sold_back', 'revoked', 'lost'] as const satisfies readonly OwnedCardStatus[];

@@ -507,7 +507,7 @@ export type PullEvent = z.infer<typeof pullEventSchema>;
 
 // ───────────────────────── owned cards ─────────────────────────
 
-export const OWNED_CARD_STATUSES = ['in_vault', 'in_shipment', 'shipped', 'delivered', 'sold_back', 'revoked'] as const;
+export const OWNED_CARD_STATUSES = ['in_vault', 'in_shipment', 'shipped', 'delivered', 'sold_back', 'revoked', 'lost'] as const;
 export const ACQUIRED_VIA = ['opening', 'drop', 'grant'] as const;
 export type OwnedCardStatus = (typeof OWNED_CARD_STATUSES)[number];
 export type AcquiredVia = (typeof ACQUIRED_VIA)[number];

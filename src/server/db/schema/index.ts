@@ -8,3 +8,4 @@ export * from './wallet.ts';
 export * from './shop.ts';
 export * from './buyback.ts';
 export * from './inventory.ts';
+export * from './shipping.ts';

@@ -201,7 +201,8 @@ export const openings = pgTable(
 
 export const acquiredVia = pgEnum('acquired_via', ['opening', 'drop', 'grant']);
 // 'revoked': taken back to stock by an admin (issue 7, /admin/owned).
-export const ownedCardStatus = pgEnum('owned_card_status', ['in_vault', 'in_shipment', 'shipped', 'delivered', 'sold_back', 'revoked']);
+// 'lost': lost in the post and refunded (issue 15).
+export const ownedCardStatus = pgEnum('owned_card_status', ['in_vault', 'in_shipment', 'shipped', 'delivered', 'sold_back', 'revoked', 'lost']);
 
 /** One physical copy owned by one user. Buyback and shipping move its status. */
 export const ownedCards = pgTable(

@@ -60,7 +60,7 @@ describe('the state machine', () => {
         refusals++;
       }
     }
-    expect(refusals).toBe(OWNED_CARD_STATUSES_FOR_TESTS.length * COPY_MOVES.length - 6);
+    expect(refusals).toBe(OWNED_CARD_STATUSES_FOR_TESTS.length * COPY_MOVES.length - 8);
     expect((await reconcileStock(t.deps.db)).ok).toBe(true);
   });
 

@@ -6,7 +6,8 @@ export type MailKind =
   | 'existing-account'
   | 'change-email-confirmation'
   | 'two-factor-reset'
-  | 'account-banned';
+  | 'account-banned'
+  | 'shipment-status';
 
 export interface RenderedMail {
   subject: string;
@@ -48,7 +49,17 @@ ${button}
 export function renderMail(
   siteName: string,
   kind: MailKind,
-  data: { url?: string; username?: string; newEmail?: string; reason?: string; until?: string | null },
+  data: {
+    url?: string;
+    username?: string;
+    newEmail?: string;
+    reason?: string;
+    until?: string | null;
+    /** shipment-status: the reference (SH-1001), the new status in words, and its tracking link if any. */
+    reference?: string;
+    status?: string;
+    tracking?: string | null;
+  },
 ): RenderedMail {
   const hello = data.username ? `Hi ${data.username},` : 'Hi,';
   const url = data.url ?? '';
@@ -110,6 +121,17 @@ export function renderMail(
         `Reason: ${data.reason ?? 'not given'}.`,
         data.until ? `The suspension ends on ${data.until}.` : 'The suspension has no end date. Reply to this mail to appeal.',
       ];
+      break;
+    case 'shipment-status':
+      subject = `Shipment ${data.reference ?? ''}: ${data.status ?? 'updated'}`;
+      title = `Your shipment ${data.reference ?? ''} is ${(data.status ?? 'updated').toLowerCase()}`;
+      paragraphs = [
+        hello,
+        `The status of shipment ${data.reference ?? ''} is now: ${data.status ?? 'updated'}.`,
+        ...(data.reason ? [`Note: ${data.reason}`] : []),
+        ...(data.tracking ? [`Track it with the carrier: ${data.tracking}`] : []),
+      ];
+      action = url ? { label: 'See the shipment', url } : undefined;
       break;
   }
   const { html, text } = layout(siteName, title, paragraphs, action);

@@ -20,4 +20,5 @@ export const STATUS_TONE: Record<OwnedCardStatus, BadgeTone> = {
   delivered: 'neutral',
   sold_back: 'gold',
   revoked: 'danger',
+  lost: 'danger',
 };
