@@ -46,7 +46,7 @@ export const PAGES: Record<RouteId, () => PageModule> = {
   profileNotifications: () => import('./account/notifications'),
   profilePrivacy: () => import('./account/privacy-and-security'),
   profileReferral: comingSoon,
-  profileShipping: comingSoon,
+  profileShipping: () => import('./shipping/profile-shipping'),
 
   signIn: () => import('./auth/sign-in'),
   signUp: () => import('./auth/sign-up'),

@@ -56,8 +56,16 @@ function statusOptionLabel(s: (typeof COLLECTION_STATUS_FILTERS)[number], counts
   return `${STATUS_LABEL[s]}${n ? ` (${n})` : ''}`;
 }
 
+export interface VaultProps {
+  /**
+   * More actions on the selected cards, next to "Sell back" (the page composes other features
+   * here, e.g. shipping). `clear` unselects the given cards, or all of them.
+   */
+  selectionActions?: (selected: OwnedCard[], clear: (ids?: string[]) => void) => React.ReactNode;
+}
+
 /** /collect: the signed-in user's vault with filters, totals, multi-select and selling back. */
-export function Vault() {
+export function Vault({ selectionActions }: VaultProps = {}) {
   const [search, setSearch] = useState('');
   const [classId, setClassId] = useState('');
   const [set, setSet] = useState('');
@@ -240,7 +248,7 @@ export function Vault() {
             {sellable.length ? (
               <label className="flex cursor-pointer items-center gap-2 text-sm text-zinc-200">
                 <Checkbox checked={allOnPage} onChange={(e) => togglePage(e.target.checked)} />
-                Select all sellable on this page
+                Select all in your vault on this page
               </label>
             ) : null}
           </div>
@@ -271,11 +279,19 @@ export function Vault() {
               <strong className="text-white">{selected.size}</strong> selected · sells for{' '}
               <Money cents={selectedTotal} className="font-semibold text-emerald-300" />
             </p>
-            <div className="flex gap-2">
+            <div className="flex flex-wrap gap-2">
               <Button variant="ghost" onClick={() => setSelected(new Map())}>
                 <X aria-hidden="true" className="size-4" />
                 Clear
               </Button>
+              {selectionActions?.([...selected.values()], (ids) =>
+                setSelected((prev) => {
+                  if (!ids) return new Map();
+                  const next = new Map(prev);
+                  for (const id of ids) next.delete(id);
+                  return next;
+                }),
+              )}
               <Button onClick={() => setSale({ ownedCardIds: [...selected.keys()] })}>Sell back {selected.size}</Button>
             </div>
           </div>
