@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm, useWatch, type FieldValues, type Path, type UseFormSetError } from 'react-hook-form';
+import { useForm, useWatch, type FieldErrors, type FieldValues, type Path, type UseFormRegister, type UseFormSetError } from 'react-hook-form';
 import type { z } from 'zod';
 import {
   addressInputSchema,
@@ -93,6 +93,49 @@ export function AddressForm({
           {e.root.message} Fix the marked fields and save again.
         </Notice>
       ) : null}
+      <AddressFields register={register as unknown as UseFormRegister<AddressFieldValues>} errors={e} countries={offered} country={country} />
+      <FormField label="Use as my default address" inline error={e.isDefault?.message}>
+        <Checkbox {...register('isDefault')} />
+      </FormField>
+      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+        {onCancel ? (
+          <Button type="button" variant="secondary" onClick={onCancel}>
+            Cancel
+          </Button>
+        ) : null}
+        <Button type="submit" loading={formState.isSubmitting} loadingText="Saving…">
+          {submitLabel}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+export interface AddressFieldValues {
+  name: string;
+  line1: string;
+  line2?: string;
+  city: string;
+  region?: string;
+  postalCode?: string;
+  country: string;
+  phone: string;
+}
+
+/** The fields of an address (a user's or a ship-from origin's), for any form holding them. */
+export function AddressFields({
+  register,
+  errors: e,
+  countries: offered,
+  country,
+}: {
+  register: UseFormRegister<AddressFieldValues>;
+  errors: FieldErrors<AddressFieldValues>;
+  countries: string[];
+  country: string | undefined;
+}) {
+  return (
+    <>
       <FormField label="Full name" required error={e.name?.message}>
         <Input autoComplete="name" {...register('name')} />
       </FormField>
@@ -128,19 +171,6 @@ export function AddressForm({
       <FormField label="Phone" required error={e.phone?.message} hint="The carrier may call about the delivery.">
         <Input type="tel" autoComplete="tel" {...register('phone')} />
       </FormField>
-      <FormField label="Use as my default address" inline error={e.isDefault?.message}>
-        <Checkbox {...register('isDefault')} />
-      </FormField>
-      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-        {onCancel ? (
-          <Button type="button" variant="secondary" onClick={onCancel}>
-            Cancel
-          </Button>
-        ) : null}
-        <Button type="submit" loading={formState.isSubmitting} loadingText="Saving…">
-          {submitLabel}
-        </Button>
-      </div>
-    </form>
+    </>
   );
 }

@@ -112,13 +112,14 @@ export function ShipDialog({ open, onOpenChange, ownedCardIds, cardNames, onShip
 
   const items = addresses.data?.items ?? [];
   const shipsTo = new Set(options.data?.countries ?? []);
-  const usable = items.filter((a) => shipsTo.has(a.country));
   // The default (or first) address that we ship to, until the user picks one.
   useEffect(() => {
-    if (addressId && items.some((a) => a.id === addressId)) return;
+    const list = addresses.data?.items ?? [];
+    if (addressId && list.some((a) => a.id === addressId)) return;
+    const usable = list.filter((a) => options.data?.countries.includes(a.country));
     const pick = usable.find((a) => a.isDefault) ?? usable[0];
     if (pick) setAddressId(pick.id);
-  }, [addressId, items, usable]);
+  }, [addressId, addresses.data, options.data]);
 
   const quote = useQuery(quoteQuery({ ownedCardIds, insured, ...(addressId ? { addressId } : {}) }, open && ownedCardIds.length > 0));
   const q: Quote | undefined = quote.data;
