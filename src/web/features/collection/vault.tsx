@@ -380,6 +380,7 @@ function VaultTile({
         </div>
         {sellable ? (
           <Checkbox
+            value={item.id}
             checked={selected}
             onChange={(e) => onToggle(e.target.checked)}
             aria-label={`Select ${item.card.name}`}

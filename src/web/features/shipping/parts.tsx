@@ -76,6 +76,12 @@ const EVENT_LABEL: Record<ShipmentEvent['type'], string> = {
   cards_restored: 'Cards back in the vault',
 };
 
+/** A refund's note is its amount in cents ("600 cents"): shown as money. */
+function noteText(note: string) {
+  const m = /^(\d+) cents$/.exec(note);
+  return m ? <Money cents={Number(m[1])} /> : note;
+}
+
 /** The shipment's history, oldest first, as an ordered list. */
 export function Timeline({ events, showActor = false }: { events: ShipmentEvent[]; showActor?: boolean }) {
   const sorted = [...events].sort((a, b) => a.at.localeCompare(b.at));
@@ -89,7 +95,7 @@ export function Timeline({ events, showActor = false }: { events: ShipmentEvent[
             <time dateTime={e.at}>{formatDateTime(e.at)}</time>
             {showActor ? ` · ${e.actor.role === 'system' ? 'system' : (e.actor.username ?? e.actor.role)}` : e.actor.role === 'admin' ? ' · Packvault' : ''}
           </p>
-          {e.note ? <p className="mt-1 text-sm text-zinc-300">{e.note}</p> : null}
+          {e.note ? <p className="mt-1 text-sm text-zinc-300">{noteText(e.note)}</p> : null}
         </li>
       ))}
     </ol>
