@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 
@@ -11,6 +12,15 @@ import { expect, test } from './fixtures.ts';
 test.describe.configure({ mode: 'serial' });
 
 const usd = (cents: number) => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(cents / 100);
+
+/** The crawl sees these pages empty; here they are checked with data and with their dialogs open. */
+async function expectAccessible(page: Page, where: string) {
+  const axe = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice', 'experimental'])
+    .analyze();
+  const bad = axe.violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+  expect(bad, `axe violations: ${where}`).toEqual([]);
+}
 
 async function origin(page: Page) {
   return new URL(page.url()).origin;
@@ -89,6 +99,7 @@ test('a user adds an address, ships two cards, sees the fee leave, and cancels: 
   await expect(pay).toBeEnabled();
   const feeCents = Math.round(Number(((await pay.textContent()) ?? '').replace(/[^0-9.]/g, '')) * 100);
   expect(feeCents).toBeGreaterThan(0);
+  await expectAccessible(page, 'ship dialog');
   const before = await balance(page);
   await pay.click();
   await expect(dialog).toBeHidden();
@@ -107,6 +118,7 @@ test('a user adds an address, ships two cards, sees the fee leave, and cancels: 
   const detail = page.getByRole('dialog', { name: /^Shipment SH-/ });
   await expect(detail.getByRole('list', { name: 'Cards in this shipment' }).getByRole('listitem')).toHaveCount(2);
   await expect(detail.getByRole('list', { name: 'Timeline' })).toContainText('Requested');
+  await expectAccessible(page, 'shipment detail');
   await detail.getByRole('button', { name: 'Cancel shipment' }).click();
   const confirm = page.getByRole('dialog', { name: /^Cancel shipment SH-/ });
   await confirm.getByRole('button', { name: 'Cancel shipment' }).click();
@@ -153,9 +165,15 @@ test('an admin takes a shipment to delivered with tracking while the user’s pa
   await admin.goto('/admin/shipping');
   await expect(admin.getByRole('heading', { level: 1, name: 'Shipping queue' })).toBeVisible();
   await expect(admin.getByRole('link', { name: shipment.reference })).toBeVisible();
+  await expectAccessible(admin, 'admin queue');
+  await admin.goto('/admin/shipping/cards');
+  await expect(admin.getByText(shipment.reference).first()).toBeVisible();
+  await expectAccessible(admin, 'pick list');
+  await admin.goBack();
   await admin.getByRole('link', { name: shipment.reference }).click();
   await expect(admin.getByRole('heading', { level: 1, name: 'Shipment' })).toBeVisible();
   await expect(admin.getByText('Next step: Packing')).toBeVisible();
+  await expectAccessible(admin, 'admin shipment');
   await admin.getByRole('button', { name: 'Mark packing' }).click();
   await expect(admin.getByText('Next step: Shipped')).toBeVisible();
   await expect(detail.getByText('Packing').first()).toBeVisible();
@@ -195,4 +213,5 @@ test('an admin works the pick list, the origins and the settings', async ({ admi
   await admin.getByRole('table', { name: /Origins/ }).getByRole('link').first().click();
   await expect(admin.getByRole('heading', { level: 1, name: 'Ship-from address' })).toBeVisible();
   await expect(admin.getByLabel('Full name')).not.toHaveValue('');
+  await expectAccessible(admin, 'origin detail');
 });
