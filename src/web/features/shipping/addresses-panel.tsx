@@ -80,7 +80,7 @@ export function AddressesPanel() {
         </Button>
       }
     >
-      <div className="p-4 sm:p-6">
+      <div>
         {list.isError ? (
           <LoadError what="your addresses" error={list.error} retry={() => void list.refetch()} />
         ) : !list.data ? (

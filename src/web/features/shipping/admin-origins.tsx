@@ -62,7 +62,7 @@ export function AdminOrigins() {
         </Button>
       }
     >
-      <div className="p-4 sm:p-6">
+      <div>
         {list.isError ? (
           <LoadError what="the origins" error={list.error} retry={() => void list.refetch()} />
         ) : !list.data ? (
@@ -217,12 +217,12 @@ export function AdminOriginScreen({ id }: { id: string }) {
   return (
     <div className="grid gap-6 lg:grid-cols-[3fr_2fr]">
       <Panel title="Address">
-        <div className="p-5 sm:p-6">
+        <div>
           <OriginForm key={o.updatedAt} existing={o} onDone={() => void navigate({ to: '/admin/shipping/from' })} />
         </div>
       </Panel>
       <Panel title="Summary">
-        <div className="space-y-4 p-5 sm:p-6">
+        <div className="space-y-4">
           <AddressBlock address={o} />
           <div className="flex flex-wrap gap-2">
             {o.isDefault ? <Badge tone="violet">Default</Badge> : null}
@@ -283,7 +283,7 @@ export function AdminShippingSettings() {
   const q = useQuery(settingsQuery);
   return (
     <Panel id="shipping-settings" title="Fees, insurance and countries" description="What users pay to ship, and where we ship. Changes apply to new quotes at once.">
-      <div className="p-5 sm:p-6">
+      <div>
         {q.isError ? (
           <LoadError what="the shipping settings" error={q.error} retry={() => void q.refetch()} />
         ) : !q.data ? (

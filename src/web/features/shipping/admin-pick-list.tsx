@@ -50,7 +50,7 @@ export function AdminPickList() {
                   {g.items.map((i) => {
                     const busy = pick.isPending && pick.variables?.shipmentCardId === i.shipmentCardId;
                     return (
-                      <li key={i.shipmentCardId} className="flex flex-wrap items-center gap-3 px-4 py-3 sm:px-6">
+                      <li key={i.shipmentCardId} className="flex flex-wrap items-center gap-3 py-3">
                         <Checkbox
                           id={`pick-${i.shipmentCardId}`}
                           checked={i.picked}

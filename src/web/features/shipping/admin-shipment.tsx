@@ -46,7 +46,7 @@ export function AdminShipmentScreen({ id }: { id: string }) {
         <div className="grid gap-6 lg:grid-cols-[3fr_2fr]">
           <div className="space-y-6">
             <Panel title="Ship to">
-              <div className="grid gap-4 p-5 sm:grid-cols-2 sm:p-6">
+              <div className="grid gap-4 sm:grid-cols-2">
                 <AddressBlock address={s.address} />
                 <div className="space-y-2 text-sm text-zinc-300">
                   <p>
@@ -67,12 +67,12 @@ export function AdminShipmentScreen({ id }: { id: string }) {
               </div>
             </Panel>
             <Panel title="Cards" description="With their origin and shelf: pull them for packing.">
-              <div className="p-4 sm:p-6">
+              <div>
                 <CardList cards={s.cards} showShelf />
               </div>
             </Panel>
             <Panel title="Fee">
-              <div className="p-5 sm:p-6">
+              <div>
                 <FeeTable shipment={s} />
               </div>
             </Panel>
@@ -80,7 +80,7 @@ export function AdminShipmentScreen({ id }: { id: string }) {
           <div className="space-y-6">
             <Actions shipment={s} />
             <Panel title="Timeline">
-              <div className="p-5 sm:p-6">
+              <div>
                 <Timeline events={s.events} showActor />
               </div>
             </Panel>
@@ -98,7 +98,7 @@ function Actions({ shipment: s }: { shipment: AdminShipment }) {
   const none = !s.nextStatus && !cancellable && !s.canResolve;
   return (
     <Panel title="Actions">
-      <div className="space-y-4 p-5 sm:p-6">
+      <div className="space-y-4">
         {none ? <p className="text-sm text-zinc-400">This shipment is {SHIPMENT_STATUS_LABEL[s.status].toLowerCase()}: nothing more to do.</p> : null}
         {s.nextStatus ? <AdvanceForm key={`${s.id}-${s.nextStatus}`} shipment={s} /> : null}
         <div className="flex flex-wrap gap-2">

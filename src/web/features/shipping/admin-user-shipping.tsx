@@ -13,7 +13,7 @@ export function AdminUserShipping({ userId }: { userId: string }) {
   return (
     <div className="space-y-6">
       <Panel title="Shipments" description="Newest first.">
-        <div className="p-4 sm:p-6">
+        <div>
           {shipments.length === 0 ? (
             <EmptyState title="No shipments" description="This user has not asked for a shipment yet." />
           ) : (
@@ -57,7 +57,7 @@ export function AdminUserShipping({ userId }: { userId: string }) {
         </div>
       </Panel>
       <Panel title="Addresses" description="Archived addresses were used by a shipment and kept for its history.">
-        <div className="p-4 sm:p-6">
+        <div>
           {addresses.length === 0 ? (
             <EmptyState title="No addresses" description="This user has not added an address." />
           ) : (

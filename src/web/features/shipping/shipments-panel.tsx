@@ -52,7 +52,7 @@ export function ShipmentsPanel() {
         </Link>
       }
     >
-      <div className="space-y-4 p-4 sm:p-6">
+      <div className="space-y-4">
         <div className="max-w-xs">
           <label htmlFor="shipment-status" className="block text-sm font-medium text-zinc-200">
             Status
