@@ -214,4 +214,29 @@ test('an admin works the pick list, the origins and the settings', async ({ admi
   await expect(admin.getByRole('heading', { level: 1, name: 'Ship-from address' })).toBeVisible();
   await expect(admin.getByLabel('Full name')).not.toHaveValue('');
   await expectAccessible(admin, 'origin detail');
+
+  // A card's stock is placed on a shelf of this origin.
+  const { items } = (await (await admin.request.get('/api/admin/catalog/cards?pageSize=1&archived=active')).json()) as { items: Array<{ id: string; name: string }> };
+  const card = items[0]!;
+  await admin.getByLabel('Find a card').fill(card.name);
+  await admin.getByRole('button', { name: 'Search', exact: true }).click();
+  await admin.getByLabel('Card', { exact: true }).selectOption(card.id);
+  await admin.getByLabel('Shelf').fill('B-07');
+  await admin.getByRole('button', { name: 'Place card' }).click();
+  await expect(admin.getByText(`${card.name} placed`).first()).toBeVisible();
+});
+
+test('"Select all" in the vault takes every card in it, across pages', async ({ userPage: page }) => {
+  await page.goto('/collect');
+  await expect(page.getByRole('heading', { level: 1, name: 'My vault' })).toBeVisible();
+  await fund(page, 3000);
+  for (let i = 0; i < 3; i++) await newVaultCards(page, 10);
+  await page.reload();
+  const all = page.getByRole('button', { name: /^Select all \d+/ });
+  await expect(all).toBeVisible();
+  const n = Number(((await all.textContent()) ?? '').replace(/\D+/g, ''));
+  expect(n).toBeGreaterThan(24);
+  await all.click();
+  await expect(page.getByRole('region', { name: 'Selected cards' })).toContainText(`${n} selected`);
+  await expect(page.getByRole('button', { name: `Ship ${n}` })).toBeVisible();
 });

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useEffect, useMemo, useState } from 'react';
 import { PackageOpen, Search, X } from 'lucide-react';
@@ -24,6 +24,7 @@ import {
   Skeleton,
   buttonClasses,
   cn,
+  toast,
 } from '@web/components/ui';
 import { collectionQuery, type CollectionParams } from './api';
 import { CollectionCard } from './card-renderer';
@@ -40,6 +41,9 @@ const SORT_LABEL: Record<(typeof COLLECTION_SORTS)[number], string> = {
 };
 
 const PAGE_SIZE = 24;
+/** "Select all" takes at most this many cards (a shipment holds 500), fetched this many a page. */
+const SELECT_ALL_MAX = 500;
+const SELECT_ALL_PAGE = 200;
 
 function useDebounced<T>(value: T, ms = 300): T {
   const [v, setV] = useState(value);
@@ -125,6 +129,25 @@ export function Vault({ selectionActions }: VaultProps = {}) {
       }
       return next;
     });
+  // "Select all" across pages: every card in the vault matching the filters, up to a cap.
+  const queryClient = useQueryClient();
+  const [selectingAll, setSelectingAll] = useState(false);
+  const selectAllMatching = async () => {
+    setSelectingAll(true);
+    try {
+      const all: OwnedCard[] = [];
+      for (let p = 1; all.length < SELECT_ALL_MAX; p++) {
+        const r = await queryClient.fetchQuery(collectionQuery({ ...params, status: 'in_vault', page: p, pageSize: SELECT_ALL_PAGE }));
+        all.push(...r.items.filter((i) => i.status === 'in_vault'));
+        if (r.items.length < SELECT_ALL_PAGE) break;
+      }
+      setSelected(new Map(all.slice(0, SELECT_ALL_MAX).map((i) => [i.id, i])));
+    } catch {
+      toast.error('Could not select every card', 'Try again, or select them page by page.');
+    } finally {
+      setSelectingAll(false);
+    }
+  };
   const selectedTotal = [...selected.values()].reduce((s, i) => s + i.buybackCents, 0);
   const filtered = Boolean(q || classId || set || status !== 'in_vault');
 
@@ -245,12 +268,20 @@ export function Vault({ selectionActions }: VaultProps = {}) {
               {data.total} card{data.total === 1 ? '' : 's'}
               {list.isFetching ? ' · updating…' : ''}
             </p>
-            {sellable.length ? (
-              <label className="flex cursor-pointer items-center gap-2 text-sm text-zinc-200">
-                <Checkbox checked={allOnPage} onChange={(e) => togglePage(e.target.checked)} />
-                Select all in your vault on this page
-              </label>
-            ) : null}
+            <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
+              {sellable.length ? (
+                <label className="flex cursor-pointer items-center gap-2 text-sm text-zinc-200">
+                  <Checkbox checked={allOnPage} onChange={(e) => togglePage(e.target.checked)} />
+                  Select all in your vault on this page
+                </label>
+              ) : null}
+              {status === 'in_vault' && data.total > sellable.length && selected.size < Math.min(data.total, SELECT_ALL_MAX) ? (
+                <Button variant="ghost" size="sm" loading={selectingAll} loadingText="Selecting…" onClick={() => void selectAllMatching()}>
+                  Select all {Math.min(data.total, SELECT_ALL_MAX)}
+                  {data.total > SELECT_ALL_MAX ? ' (the first)' : ''}
+                </Button>
+              ) : null}
+            </div>
           </div>
           <ul className="grid grid-cols-2 gap-4 sm:grid-cols-3 md:grid-cols-4 xl:grid-cols-6" aria-label="Your cards">
             {data.items.map((item) => (

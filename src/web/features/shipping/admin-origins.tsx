@@ -6,6 +6,7 @@ import { useForm, useWatch, type FieldErrors, type UseFormRegister } from 'react
 import { Plus, Warehouse } from 'lucide-react';
 import type { z } from 'zod';
 import {
+  cardLocationInputSchema,
   COUNTRIES,
   COUNTRY_CODES,
   originInputSchema,
@@ -28,6 +29,7 @@ import {
   Money,
   Notice,
   Panel,
+  Select,
   SkeletonText,
   TBody,
   THead,
@@ -39,7 +41,8 @@ import {
   toast,
 } from '@web/components/ui';
 import { AddressFields, applyServerErrors, type AddressFieldValues } from './address-form';
-import { originQuery, originsQuery, settingsQuery, useDefaultOrigin, useSaveOrigin, useSaveSettings } from './api';
+import { api } from '@web/lib/api';
+import { originQuery, originsQuery, settingsQuery, useDefaultOrigin, useSaveOrigin, useSaveSettings, useSetCardLocation } from './api';
 import { AddressBlock, LoadError, countryName, errorText } from './parts';
 
 const ORIGIN_FIELDS = ['name', 'line1', 'line2', 'city', 'region', 'postalCode', 'country', 'phone', 'isDefault', 'archived'] as const;
@@ -256,7 +259,91 @@ export function AdminOriginScreen({ id }: { id: string }) {
           </Link>
         </div>
       </Panel>
+      {!o.archived ? <CardPlacement origin={o} /> : null}
     </div>
+  );
+}
+
+interface CardHit {
+  id: string;
+  name: string;
+  setName: string;
+  number: number;
+  stock: number;
+}
+
+/** Puts a card's stock at this origin, on a shelf (the pick list and packing slips show it). */
+function CardPlacement({ origin }: { origin: Origin }) {
+  const [text, setText] = useState('');
+  const [q, setQ] = useState('');
+  const [cardId, setCardId] = useState('');
+  const [shelf, setShelf] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const place = useSetCardLocation();
+  const hits = useQuery({
+    queryKey: ['admin', 'shipping', 'card-search', q],
+    queryFn: ({ signal }) =>
+      api.get<{ items: CardHit[] }>(`/api/admin/catalog/cards?${new URLSearchParams({ q, pageSize: '20', archived: 'active' })}`, { signal }),
+    enabled: q.length > 0,
+  });
+  const items = hits.data?.items ?? [];
+  const chosen = items.find((c) => c.id === cardId);
+  return (
+    <Panel title="Place a card here" description="Moves the card's stock to this origin and shelf. Open shipments keep the origin they had." className="lg:col-span-2">
+      <div className="grid gap-4 sm:grid-cols-[2fr_2fr_1fr_auto] sm:items-end">
+        <form
+          role="search"
+          className="flex items-end gap-2"
+          onSubmit={(e) => {
+            e.preventDefault();
+            setQ(text.trim());
+            setCardId('');
+          }}
+        >
+          <FormField label="Find a card" className="flex-1">
+            <Input type="search" value={text} onChange={(e) => setText(e.target.value)} placeholder="Card name" />
+          </FormField>
+          <Button type="submit" variant="secondary">
+            Search
+          </Button>
+        </form>
+        <FormField label="Card" hint={q && hits.data && items.length === 0 ? 'No card matches that name.' : undefined}>
+          <Select value={cardId} onChange={(e) => setCardId(e.target.value)} disabled={items.length === 0}>
+            <option value="">{q ? (hits.isFetching ? 'Searching…' : 'Pick a card') : 'Search first'}</option>
+            {items.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.name} · {c.setName} #{c.number} ({c.stock} in stock)
+              </option>
+            ))}
+          </Select>
+        </FormField>
+        <FormField label="Shelf" error={error ?? undefined}>
+          <Input value={shelf} onChange={(e) => setShelf(e.target.value)} placeholder="A-12" />
+        </FormField>
+        <Button
+          disabled={!chosen}
+          loading={place.isPending}
+          onClick={() => {
+            if (!chosen) return;
+            const parsed = cardLocationInputSchema.safeParse({ originId: origin.id, shelfLocation: shelf });
+            if (!parsed.success) {
+              setError(parsed.error.issues[0]?.message ?? 'Check the shelf.');
+              return;
+            }
+            setError(null);
+            place.mutate(
+              { cardId: chosen.id, input: parsed.data },
+              {
+                onSuccess: (r) => toast.success(`${chosen.name} placed`, `${origin.name}, shelf ${r.shelfLocation || 'unassigned'}.`),
+                onError: (err) => setError(errorText(err)),
+              },
+            );
+          }}
+        >
+          Place card
+        </Button>
+      </div>
+    </Panel>
   );
 }
 

@@ -1,9 +1,11 @@
 import { PageHeader } from '@web/components/ui';
 import { renderCard } from '@web/features/catalog/card-view';
 import { CollectionCardRenderer, Vault } from '@web/features/collection';
-import { ShipCardsButton } from '@web/features/shipping';
+import { ShipCardsButton, useShippingLiveUpdates } from '@web/features/shipping';
 
 export default function CollectPage() {
+  // A cancelled or returned shipment puts cards back in the vault: refresh it when that happens.
+  useShippingLiveUpdates();
   return (
     <CollectionCardRenderer value={renderCard}>
       <PageHeader
