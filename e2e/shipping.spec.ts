@@ -1,13 +1,49 @@
 import { randomUUID } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures.ts';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { expect, newPageAs, test as base } from './fixtures.ts';
 
 /**
  * Shipping as a collector and the warehouse meet it (issue 15): ship two vault cards, watch the
  * fee leave the balance, cancel and get fee and cards back; then an admin takes a shipment to
  * delivered, with tracking, while the collector's page follows live.
  */
+
+const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+
+async function latestMailLink(request: APIRequestContext, to: string, pattern: RegExp): Promise<string> {
+  for (let i = 0; i < 50; i++) {
+    const res = await request.get(`/api/dev/mailbox?to=${encodeURIComponent(to)}`);
+    const { items } = (await res.json()) as { items: Array<{ links: string[] }> };
+    const link = items.flatMap((m) => m.links).find((l) => pattern.test(l));
+    if (link) return link;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`no mail with ${pattern} for ${to}`);
+}
+
+/**
+ * A collector of its own (signed up and verified here): the other specs move the demo user's
+ * balance and cards at any moment, and these tests count both to the cent.
+ */
+const test = base.extend<{ collector: Page }>({
+  collector: async ({ browser }, use) => {
+    const { context, page, watch } = await newPageAs(browser, null);
+    await page.goto('/about');
+    const id = unique();
+    const email = `ship-${id}@packvault.test`;
+    const signUp = await page.request.post('/api/auth/sign-up/email', {
+      headers: { Origin: new URL(page.url()).origin },
+      data: { email, password: `ship-pass-${id}`, name: `s_${id}`.slice(0, 20), username: `s_${id}`.slice(0, 20), ageConfirmed: true, termsAccepted: true },
+    });
+    expect(signUp.ok(), await signUp.text()).toBe(true);
+    await page.goto(await latestMailLink(page.request, email, /verify/));
+    await expect(page).toHaveURL(/\/home/);
+    await use(page);
+    await context.close();
+    expect(watch.errors, 'console errors (collector)').toEqual([]);
+  },
+});
 
 test.describe.configure({ mode: 'serial' });
 
@@ -58,7 +94,7 @@ async function vaultStatus(page: Page, ids: string[]): Promise<string[]> {
   return ids.map((id) => items.find((i) => i.id === id)?.status ?? 'missing');
 }
 
-test('a user adds an address, ships two cards, sees the fee leave, and cancels: fee and cards come back', async ({ userPage: page }) => {
+test('a user adds an address, ships two cards, sees the fee leave, and cancels: fee and cards come back', async ({ collector: page }) => {
   await page.goto('/profile/shipping');
   await expect(page.getByRole('heading', { level: 1, name: 'Shipping' })).toBeVisible();
 
@@ -139,17 +175,21 @@ test('a user adds an address, ships two cards, sees the fee leave, and cancels: 
   await expect(page.locator(`input[type="checkbox"][value="${a}"]`)).toBeVisible();
 });
 
-test('an admin takes a shipment to delivered with tracking while the user’s page follows live', async ({ userPage: page, adminPage: admin }) => {
+test('an admin takes a shipment to delivered with tracking while the user’s page follows live', async ({ collector: page, adminPage: admin }) => {
   await page.goto('/profile/shipping');
   await expect(page.getByRole('heading', { level: 1, name: 'Shipping' })).toBeVisible();
 
   // A shipment requested through the API (the first test covered the dialog).
   await fund(page, 2000);
   const [card] = await newVaultCards(page, 1);
-  const { items: addresses } = (await (await page.request.get('/api/shipping/addresses')).json()) as { items: Array<{ id: string }> };
-  expect(addresses.length).toBeGreaterThan(0);
+  const added = await page.request.post('/api/shipping/addresses', {
+    data: { name: 'Lee Collector', line1: '10 Downing Street', city: 'London', postalCode: 'SW1A 2AA', country: 'GB', phone: '+44 20 7946 0000' },
+    headers: { Origin: await origin(page) },
+  });
+  expect(added.status()).toBe(201);
+  const address = (await added.json()) as { id: string };
   const created = await page.request.post('/api/shipping/shipments', {
-    data: { ownedCardIds: [card], addressId: addresses[0]!.id, insured: true },
+    data: { ownedCardIds: [card], addressId: address.id, insured: true },
     headers: { 'Idempotency-Key': randomUUID(), Origin: await origin(page) },
   });
   expect(created.status()).toBe(201);
@@ -226,7 +266,7 @@ test('an admin works the pick list, the origins and the settings', async ({ admi
   await expect(admin.getByText(`${card.name} placed`).first()).toBeVisible();
 });
 
-test('"Select all" in the vault takes every card in it, across pages', async ({ userPage: page }) => {
+test('"Select all" in the vault takes every card in it, across pages', async ({ collector: page }) => {
   await page.goto('/collect');
   await expect(page.getByRole('heading', { level: 1, name: 'My vault' })).toBeVisible();
   await fund(page, 3000);
