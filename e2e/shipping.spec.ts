@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { expect, newPageAs, test as base } from './fixtures.ts';
+import { allowConsoleError, expect, newPageAs, test as base } from './fixtures.ts';
 
 /**
  * Shipping as a collector and the warehouse meet it (issue 15): ship two vault cards, watch the
@@ -279,4 +279,51 @@ test('"Select all" in the vault takes every card in it, across pages', async ({ 
   await all.click();
   await expect(page.getByRole('region', { name: 'Selected cards' })).toContainText(`${n} selected`);
   await expect(page.getByRole('button', { name: `Ship ${n}` })).toBeVisible();
+});
+
+test('refusals say what to do: a short balance offers a deposit, a card that left the vault is named and can be left out', async ({ collector: page }) => {
+  await page.goto('/collect');
+  await expect(page.getByRole('heading', { level: 1, name: 'My vault' })).toBeVisible();
+  // The smallest deposit less three $1 packs leaves less than the fee of three cards.
+  await fund(page, 500);
+  const [a, b, c] = await newVaultCards(page, 3);
+  expect(await balance(page)).toBe(200);
+  const added = await page.request.post('/api/shipping/addresses', {
+    data: { name: 'Kim Collector', line1: 'Unter den Linden 1', city: 'Berlin', postalCode: '10117', country: 'DE', phone: '+49 30 1234567' },
+    headers: { Origin: await origin(page) },
+  });
+  expect(added.status()).toBe(201);
+
+  await page.reload();
+  for (const id of [a, b, c]) await page.locator(`input[type="checkbox"][value="${id}"]`).check();
+  await page.getByRole('region', { name: 'Selected cards' }).getByRole('button', { name: 'Ship 3' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Ship 3 cards to you' });
+  await expect(dialog.getByText('Your balance does not cover the fee')).toBeVisible();
+  await expect(dialog.getByRole('link', { name: 'Make a deposit' })).toHaveAttribute('href', '/profile/billing');
+  await expect(dialog.getByRole('button', { name: /^Pay .+ and ship$/ })).toBeDisabled();
+  await dialog.getByRole('button', { name: 'Not now' }).click();
+
+  // With credit, but one card sold back in another tab meanwhile: 409 names it, nothing is charged.
+  allowConsoleError(page, /status of 409/);
+  await fund(page, 2000);
+  await page.getByRole('region', { name: 'Selected cards' }).getByRole('button', { name: 'Ship 3' }).click();
+  const pay = dialog.getByRole('button', { name: /^Pay .+ and ship$/ });
+  await expect(pay).toBeEnabled();
+  const sold = await page.request.post('/api/buyback', { data: { ownedCardIds: [a] }, headers: { 'Idempotency-Key': randomUUID(), Origin: await origin(page) } });
+  expect(sold.status()).toBe(201);
+  const before = await balance(page);
+  const { items } = (await (await page.request.get(`/api/collection?status=all&ids=${a}`)).json()) as { items: Array<{ card: { name: string } }> };
+  await pay.click();
+  await expect(dialog.getByText('Some cards cannot be shipped').first()).toBeVisible();
+  await expect(dialog.getByText(new RegExp(`${items[0]!.card.name} is sold back`, 'i')).first()).toBeVisible();
+  expect(await balance(page)).toBe(before);
+  expect(await vaultStatus(page, [b!, c!])).toEqual(['in_vault', 'in_vault']);
+  await expectAccessible(page, 'ship dialog refusal');
+
+  // Leave it out and ship the other two.
+  await dialog.getByRole('button', { name: 'Ship the other 2 cards' }).first().click();
+  const two = page.getByRole('dialog', { name: 'Ship 2 cards to you' });
+  await two.getByRole('button', { name: /^Pay .+ and ship$/ }).click();
+  await expect(two).toBeHidden();
+  expect(await vaultStatus(page, [b!, c!])).toEqual(['in_shipment', 'in_shipment']);
 });

@@ -24,7 +24,14 @@ export function ShipCardsButton({ cards, onShipped }: { cards: Array<{ id: strin
         <Truck aria-hidden="true" className="size-4" />
         Ship {cards.length}
       </Button>
-      {open ? <ShipDialog open ownedCardIds={ids} cardNames={names} onOpenChange={setOpen} onShipped={() => onShipped?.(ids)} /> : null}
+      {open ? <ShipDialog
+          open
+          ownedCardIds={ids}
+          cardNames={names}
+          onOpenChange={setOpen}
+          onShipped={() => onShipped?.(ids)}
+          onDropCards={(drop) => setIds((prev) => prev.filter((id) => !drop.includes(id)))}
+        /> : null}
     </>
   );
 }

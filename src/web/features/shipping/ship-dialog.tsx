@@ -18,6 +18,14 @@ export interface ShipDialogProps {
   /** Their names, to say which card a refusal is about. */
   cardNames?: ReadonlyMap<string, string>;
   onShipped?: (result: CreateShipmentResult) => void;
+  /** Takes cards out of the shipment (ones the server refused); without it the user picks again. */
+  onDropCards?: (ids: string[]) => void;
+}
+
+/** The owned card ids a card_unavailable refusal names. */
+function unavailableIds(err: unknown): string[] {
+  if (!(err instanceof ApiClientError) || err.code !== 'card_unavailable') return [];
+  return (err.fields?.ownedCardIds ?? []).map((l) => l.split(': ')[0]!).filter(Boolean);
 }
 
 /** "<ownedCardId>: <why>" lines of a card_unavailable refusal, as readable sentences. */
@@ -35,7 +43,20 @@ function unavailableLines(err: ApiClientError, names: ReadonlyMap<string, string
   });
 }
 
-function RefusalNotice({ error, names, onRetry }: { error: unknown; names?: ReadonlyMap<string, string>; onRetry?: () => void }) {
+function RefusalNotice({
+  error,
+  names,
+  onRetry,
+  onDrop,
+  total,
+}: {
+  error: unknown;
+  names?: ReadonlyMap<string, string>;
+  onRetry?: () => void;
+  /** Drops the refused cards from the shipment (when some others are left). */
+  onDrop?: (ids: string[]) => void;
+  total?: number;
+}) {
   if (error instanceof ApiClientError && error.code === 'insufficient_funds') {
     return (
       <Notice tone="warning" title="Your balance does not cover the fee">
@@ -57,7 +78,20 @@ function RefusalNotice({ error, names, onRetry }: { error: unknown; names?: Read
             ))}
           </ul>
         ) : null}
-        <p className="mt-1">{error.message} Close this, unselect those cards and try again.</p>
+        {(() => {
+          const ids = unavailableIds(error);
+          const left = (total ?? 0) - ids.length;
+          return onDrop && ids.length > 0 && left > 0 ? (
+            <>
+              <p className="mt-1">Nothing was charged. Ship the others without them, or close this and pick again.</p>
+              <Button size="sm" variant="secondary" className="mt-2" onClick={() => onDrop(ids)}>
+                Ship the other {left} card{left === 1 ? '' : 's'}
+              </Button>
+            </>
+          ) : (
+            <p className="mt-1">{error.message} Close this and pick other cards.</p>
+          );
+        })()}
       </Notice>
     );
   }
@@ -101,7 +135,7 @@ function RefusalNotice({ error, names, onRetry }: { error: unknown; names?: Read
  * balance after it, confirm. The quoted fee goes with the request: if it moved meanwhile the
  * server refuses (quote_changed) and the new quote shows instead of charging another amount.
  */
-export function ShipDialog({ open, onOpenChange, ownedCardIds, cardNames, onShipped }: ShipDialogProps) {
+export function ShipDialog({ open, onOpenChange, ownedCardIds, cardNames, onShipped, onDropCards }: ShipDialogProps) {
   const addresses = useQuery({ ...addressesQuery, enabled: open });
   const options = useQuery({ ...optionsQuery, enabled: open });
   const [addressId, setAddressId] = useState<string | null>(null);
@@ -146,6 +180,12 @@ export function ShipDialog({ open, onOpenChange, ownedCardIds, cardNames, onShip
   };
 
   const short = q ? q.shortfallCents > 0 : false;
+  const drop = onDropCards
+    ? (ids: string[]) => {
+        create.reset();
+        onDropCards(ids);
+      }
+    : undefined;
   return (
     <>
       <Dialog
@@ -161,7 +201,7 @@ export function ShipDialog({ open, onOpenChange, ownedCardIds, cardNames, onShip
             <Button variant="secondary" onClick={() => onOpenChange(false)} disabled={create.isPending}>
               Not now
             </Button>
-            <Button onClick={confirm} loading={create.isPending} loadingText="Requesting…" disabled={!q || !addressId || short || quote.isFetching}>
+            <Button onClick={confirm} loading={create.isPending} loadingText="Requesting…" disabled={!q || !addressId || short || quote.isFetching || quote.isError}>
               {q && addressId ? (
                 <>
                   Pay <Money cents={q.feeCents} /> and ship
@@ -240,7 +280,7 @@ export function ShipDialog({ open, onOpenChange, ownedCardIds, cardNames, onShip
 
           <section aria-label="Fee" aria-live="polite" aria-busy={quote.isFetching || undefined}>
             {quote.isError ? (
-              <RefusalNotice error={quote.error} names={cardNames} onRetry={() => void quote.refetch()} />
+              <RefusalNotice error={quote.error} names={cardNames} onRetry={() => void quote.refetch()} onDrop={drop} total={count} />
             ) : !q ? (
               <SkeletonText lines={3} label="Getting your quote" />
             ) : (
@@ -287,7 +327,7 @@ export function ShipDialog({ open, onOpenChange, ownedCardIds, cardNames, onShip
             ) : null}
           </section>
 
-          {create.isError ? <RefusalNotice error={create.error} names={cardNames} /> : null}
+          {create.isError && !quote.isError ? <RefusalNotice error={create.error} names={cardNames} onDrop={drop} total={count} /> : null}
         </div>
       </Dialog>
       {adding ? (
