@@ -327,3 +327,71 @@ test('refusals say what to do: a short balance offers a deposit, a card that lef
   await expect(two).toBeHidden();
   expect(await vaultStatus(page, [b!, c!])).toEqual(['in_shipment', 'in_shipment']);
 });
+
+test('an admin bulk-packs, cancels one with a reason and resolves a lost parcel with a refund', async ({ collector: page, adminPage: admin }) => {
+  await page.goto('/profile/shipping');
+  await expect(page.getByRole('heading', { level: 1, name: 'Shipping' })).toBeVisible();
+  await fund(page, 2000);
+  const cards = await newVaultCards(page, 2);
+  const added = await page.request.post('/api/shipping/addresses', {
+    data: { name: 'Ana Collector', line1: 'Rue de Rivoli 1', city: 'Paris', postalCode: '75001', country: 'FR', phone: '+33 1 23 45 67 89' },
+    headers: { Origin: await origin(page) },
+  });
+  const address = (await added.json()) as { id: string };
+  const refs: Array<{ id: string; reference: string; feeCents: number }> = [];
+  for (const card of cards) {
+    const res = await page.request.post('/api/shipping/shipments', {
+      data: { ownedCardIds: [card], addressId: address.id },
+      headers: { 'Idempotency-Key': randomUUID(), Origin: await origin(page) },
+    });
+    expect(res.status()).toBe(201);
+    refs.push(((await res.json()) as { shipment: { id: string; reference: string; feeCents: number } }).shipment);
+  }
+  const [one, two] = refs as [(typeof refs)[0], (typeof refs)[0]];
+  const afterFees = await balance(page);
+
+  // Both into packing at once, from the queue.
+  await admin.goto('/admin/shipping');
+  await admin.getByLabel(`Select ${one.reference}`).check();
+  await admin.getByLabel(`Select ${two.reference}`).check();
+  await admin.getByRole('button', { name: 'Mark packing' }).click();
+  await expect(admin.getByText('2 shipments moved to packing').first()).toBeVisible();
+  await admin.getByRole('button', { name: /^Packing \d+/ }).click();
+  await expect(admin.getByRole('link', { name: one.reference })).toBeVisible();
+
+  // One is cancelled with a reason: the fee and the card go back.
+  await admin.goto(`/admin/shipping/${one.id}`);
+  await admin.getByRole('button', { name: 'Cancel shipment' }).click();
+  const cancel = admin.getByRole('dialog', { name: `Cancel ${one.reference}?` });
+  await cancel.getByRole('button', { name: 'Cancel shipment' }).click();
+  await expect(cancel.getByText(/Give a reason/)).toBeVisible();
+  await cancel.getByLabel('Reason').fill('The card was damaged on the shelf.');
+  await cancel.getByRole('button', { name: 'Cancel shipment' }).click();
+  await expect(cancel).toBeHidden();
+  await expect(admin.getByText('The card was damaged on the shelf.')).toBeVisible();
+  expect(await balance(page)).toBe(afterFees + one.feeCents);
+  expect(await vaultStatus(page, [cards[0]!])).toEqual(['in_vault']);
+
+  // The other ships, then is lost: refunded, as decided.
+  await admin.goto(`/admin/shipping/${two.id}`);
+  await admin.getByLabel('Carrier').selectOption('dhl');
+  await admin.getByLabel('Tracking number').fill('JD014600003828');
+  await admin.getByRole('button', { name: 'Mark shipped' }).click();
+  await expect(admin.getByText('Next step: Delivered')).toBeVisible();
+  await admin.getByRole('button', { name: 'Mark lost or returned' }).click();
+  const resolve = admin.getByRole('dialog', { name: `Lost or returned: ${two.reference}` });
+  await resolve.getByLabel('The parcel is lost').check();
+  await resolve.getByLabel(/^Refund /).check();
+  await resolve.getByLabel('Reason').fill('The carrier lost it in transit.');
+  await expectAccessible(admin, 'resolve dialog');
+  await resolve.getByRole('button', { name: 'Confirm' }).click();
+  await expect(resolve).toBeHidden();
+  await expect(admin.getByText('Lost', { exact: true }).first()).toBeVisible();
+  expect(await balance(page)).toBe(afterFees + one.feeCents + two.feeCents);
+
+  // The user's history shows both refunds.
+  await page.reload();
+  const table = page.getByRole('table', { name: /Your shipments/ });
+  await expect(table.getByRole('row').filter({ hasText: one.reference })).toContainText('Cancelled');
+  await expect(table.getByRole('row').filter({ hasText: two.reference })).toContainText('Lost');
+});

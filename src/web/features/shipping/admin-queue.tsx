@@ -117,7 +117,12 @@ export function AdminShippingQueue() {
                 )}
               >
                 {c.label}
-                {c.count !== undefined ? <span className="ml-1.5 tabular-nums text-zinc-400">{c.count}</span> : null}
+                {c.count !== undefined ? (
+                  <>
+                    {' '}
+                    <span className="ml-1 tabular-nums text-zinc-400">{c.count}</span>
+                  </>
+                ) : null}
               </button>
             </li>
           ))}

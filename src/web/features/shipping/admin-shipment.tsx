@@ -77,7 +77,8 @@ export function AdminShipmentScreen({ id }: { id: string }) {
               </div>
             </Panel>
           </div>
-          <div className="space-y-6">
+          {/* On a phone the actions come first; on a wide screen they sit in the side column. */}
+          <div className="order-first space-y-6 lg:order-none">
             <Actions shipment={s} />
             <Panel title="Timeline">
               <div>
