@@ -252,7 +252,7 @@ test('an admin works the pick list, the origins and the settings', async ({ admi
 
   await admin.getByRole('table', { name: /Origins/ }).getByRole('link').first().click();
   await expect(admin.getByRole('heading', { level: 1, name: 'Ship-from address' })).toBeVisible();
-  await expect(admin.getByLabel('Full name')).not.toHaveValue('');
+  await expect(admin.getByLabel(/^Name\*?$/)).not.toHaveValue('');
   await expectAccessible(admin, 'origin detail');
 
   // A card's stock is placed on a shelf of this origin.

@@ -128,7 +128,10 @@ export function AddressFields({
   errors: e,
   countries: offered,
   country,
+  nameLabel = 'Full name',
 }: {
+  /** "Full name" for a person, "Name" for a warehouse. */
+  nameLabel?: string;
   register: UseFormRegister<AddressFieldValues>;
   errors: FieldErrors<AddressFieldValues>;
   countries: string[];
@@ -136,7 +139,7 @@ export function AddressFields({
 }) {
   return (
     <>
-      <FormField label="Full name" required error={e.name?.message}>
+      <FormField label={nameLabel} required error={e.name?.message}>
         <Input autoComplete="name" {...register('name')} />
       </FormField>
       <FormField label="Address line 1" required error={e.line1?.message} hint="Street and number">

@@ -185,6 +185,7 @@ export function OriginForm({ existing, onDone }: { existing: Origin | null; onDo
         errors={e as FieldErrors<AddressFieldValues>}
         countries={COUNTRY_CODES}
         country={country}
+        nameLabel="Name"
       />
       {existing ? (
         <FormField
