@@ -46,6 +46,8 @@ Object.assign(SEEDED, {
   adminUserBalance: demoUser,
   adminUserHistory: demoUser,
   adminUserShipping: demoUser,
+  adminShippingFromDetail: firstOf('/api/admin/shipping/origins'),
+  adminShipment: firstOf('/api/admin/shipping/shipments?status=all'),
 } satisfies typeof SEEDED);
 
 let seededIds: Promise<Partial<Record<RouteId, string>>> | undefined;

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useEffect, useMemo, useState } from 'react';
 import { PackageOpen, Search, X } from 'lucide-react';
@@ -24,6 +24,7 @@ import {
   Skeleton,
   buttonClasses,
   cn,
+  toast,
 } from '@web/components/ui';
 import { collectionQuery, type CollectionParams } from './api';
 import { CollectionCard } from './card-renderer';
@@ -40,6 +41,9 @@ const SORT_LABEL: Record<(typeof COLLECTION_SORTS)[number], string> = {
 };
 
 const PAGE_SIZE = 24;
+/** "Select all" takes at most this many cards (a shipment holds 500), fetched this many a page. */
+const SELECT_ALL_MAX = 500;
+const SELECT_ALL_PAGE = 200;
 
 function useDebounced<T>(value: T, ms = 300): T {
   const [v, setV] = useState(value);
@@ -56,8 +60,16 @@ function statusOptionLabel(s: (typeof COLLECTION_STATUS_FILTERS)[number], counts
   return `${STATUS_LABEL[s]}${n ? ` (${n})` : ''}`;
 }
 
+export interface VaultProps {
+  /**
+   * More actions on the selected cards, next to "Sell back" (the page composes other features
+   * here, e.g. shipping). `clear` unselects the given cards, or all of them.
+   */
+  selectionActions?: (selected: OwnedCard[], clear: (ids?: string[]) => void) => React.ReactNode;
+}
+
 /** /collect: the signed-in user's vault with filters, totals, multi-select and selling back. */
-export function Vault() {
+export function Vault({ selectionActions }: VaultProps = {}) {
   const [search, setSearch] = useState('');
   const [classId, setClassId] = useState('');
   const [set, setSet] = useState('');
@@ -117,6 +129,25 @@ export function Vault() {
       }
       return next;
     });
+  // "Select all" across pages: every card in the vault matching the filters, up to a cap.
+  const queryClient = useQueryClient();
+  const [selectingAll, setSelectingAll] = useState(false);
+  const selectAllMatching = async () => {
+    setSelectingAll(true);
+    try {
+      const all: OwnedCard[] = [];
+      for (let p = 1; all.length < SELECT_ALL_MAX; p++) {
+        const r = await queryClient.fetchQuery(collectionQuery({ ...params, status: 'in_vault', page: p, pageSize: SELECT_ALL_PAGE }));
+        all.push(...r.items.filter((i) => i.status === 'in_vault'));
+        if (r.items.length < SELECT_ALL_PAGE) break;
+      }
+      setSelected(new Map(all.slice(0, SELECT_ALL_MAX).map((i) => [i.id, i])));
+    } catch {
+      toast.error('Could not select every card', 'Try again, or select them page by page.');
+    } finally {
+      setSelectingAll(false);
+    }
+  };
   const selectedTotal = [...selected.values()].reduce((s, i) => s + i.buybackCents, 0);
   const filtered = Boolean(q || classId || set || status !== 'in_vault');
 
@@ -237,12 +268,20 @@ export function Vault() {
               {data.total} card{data.total === 1 ? '' : 's'}
               {list.isFetching ? ' · updating…' : ''}
             </p>
-            {sellable.length ? (
-              <label className="flex cursor-pointer items-center gap-2 text-sm text-zinc-200">
-                <Checkbox checked={allOnPage} onChange={(e) => togglePage(e.target.checked)} />
-                Select all sellable on this page
-              </label>
-            ) : null}
+            <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
+              {sellable.length ? (
+                <label className="flex cursor-pointer items-center gap-2 text-sm text-zinc-200">
+                  <Checkbox checked={allOnPage} onChange={(e) => togglePage(e.target.checked)} />
+                  Select all in your vault on this page
+                </label>
+              ) : null}
+              {status === 'in_vault' && data.total > sellable.length && selected.size < Math.min(data.total, SELECT_ALL_MAX) ? (
+                <Button variant="ghost" size="sm" loading={selectingAll} loadingText="Selecting…" onClick={() => void selectAllMatching()}>
+                  Select all {Math.min(data.total, SELECT_ALL_MAX)}
+                  {data.total > SELECT_ALL_MAX ? ' (the first)' : ''}
+                </Button>
+              ) : null}
+            </div>
           </div>
           <ul className="grid grid-cols-2 gap-4 sm:grid-cols-3 md:grid-cols-4 xl:grid-cols-6" aria-label="Your cards">
             {data.items.map((item) => (
@@ -271,11 +310,19 @@ export function Vault() {
               <strong className="text-white">{selected.size}</strong> selected · sells for{' '}
               <Money cents={selectedTotal} className="font-semibold text-emerald-300" />
             </p>
-            <div className="flex gap-2">
+            <div className="flex flex-wrap gap-2">
               <Button variant="ghost" onClick={() => setSelected(new Map())}>
                 <X aria-hidden="true" className="size-4" />
                 Clear
               </Button>
+              {selectionActions?.([...selected.values()], (ids) =>
+                setSelected((prev) => {
+                  if (!ids) return new Map();
+                  const next = new Map(prev);
+                  for (const id of ids) next.delete(id);
+                  return next;
+                }),
+              )}
               <Button onClick={() => setSale({ ownedCardIds: [...selected.keys()] })}>Sell back {selected.size}</Button>
             </div>
           </div>
@@ -364,6 +411,7 @@ function VaultTile({
         </div>
         {sellable ? (
           <Checkbox
+            value={item.id}
             checked={selected}
             onChange={(e) => onToggle(e.target.checked)}
             aria-label={`Select ${item.card.name}`}
