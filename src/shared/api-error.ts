@@ -99,6 +99,12 @@ export const ERROR_CODES = [
   'nothing_to_sell',
   'quote_changed',
   'out_of_stock',
+  // shipping
+  'card_unavailable',
+  'invalid_shipment_state',
+  'too_many_addresses',
+  'default_origin',
+  'origin_archived',
   // daily drops
   'not_eligible',
   'account_too_new',
