@@ -61,7 +61,7 @@ describe('GET /api/collection', () => {
   it('validates the query and needs a session', async () => {
     const me = await t.makeUser();
     expect((await t.as(null).get('/api/collection')).status).toBe(401);
-    expect((await t.as(me).get('/api/collection?status=lost')).status).toBe(400);
+    expect((await t.as(me).get('/api/collection?status=misplaced')).status).toBe(400);
     expect((await t.as(me).get('/api/collection?sort=random')).status).toBe(400);
     expect((await t.as(me).get('/api/collection?classId=x')).status).toBe(400);
     expect((await t.as(me).get('/api/collection?pageSize=1000')).status).toBe(400);

@@ -98,7 +98,7 @@ describe('admin owned cards', () => {
     expect((await get(`?cardId=${card.id}&status=in_vault`)).items.map((i) => i.id)).toEqual([x]);
     expect((await get(`?classId=${cls.id}&ownerId=${u2}`)).items.map((i) => i.id)).toEqual([y]);
     expect((await get(`?card=${encodeURIComponent(card.name.toLowerCase())}&owner=${u1}`)).items).toMatchObject([{ id: x, ownerId: u1, ownerEmail: `${u1}@example.test` }]);
-    expect((await t.as(admin).get('/api/admin/owned?status=lost')).status).toBe(400);
+    expect((await t.as(admin).get('/api/admin/owned?status=misplaced')).status).toBe(400);
   });
 
   it('is for admins with a second factor only', async () => {

@@ -137,7 +137,9 @@ export async function quote(db: DbOrTx, userId: string, input: z.output<typeof q
 }
 
 async function addEvent(tx: DbOrTx, shipmentId: string, type: ShipmentEventType, actor: Actor, note: string | null = null) {
-  await tx.insert(shipmentEvents).values({ shipmentId, type, actorId: actor.id, actorRole: actor.role, note });
+  // clock_timestamp, not the column's now(): the events of one transaction (cancelled, then
+  // refunded) must keep the order they happened in, and now() gives them all the same instant.
+  await tx.insert(shipmentEvents).values({ shipmentId, type, actorId: actor.id, actorRole: actor.role, note, createdAt: sql`clock_timestamp()` });
 }
 
 /** What to tell the user once the transaction commits. */
