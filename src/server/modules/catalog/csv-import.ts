@@ -15,7 +15,7 @@ import { changeStock } from '../inventory/service.ts';
 import { audit } from '../audit/service.ts';
 import { CsvSyntaxError, parseCsv, toCsv } from '../../lib/csv.ts';
 import type { ActorCtx } from '../../http/types.ts';
-import { afterCatalogWrite } from './service.ts';
+import { afterCatalogWrite } from './cache.ts';
 
 export const MAX_IMPORT_ROWS = 5000;
 const REQUIRED = ['name', 'set', 'number', 'class', 'architect', 'image', 'value'] as const;

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_LAYOUT, publicCardListQuerySchema } from '../../../shared/contracts/catalog.ts';
 import { cards } from '../../db/schema/catalog.ts';
 import { ResponseCache, acceptsGzip, etagMatches } from './response-cache.ts';
-import { listPublicCards, publicCardListKey } from './service.ts';
+import { listPublicCards, publicCardListKey } from './public.ts';
 import { as, catalogTestContext, uploadImage } from './test-support.ts';
 
 const json = (s: string) => JSON.parse(s) as unknown;

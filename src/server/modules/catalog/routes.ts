@@ -35,7 +35,12 @@ import { createRouter, errorResponses, jsonContent, z } from '../../http/openapi
 import type { AppEnv } from '../../http/types.ts';
 import { exportCardsCsv, importCardsCsv } from './csv-import.ts';
 import { acceptsGzip, etagMatches } from './response-cache.ts';
-import * as svc from './service.ts';
+import { createArchitect, deleteArchitect, getArchitect, listArchitects, setArchitectArchived, updateArchitect } from './architects.ts';
+import { PUBLIC_LIST_MAX_AGE_S } from './cache.ts';
+import { adjustStock, createCard, deleteCard, getAdminCard, getCard, listAdminCards, listAllSets, listStockAdjustments, sampleImageKey, setCardArchived, updateCard } from './cards.ts';
+import { createClass, deleteClass, getClass, listClasses, setClassArchived, updateClass } from './classes.ts';
+import { getPublicCard, listPublicClasses, listPublicSets, publicCardPageResponse } from './public.ts';
+import { createTexture, deleteTexture, getTexture, listTextures, setTextureArchived, updateTexture } from './textures.ts';
 
 const paged = <T extends z.ZodType>(item: T) =>
   z.object({ items: z.array(item), total: z.number().int(), page: z.number().int(), pageSize: z.number().int() });
@@ -62,7 +67,7 @@ export function catalogRoutes(deps: Deps) {
       request: { query: classListQuerySchema },
       responses: { 200: jsonContent(paged(cardClassSchema), 'Classes'), ...errorResponses },
     }),
-    async (c) => c.json(await svc.listClasses(db, c.req.valid('query')), 200),
+    async (c) => c.json(await listClasses(db, c.req.valid('query')), 200),
   );
   app.openapi(
     createRoute({
@@ -70,7 +75,7 @@ export function catalogRoutes(deps: Deps) {
       request: { body: { required: true, content: { 'application/json': { schema: classInputSchema } } } },
       responses: { 201: jsonContent(z.object({ class: cardClassSchema }), 'Created'), ...errorResponses },
     }),
-    async (c) => c.json({ class: await svc.createClass(db, ctxOf(c), c.req.valid('json')) }, 201),
+    async (c) => c.json({ class: await createClass(db, ctxOf(c), c.req.valid('json')) }, 201),
   );
   app.openapi(
     createRoute({
@@ -78,7 +83,7 @@ export function catalogRoutes(deps: Deps) {
       request: { params: idParam },
       responses: { 200: jsonContent(z.object({ class: cardClassSchema }), 'The class'), ...errorResponses },
     }),
-    async (c) => c.json({ class: await svc.getClass(db, c.req.valid('param').id) }, 200),
+    async (c) => c.json({ class: await getClass(db, c.req.valid('param').id) }, 200),
   );
   app.openapi(
     createRoute({
@@ -86,7 +91,7 @@ export function catalogRoutes(deps: Deps) {
       request: { params: idParam, body: { required: true, content: { 'application/json': { schema: classPatchSchema } } } },
       responses: { 200: jsonContent(z.object({ class: cardClassSchema }), 'Updated'), ...errorResponses },
     }),
-    async (c) => c.json({ class: await svc.updateClass(db, ctxOf(c), c.req.valid('param').id, c.req.valid('json')) }, 200),
+    async (c) => c.json({ class: await updateClass(db, ctxOf(c), c.req.valid('param').id, c.req.valid('json')) }, 200),
   );
   for (const archived of [true, false]) {
     app.openapi(
@@ -96,7 +101,7 @@ export function catalogRoutes(deps: Deps) {
         request: { params: idParam },
         responses: { 200: jsonContent(z.object({ class: cardClassSchema }), 'Updated'), ...errorResponses },
       }),
-      async (c) => c.json({ class: await svc.setClassArchived(db, ctxOf(c), c.req.valid('param').id, archived) }, 200),
+      async (c) => c.json({ class: await setClassArchived(db, ctxOf(c), c.req.valid('param').id, archived) }, 200),
     );
   }
   app.openapi(
@@ -107,7 +112,7 @@ export function catalogRoutes(deps: Deps) {
       responses: { 200: jsonContent(ok, 'Deleted'), ...errorResponses },
     }),
     async (c) => {
-      await svc.deleteClass(db, ctxOf(c), c.req.valid('param').id);
+      await deleteClass(db, ctxOf(c), c.req.valid('param').id);
       return c.json({ ok: true as const }, 200);
     },
   );
@@ -119,7 +124,7 @@ export function catalogRoutes(deps: Deps) {
       request: { query: textureListQuerySchema },
       responses: { 200: jsonContent(paged(textureSchema), 'Textures'), ...errorResponses },
     }),
-    async (c) => c.json(await svc.listTextures(db, c.req.valid('query')), 200),
+    async (c) => c.json(await listTextures(db, c.req.valid('query')), 200),
   );
   app.openapi(
     createRoute({
@@ -127,7 +132,7 @@ export function catalogRoutes(deps: Deps) {
       request: { body: { required: true, content: { 'application/json': { schema: textureInputSchema } } } },
       responses: { 201: jsonContent(z.object({ texture: textureSchema }), 'Created'), ...errorResponses },
     }),
-    async (c) => c.json({ texture: await svc.createTexture(db, ctxOf(c), c.req.valid('json')) }, 201),
+    async (c) => c.json({ texture: await createTexture(db, ctxOf(c), c.req.valid('json')) }, 201),
   );
   app.openapi(
     createRoute({
@@ -135,7 +140,7 @@ export function catalogRoutes(deps: Deps) {
       request: { params: idParam },
       responses: { 200: jsonContent(z.object({ texture: textureSchema }), 'The texture'), ...errorResponses },
     }),
-    async (c) => c.json({ texture: await svc.getTexture(db, c.req.valid('param').id) }, 200),
+    async (c) => c.json({ texture: await getTexture(db, c.req.valid('param').id) }, 200),
   );
   app.openapi(
     createRoute({
@@ -143,7 +148,7 @@ export function catalogRoutes(deps: Deps) {
       request: { params: idParam, body: { required: true, content: { 'application/json': { schema: texturePatchSchema } } } },
       responses: { 200: jsonContent(z.object({ texture: textureSchema }), 'Updated'), ...errorResponses },
     }),
-    async (c) => c.json({ texture: await svc.updateTexture(db, ctxOf(c), c.req.valid('param').id, c.req.valid('json')) }, 200),
+    async (c) => c.json({ texture: await updateTexture(db, ctxOf(c), c.req.valid('param').id, c.req.valid('json')) }, 200),
   );
   for (const archived of [true, false]) {
     app.openapi(
@@ -153,7 +158,7 @@ export function catalogRoutes(deps: Deps) {
         request: { params: idParam },
         responses: { 200: jsonContent(z.object({ texture: textureSchema }), 'Updated'), ...errorResponses },
       }),
-      async (c) => c.json({ texture: await svc.setTextureArchived(db, ctxOf(c), c.req.valid('param').id, archived) }, 200),
+      async (c) => c.json({ texture: await setTextureArchived(db, ctxOf(c), c.req.valid('param').id, archived) }, 200),
     );
   }
   app.openapi(
@@ -164,7 +169,7 @@ export function catalogRoutes(deps: Deps) {
       responses: { 200: jsonContent(ok, 'Deleted'), ...errorResponses },
     }),
     async (c) => {
-      await svc.deleteTexture(db, ctxOf(c), c.req.valid('param').id);
+      await deleteTexture(db, ctxOf(c), c.req.valid('param').id);
       return c.json({ ok: true as const }, 200);
     },
   );
@@ -176,7 +181,7 @@ export function catalogRoutes(deps: Deps) {
       request: { query: architectListQuerySchema },
       responses: { 200: jsonContent(paged(architectSchema), 'Architects'), ...errorResponses },
     }),
-    async (c) => c.json(await svc.listArchitects(db, c.req.valid('query')), 200),
+    async (c) => c.json(await listArchitects(db, c.req.valid('query')), 200),
   );
   app.openapi(
     createRoute({
@@ -184,7 +189,7 @@ export function catalogRoutes(deps: Deps) {
       request: { body: { required: true, content: { 'application/json': { schema: architectInputSchema } } } },
       responses: { 201: jsonContent(z.object({ architect: architectSchema }), 'Created'), ...errorResponses },
     }),
-    async (c) => c.json({ architect: await svc.createArchitect(db, ctxOf(c), c.req.valid('json')) }, 201),
+    async (c) => c.json({ architect: await createArchitect(db, ctxOf(c), c.req.valid('json')) }, 201),
   );
   app.openapi(
     createRoute({
@@ -192,7 +197,7 @@ export function catalogRoutes(deps: Deps) {
       request: { params: idParam },
       responses: { 200: jsonContent(z.object({ architect: architectSchema }), 'The architect'), ...errorResponses },
     }),
-    async (c) => c.json({ architect: await svc.getArchitect(db, c.req.valid('param').id) }, 200),
+    async (c) => c.json({ architect: await getArchitect(db, c.req.valid('param').id) }, 200),
   );
   app.openapi(
     createRoute({
@@ -200,7 +205,7 @@ export function catalogRoutes(deps: Deps) {
       request: { params: idParam, body: { required: true, content: { 'application/json': { schema: architectPatchSchema } } } },
       responses: { 200: jsonContent(z.object({ architect: architectSchema }), 'Updated'), ...errorResponses },
     }),
-    async (c) => c.json({ architect: await svc.updateArchitect(db, ctxOf(c), c.req.valid('param').id, c.req.valid('json')) }, 200),
+    async (c) => c.json({ architect: await updateArchitect(db, ctxOf(c), c.req.valid('param').id, c.req.valid('json')) }, 200),
   );
   for (const archived of [true, false]) {
     app.openapi(
@@ -210,7 +215,7 @@ export function catalogRoutes(deps: Deps) {
         request: { params: idParam },
         responses: { 200: jsonContent(z.object({ architect: architectSchema }), 'Updated'), ...errorResponses },
       }),
-      async (c) => c.json({ architect: await svc.setArchitectArchived(db, ctxOf(c), c.req.valid('param').id, archived) }, 200),
+      async (c) => c.json({ architect: await setArchitectArchived(db, ctxOf(c), c.req.valid('param').id, archived) }, 200),
     );
   }
   app.openapi(
@@ -221,7 +226,7 @@ export function catalogRoutes(deps: Deps) {
       responses: { 200: jsonContent(ok, 'Deleted'), ...errorResponses },
     }),
     async (c) => {
-      await svc.deleteArchitect(db, ctxOf(c), c.req.valid('param').id);
+      await deleteArchitect(db, ctxOf(c), c.req.valid('param').id);
       return c.json({ ok: true as const }, 200);
     },
   );
@@ -246,14 +251,14 @@ export function catalogRoutes(deps: Deps) {
       },
     }),
     async (c) => {
-      const [classes, architects, textures, sets, sampleImageKey] = await Promise.all([
-        svc.listClasses(db, classListQuerySchema.parse({ pageSize: 100 })),
-        svc.listArchitects(db, architectListQuerySchema.parse({ pageSize: 100 })),
-        svc.listTextures(db, textureListQuerySchema.parse({ pageSize: 100 })),
-        svc.listAllSets(db),
-        svc.sampleImageKey(db),
+      const [classes, architectList, textureList, sets, sample] = await Promise.all([
+        listClasses(db, classListQuerySchema.parse({ pageSize: 100 })),
+        listArchitects(db, architectListQuerySchema.parse({ pageSize: 100 })),
+        listTextures(db, textureListQuerySchema.parse({ pageSize: 100 })),
+        listAllSets(db),
+        sampleImageKey(db),
       ]);
-      return c.json({ classes: classes.items, architects: architects.items, textures: textures.items, sets, sampleImageKey }, 200);
+      return c.json({ classes: classes.items, architects: architectList.items, textures: textureList.items, sets, sampleImageKey: sample }, 200);
     },
   );
   app.openapi(
@@ -262,7 +267,7 @@ export function catalogRoutes(deps: Deps) {
       request: { query: adminCardListQuerySchema },
       responses: { 200: jsonContent(paged(adminCardItemSchema).extend({ refs: lookRefsSchema }), 'Cards'), ...errorResponses },
     }),
-    async (c) => c.json(await svc.listAdminCards(db, c.req.valid('query')), 200),
+    async (c) => c.json(await listAdminCards(db, c.req.valid('query')), 200),
   );
   app.openapi(
     createRoute({
@@ -304,7 +309,7 @@ export function catalogRoutes(deps: Deps) {
       request: { body: { required: true, content: { 'application/json': { schema: cardInputSchema } } } },
       responses: { 201: jsonContent(z.object({ card: cardSchema }), 'Created'), ...errorResponses },
     }),
-    async (c) => c.json({ card: await svc.createCard(db, ctxOf(c), c.req.valid('json')) }, 201),
+    async (c) => c.json({ card: await createCard(db, ctxOf(c), c.req.valid('json')) }, 201),
   );
   app.openapi(
     createRoute({
@@ -319,7 +324,7 @@ export function catalogRoutes(deps: Deps) {
         ...errorResponses,
       },
     }),
-    async (c) => c.json(await svc.getAdminCard(db, c.req.valid('param').id), 200),
+    async (c) => c.json(await getAdminCard(db, c.req.valid('param').id), 200),
   );
   app.openapi(
     createRoute({
@@ -328,7 +333,7 @@ export function catalogRoutes(deps: Deps) {
       request: { params: idParam, body: { required: true, content: { 'application/json': { schema: cardPatchSchema } } } },
       responses: { 200: jsonContent(z.object({ card: cardSchema }), 'Updated'), ...errorResponses },
     }),
-    async (c) => c.json({ card: await svc.updateCard(db, ctxOf(c), c.req.valid('param').id, c.req.valid('json')) }, 200),
+    async (c) => c.json({ card: await updateCard(db, ctxOf(c), c.req.valid('param').id, c.req.valid('json')) }, 200),
   );
   for (const archived of [true, false]) {
     app.openapi(
@@ -338,7 +343,7 @@ export function catalogRoutes(deps: Deps) {
         request: { params: idParam },
         responses: { 200: jsonContent(z.object({ card: cardSchema }), 'Updated'), ...errorResponses },
       }),
-      async (c) => c.json({ card: await svc.setCardArchived(db, ctxOf(c), c.req.valid('param').id, archived) }, 200),
+      async (c) => c.json({ card: await setCardArchived(db, ctxOf(c), c.req.valid('param').id, archived) }, 200),
     );
   }
   app.openapi(
@@ -349,7 +354,7 @@ export function catalogRoutes(deps: Deps) {
       responses: { 200: jsonContent(ok, 'Deleted'), ...errorResponses },
     }),
     async (c) => {
-      await svc.deleteCard(db, ctxOf(c), c.req.valid('param').id);
+      await deleteCard(db, ctxOf(c), c.req.valid('param').id);
       return c.json({ ok: true as const }, 200);
     },
   );
@@ -360,7 +365,7 @@ export function catalogRoutes(deps: Deps) {
       request: { params: idParam, body: { required: true, content: { 'application/json': { schema: stockAdjustmentInputSchema } } } },
       responses: { 200: jsonContent(z.object({ card: cardSchema, adjustment: stockAdjustmentSchema }), 'Adjusted'), ...errorResponses },
     }),
-    async (c) => c.json(await svc.adjustStock(db, ctxOf(c), c.req.valid('param').id, c.req.valid('json')), 200),
+    async (c) => c.json(await adjustStock(db, ctxOf(c), c.req.valid('param').id, c.req.valid('json')), 200),
   );
   app.openapi(
     createRoute({
@@ -375,8 +380,8 @@ export function catalogRoutes(deps: Deps) {
     async (c) => {
       const { id } = c.req.valid('param');
       const { page, pageSize } = c.req.valid('query');
-      await svc.getCard(db, id);
-      return c.json(await svc.listStockAdjustments(db, id, page, pageSize), 200);
+      await getCard(db, id);
+      return c.json(await listStockAdjustments(db, id, page, pageSize), 200);
     },
   );
 
@@ -388,11 +393,11 @@ export function catalogRoutes(deps: Deps) {
       responses: { 200: jsonContent(publicCardPageSchema, 'A page of cards'), 400: errorResponses[400] },
     }),
     async (c) => {
-      const page = await svc.publicCardPageResponse(db, c.req.valid('query'));
+      const page = await publicCardPageResponse(db, c.req.valid('query'));
       // Age makes browsers and shared caches count the time the page already spent in this
       // process against max-age, so no one is served a list older than max-age in total.
       const headers: Record<string, string> = {
-        'Cache-Control': `public, max-age=${svc.PUBLIC_LIST_MAX_AGE_S}`,
+        'Cache-Control': `public, max-age=${PUBLIC_LIST_MAX_AGE_S}`,
         ETag: page.etag,
         Age: String(Math.max(0, Math.floor((Date.now() - page.storedAt) / 1000))),
         Vary: 'Accept-Encoding',
@@ -412,21 +417,21 @@ export function catalogRoutes(deps: Deps) {
       request: { params: idParam },
       responses: { 200: jsonContent(publicCardDetailSchema, 'The card'), 400: errorResponses[400], 404: errorResponses[404] },
     }),
-    async (c) => c.json(await svc.getPublicCard(db, c.req.valid('param').id), 200),
+    async (c) => c.json(await getPublicCard(db, c.req.valid('param').id), 200),
   );
   app.openapi(
     createRoute({
       method: 'get', path: '/catalog/classes', tags: ['catalog'], summary: 'Classes (rarity tiers) in display order',
       responses: { 200: jsonContent(z.object({ classes: z.array(lookClassSchema) }), 'Classes') },
     }),
-    async (c) => c.json({ classes: await svc.listPublicClasses(db) }, 200),
+    async (c) => c.json({ classes: await listPublicClasses(db) }, 200),
   );
   app.openapi(
     createRoute({
       method: 'get', path: '/catalog/sets', tags: ['catalog'], summary: 'Sets with active cards',
       responses: { 200: jsonContent(z.object({ sets: z.array(publicSetSchema) }), 'Sets') },
     }),
-    async (c) => c.json({ sets: await svc.listPublicSets(db) }, 200),
+    async (c) => c.json({ sets: await listPublicSets(db) }, 200),
   );
 
   return app;

@@ -13,7 +13,7 @@ import { cardClasses, cards } from '../../db/schema/catalog.ts';
 import { openings, ownedCards, products } from '../../db/schema/shop.ts';
 import { notFound } from '../../http/errors.ts';
 import { effectiveRateSql, getDefaultRateBp } from '../buyback/rates.ts';
-import { lookRefs } from '../catalog/service.ts';
+import { lookRefs } from '../catalog/look-refs.ts';
 
 /**
  * The vault: a user's owned copies, with the card to draw, the current market value and what

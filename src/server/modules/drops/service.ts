@@ -28,7 +28,7 @@ import type { Deps } from '../../deps.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import { audit } from '../audit/service.ts';
 import { isBanActive } from '../auth/auth.ts';
-import { lookRefs } from '../catalog/service.ts';
+import { lookRefs } from '../catalog/look-refs.ts';
 import { releaseReserved, reserveStock } from '../inventory/service.ts';
 import { activeSelfExclusion } from '../responsible-play/service.ts';
 

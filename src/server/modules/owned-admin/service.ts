@@ -16,7 +16,7 @@ import { AppError, notFound } from '../../http/errors.ts';
 import { audit } from '../audit/service.ts';
 import { createCopy, moveCopies } from '../inventory/service.ts';
 import { getDefaultRateBp } from '../buyback/rates.ts';
-import { lookRefs } from '../catalog/service.ts';
+import { lookRefs } from '../catalog/look-refs.ts';
 import type { Actor } from '../../http/types.ts';
 import { assertWithinAdminLimits, selfDealingError } from '../wallet/adjust-policy.ts';
 import { likePattern, ownedCardColumns, ownedCardDto, type OwnedCardRow } from '../collection/service.ts';

@@ -18,7 +18,7 @@ import { user } from '../../db/schema/auth.ts';
 import { cardClasses, cards } from '../../db/schema/catalog.ts';
 import { openings, ownedCards, packs, products, userSeeds } from '../../db/schema/shop.ts';
 import { notFound } from '../../http/errors.ts';
-import { lookRefs } from '../catalog/service.ts';
+import { lookRefs } from '../catalog/look-refs.ts';
 import { classesOf, packStats, slotOddsTable, type ClassPoolStats } from './odds.ts';
 
 /** Read side of the shop: product lists and pages, pool statistics, pulls, openings. */

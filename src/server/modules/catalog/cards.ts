@@ -1,0 +1,286 @@
+import { paged, type Paged } from '../../../shared/contracts/paging.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import { and, asc, count, desc, eq, ilike, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import { adminCardListQuerySchema, cardInputSchema, cardPatchSchema, type Card, type LookRefs, type PublicSet, type StockAdjustment, type StockAdjustmentInput } from '../../../shared/contracts/catalog.ts';
+import type { Db, DbOrTx } from '../../db/client.ts';
+import { architects, cardClasses, cards, stockAdjustments, textures } from '../../db/schema/catalog.ts';
+import type { ActorCtx } from '../../http/types.ts';
+import { AppError, badRequest, notFound } from '../../http/errors.ts';
+import { audit } from '../audit/service.ts';
+import { changeStock } from '../inventory/service.ts';
+import { afterCatalogWrite } from './cache.ts';
+import { archivedWhere, iso, likePattern, uploadExists, withFkGuard } from './helpers.ts';
+import { lookRefs } from './look-refs.ts';
+
+/** Cards (admin): list, read, create, edit, archive, delete, stock adjustments (through the inventory gateway) and the stock history. */
+
+type CardRow = typeof cards.$inferSelect;
+export function cardDto(r: CardRow): Card {
+  return {
+    id: r.id,
+    name: r.name,
+    setName: r.setName,
+    number: r.number,
+    classId: r.classId,
+    architectId: r.architectId,
+    textureId: r.textureId,
+    imageKey: r.imageKey,
+    valueCents: r.valueCents,
+    description: r.description,
+    active: r.active,
+    stock: r.stock,
+    archivedAt: iso(r.archivedAt),
+    createdAt: r.createdAt.toISOString(),
+    updatedAt: r.updatedAt.toISOString(),
+  };
+}
+
+/** A card's texture as drawn: its own, else its class's default. */
+export const effectiveTexture = sql<string | null>`coalesce(${cards.textureId}, ${cardClasses.defaultTextureId})`;
+
+function adminCardWhere(q: z.output<typeof adminCardListQuerySchema>) {
+  return and(
+    archivedWhere(cards.archivedAt, q.archived),
+    q.q ? ilike(cards.name, likePattern(q.q)) : undefined,
+    q.classId ? eq(cards.classId, q.classId) : undefined,
+    q.architectId ? eq(cards.architectId, q.architectId) : undefined,
+    q.textureId ? eq(cards.textureId, q.textureId) : undefined,
+    q.set ? eq(cards.setName, q.set) : undefined,
+    q.active ? eq(cards.active, q.active === 'true') : undefined,
+    q.stock === 'in' ? sql`${cards.stock} > 0` : q.stock === 'out' ? eq(cards.stock, 0) : q.stock === 'low' ? sql`${cards.stock} between 1 and 5` : undefined,
+  );
+}
+
+const ADMIN_CARD_ORDER = {
+  newest: [desc(cards.createdAt)],
+  oldest: [asc(cards.createdAt)],
+  name: [asc(sql`lower(${cards.name})`)],
+  value_desc: [desc(cards.valueCents)],
+  value_asc: [asc(cards.valueCents)],
+  stock_asc: [asc(cards.stock)],
+  stock_desc: [desc(cards.stock)],
+  number: [asc(cards.setName), asc(cards.number)],
+} as const;
+
+export async function listAdminCards(
+  db: Db,
+  q: z.output<typeof adminCardListQuerySchema>,
+): Promise<Paged<Card & { effectiveTextureId: string | null }> & { refs: LookRefs }> {
+  const where = adminCardWhere(q);
+  const [rows, [{ total } = { total: 0 }]] = await Promise.all([
+    db
+      .select({ c: cards, effectiveTextureId: effectiveTexture })
+      .from(cards)
+      .innerJoin(cardClasses, eq(cardClasses.id, cards.classId))
+      .where(where)
+      .orderBy(...ADMIN_CARD_ORDER[q.sort], asc(cards.id))
+      .limit(q.pageSize)
+      .offset((q.page - 1) * q.pageSize),
+    db.select({ total: count() }).from(cards).where(where),
+  ]);
+  const items = rows.map((r) => ({ ...cardDto(r.c), effectiveTextureId: r.effectiveTextureId }));
+  const refs = await lookRefs(db, items.map((i) => ({ ...i, textureId: i.effectiveTextureId })));
+  return { ...paged(items, total, q.page, q.pageSize), refs };
+}
+
+export async function getCard(db: DbOrTx, id: string): Promise<Card> {
+  const [row] = await db.select().from(cards).where(eq(cards.id, id));
+  if (!row) throw notFound('No such card.');
+  return cardDto(row);
+}
+
+export async function getAdminCard(db: Db, id: string) {
+  const card = await getCard(db, id);
+  const [cls] = await db.select({ d: cardClasses.defaultTextureId }).from(cardClasses).where(eq(cardClasses.id, card.classId));
+  const effectiveTextureId = card.textureId ?? cls?.d ?? null;
+  const [refs, adjustments] = await Promise.all([
+    lookRefs(db, [{ ...card, textureId: effectiveTextureId }]),
+    listStockAdjustments(db, id, 1, 20),
+  ]);
+  return { card: { ...card, effectiveTextureId }, refs, adjustments };
+}
+
+/** Checks the class, architect, texture and image a card points at; field errors if not usable. */
+async function checkCardRefs(
+  db: DbOrTx,
+  input: { classId?: string; architectId?: string; textureId?: string | null; imageKey?: string },
+  current?: Card,
+) {
+  const fields: Record<string, string[]> = {};
+  if (input.classId && input.classId !== current?.classId) {
+    const [c] = await db.select({ a: cardClasses.archivedAt }).from(cardClasses).where(eq(cardClasses.id, input.classId));
+    if (!c) fields.classId = ['That class does not exist.'];
+    else if (c.a) fields.classId = ['That class is archived; pick another or restore it.'];
+  }
+  if (input.architectId && input.architectId !== current?.architectId) {
+    const [a] = await db.select({ a: architects.archivedAt }).from(architects).where(eq(architects.id, input.architectId));
+    if (!a) fields.architectId = ['That architect does not exist.'];
+    else if (a.a) fields.architectId = ['That architect is archived; pick another or restore it.'];
+  }
+  if (input.textureId && input.textureId !== current?.textureId) {
+    const [t] = await db.select({ a: textures.archivedAt }).from(textures).where(eq(textures.id, input.textureId));
+    if (!t) fields.textureId = ['That texture does not exist.'];
+    else if (t.a) fields.textureId = ['That texture is archived; pick another or restore it.'];
+  }
+  if (input.imageKey && input.imageKey !== current?.imageKey && !(await uploadExists(db, input.imageKey))) {
+    fields.imageKey = ['That image was not found; upload it again.'];
+  }
+  if (Object.keys(fields).length) throw badRequest('Some fields need attention.', fields);
+}
+
+function cardNumberTaken(err: unknown): never {
+  if (isUniqueViolation(err)) {
+    throw new AppError(409, 'number_taken', 'Another card in this set already has this number.', {
+      number: ['Another card in this set already has this number.'],
+    });
+  }
+  throw err;
+}
+
+export async function createCard(db: Db, ctx: ActorCtx, input: z.output<typeof cardInputSchema>): Promise<Card> {
+  return afterCatalogWrite(db, () =>
+    db.transaction(async (tx) => {
+      await checkCardRefs(tx, input);
+      const { stock, ...fields } = input;
+      const [row] = await tx.insert(cards).values(fields).returning().catch(cardNumberTaken);
+      // Stock only through the inventory, which logs it.
+      if (stock > 0) {
+        await changeStock(tx, { cardId: row!.id, delta: stock, reason: 'initial', actorId: ctx.actorId, note: 'Initial stock' });
+      }
+      const dto = cardDto({ ...row!, stock });
+      await audit(tx, { ...ctx, action: 'catalog.card.create', targetType: 'card', targetId: dto.id, before: null, after: dto });
+      return dto;
+    }),
+  );
+}
+
+export async function updateCard(db: Db, ctx: ActorCtx, id: string, patch: z.output<typeof cardPatchSchema>): Promise<Card> {
+  return afterCatalogWrite(db, () =>
+    db.transaction(async (tx) => {
+      const before = await getCard(tx, id);
+      if (patch.active && before.archivedAt) {
+        throw badRequest('Restore this card before putting it on sale.', { active: ['An archived card cannot be active; restore it first.'] });
+      }
+      await checkCardRefs(tx, patch, before);
+      const [row] = await tx
+        .update(cards)
+        .set({ ...patch, updatedAt: new Date() })
+        .where(eq(cards.id, id))
+        .returning()
+        .catch(cardNumberTaken);
+      const after = cardDto(row!);
+      await audit(tx, { ...ctx, action: 'catalog.card.update', targetType: 'card', targetId: id, before, after });
+      return after;
+    }),
+  );
+}
+
+/** Archiving takes a card off sale and out of the public list; restoring leaves it inactive. */
+export async function setCardArchived(db: Db, ctx: ActorCtx, id: string, archived: boolean): Promise<Card> {
+  return afterCatalogWrite(db, () =>
+    db.transaction(async (tx) => {
+      const before = await getCard(tx, id);
+      const [row] = await tx
+        .update(cards)
+        .set(archived ? { archivedAt: new Date(), active: false, updatedAt: new Date() } : { archivedAt: null, updatedAt: new Date() })
+        .where(eq(cards.id, id))
+        .returning();
+      const after = cardDto(row!);
+      await audit(tx, {
+        ...ctx,
+        action: archived ? 'catalog.card.archive' : 'catalog.card.restore',
+        targetType: 'card',
+        targetId: id,
+        before,
+        after,
+      });
+      return after;
+    }),
+  );
+}
+
+export async function deleteCard(db: Db, ctx: ActorCtx, id: string): Promise<void> {
+  await afterCatalogWrite(db, () =>
+    withFkGuard('card', () =>
+      db.transaction(async (tx) => {
+        const before = await getCard(tx, id);
+        if (before.stock > 0) {
+          throw new AppError(409, 'in_use', `This card still has ${before.stock} copies in stock. Archive it instead.`);
+        }
+        await tx.delete(cards).where(eq(cards.id, id));
+        await audit(tx, { ...ctx, action: 'catalog.card.delete', targetType: 'card', targetId: id, before, after: null });
+      }),
+    ),
+  );
+}
+
+export async function adjustStock(db: Db, ctx: ActorCtx, id: string, input: StockAdjustmentInput): Promise<{ card: Card; adjustment: StockAdjustment }> {
+  return db.transaction(async (tx) => {
+    // The inventory's conditional update refuses to go below zero, even under races.
+    const moved = await changeStock(tx, { cardId: id, delta: input.delta, reason: 'admin_adjust', actorId: ctx.actorId, note: input.reason });
+    if (!moved) {
+      const current = await getCard(tx, id);
+      throw new AppError(409, 'insufficient_stock', `Only ${current.stock} in stock; the change would take it below zero.`, {
+        delta: [`At most −${current.stock}.`],
+      });
+    }
+    const [row] = await tx.select().from(cards).where(eq(cards.id, id));
+    const [adj] = await tx.select().from(stockAdjustments).where(eq(stockAdjustments.id, moved.adjustment!.id));
+    await audit(tx, {
+      ...ctx,
+      action: 'catalog.card.stock',
+      targetType: 'card',
+      targetId: id,
+      before: { stock: row!.stock - input.delta },
+      after: { stock: row!.stock, delta: input.delta, reason: input.reason },
+    });
+    return { card: cardDto(row!), adjustment: adjustmentDto(adj!) };
+  });
+}
+
+function adjustmentDto(r: typeof stockAdjustments.$inferSelect): StockAdjustment {
+  return {
+    id: r.id,
+    cardId: r.cardId,
+    delta: r.delta,
+    stockAfter: r.stockAfter,
+    reason: r.reason,
+    actorId: r.actorId,
+    createdAt: r.createdAt.toISOString(),
+  };
+}
+
+export async function listStockAdjustments(db: DbOrTx, cardId: string, page: number, pageSize: number): Promise<Paged<StockAdjustment>> {
+  const [rows, [{ total } = { total: 0 }]] = await Promise.all([
+    db
+      .select()
+      .from(stockAdjustments)
+      .where(eq(stockAdjustments.cardId, cardId))
+      .orderBy(desc(stockAdjustments.createdAt), desc(stockAdjustments.id))
+      .limit(pageSize)
+      .offset((page - 1) * pageSize),
+    db.select({ total: count() }).from(stockAdjustments).where(eq(stockAdjustments.cardId, cardId)),
+  ]);
+  return paged(rows.map(adjustmentDto), total, page, pageSize);
+}
+
+/** Artwork of the most valuable active card, so previews of frames and foils have something to show. */
+export async function sampleImageKey(db: Db): Promise<string | null> {
+  const [row] = await db
+    .select({ key: cards.imageKey })
+    .from(cards)
+    .where(eq(cards.active, true))
+    .orderBy(sql`${cards.valueCents} desc nulls last`, sql`${cards.id} asc`)
+    .limit(1);
+  return row?.key ?? null;
+}
+
+export async function listAllSets(db: Db): Promise<PublicSet[]> {
+  const rows = await db
+    .select({ name: cards.setName, cardCount: count() })
+    .from(cards)
+    .groupBy(cards.setName)
+    .orderBy(asc(cards.setName));
+  return rows;
+}
