@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { promoRedemptions } from '../../db/schema/wallet.ts';
 import { fund } from '../shop/test-support.ts';
-import { idem, moneyTestContext, type MoneyTestContext } from '../wallet/test-support.ts';
+import { idem, ledgerInvariants, moneyTestContext, type MoneyTestContext } from '../wallet/test-support.ts';
 
 /**
  * Concurrent redemptions of one user, on PostgreSQL (PGlite runs one transaction at a time).
@@ -64,5 +64,7 @@ describe.skipIf(!onPostgres)('two deposit-bonus codes redeemed at once by one us
       .from(promoRedemptions)
       .where(and(eq(promoRedemptions.userId, user), eq(promoRedemptions.status, 'pending_deposit')));
     expect(waiting).toHaveLength(1);
+    const inv = await ledgerInvariants(t);
+    expect(inv).toMatchObject({ mismatched: [], negativeBalances: 0, negativeAfter: 0, orphanLedgers: 0 });
   });
 });

@@ -5,6 +5,7 @@ import type { Config } from '../../config.ts';
 import { user } from '../../db/schema/auth.ts';
 import type { Actor, AppEnv } from '../../http/types.ts';
 import { createTestContext, type TestContext } from '../../test/harness.ts';
+import { reconcileStock } from '../inventory/service.ts';
 import { reconcileMoney } from './books.ts';
 
 /**
@@ -64,12 +65,15 @@ export async function moneyTestContext(config: Partial<Config> = {}): Promise<Mo
 
 /**
  * The invariants every money test ends with: each balance equals its ledger, none negative. The
- * books must reconcile too (reconcileMoney, ADR 0010): if they don't, this throws with the
- * failed checks, so every concurrency test that ends here proves the books.
+ * books must reconcile too, both halves (reconcileMoney, ADR 0010; reconcileStock, ADR 0011): if
+ * they don't, this throws with the failed checks, so every concurrency test that ends here proves
+ * the books.
  */
 export async function ledgerInvariants(t: TestContext) {
   const books = await reconcileMoney(t.deps.db);
   if (!books.ok) throw new Error(`the books do not reconcile: ${JSON.stringify(books.checks.filter((c) => !c.ok))}`);
+  const stock = await reconcileStock(t.deps.db);
+  if (!stock.ok) throw new Error(`the stock does not reconcile: ${JSON.stringify(stock.details)}`);
   const rows = await t.deps.dbh.query<{ user_id: string; cents: string; ledger: string | null; last_after: string | null }>(sql`
     select b.user_id, b.cents,
       (select sum(amount_cents) from ledger_entries l where l.user_id = b.user_id) as ledger,
