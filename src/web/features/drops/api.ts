@@ -80,6 +80,12 @@ export function useEnterDrop(id: string) {
       qc.setQueryData<DropDetail>(dropKeys.detail(id), (old) => (old ? { ...old, myEntry: r.entry } : old));
       setEntryCount(qc, id, r.entryCount);
     },
+    onError: async (err) => {
+      // The answer was lost, not necessarily the entry: ask whether it was made before saying no.
+      if (!(err instanceof ApiClientError) || (err.status !== 0 && err.status < 500)) return;
+      const entry = await qc.fetchQuery({ ...myEntryQuery(id), staleTime: 0 }).catch(() => null);
+      if (entry) qc.setQueryData<DropDetail>(dropKeys.detail(id), (old) => (old ? { ...old, myEntry: entry } : old));
+    },
     onSettled: () => qc.invalidateQueries({ queryKey: dropKeys.detail(id) }),
   });
 }

@@ -8,7 +8,7 @@ import { Button, buttonClasses, Notice, Panel, Skeleton, SkeletonText } from '@w
 import { ApiClientError } from '@web/lib/api';
 import { errorText } from '@web/lib/api-errors';
 import { formatCount, formatDateTime } from '@web/lib/format';
-import { dropQuery, myEntryQuery, useDropsLiveUpdates, useEnterDrop } from './api';
+import { dropQuery, useDropsLiveUpdates, useEnterDrop } from './api';
 import { Countdown, DropCard, dropPhase, PhaseBadge, PrizeCards, useTicker, type DropPhase } from './parts';
 import { DropProofPanel } from './verify-drop';
 
@@ -36,7 +36,6 @@ export function DropView({ id, viewer }: { id: string; viewer: DropViewer | null
   // Realtime keeps this fresh; polling is only the fallback for the moments a change is due (the
   // opening, the draw) in case an event is missed. Re-evaluated on every tick's render.
   const q = useQuery({ ...dropQuery(id), refetchInterval: (query) => (changeDue(query.state.data, Date.now()) ? 3000 : false) });
-  const mine = useQuery({ ...myEntryQuery(id), enabled: viewer !== null });
 
   if (q.isPending) {
     return (
@@ -67,7 +66,7 @@ export function DropView({ id, viewer }: { id: string; viewer: DropViewer | null
   const d = q.data;
   const drop = d.drop;
   const p = dropPhase(drop, now);
-  const entry = mine.data ?? d.myEntry;
+  const entry = d.myEntry;
 
   return (
     <article className="space-y-8" aria-labelledby="drop-title">
