@@ -139,7 +139,11 @@ function StatusBox({ detail, phase, now, entry, viewer }: { detail: DropDetail; 
       ) : null}
       <p className="flex items-center gap-2 text-sm text-zinc-300">
         <CalendarClock aria-hidden="true" className="size-4 shrink-0" />
-        {phase === 'upcoming' ? `Opens ${formatDateTime(drop.opensAt)}, closes ${formatDateTime(drop.closesAt)}` : `Closes ${formatDateTime(drop.closesAt)}`}
+        {phase === 'upcoming'
+          ? `Opens ${formatDateTime(drop.opensAt)}, closes ${formatDateTime(drop.closesAt)}`
+          : phase === 'open'
+            ? `Closes ${formatDateTime(drop.closesAt)}`
+            : `Closed ${formatDateTime(drop.closesAt)}`}
       </p>
       <p className="flex items-center gap-2 text-sm text-zinc-200">
         <Users aria-hidden="true" className="size-4 shrink-0" />
@@ -163,8 +167,8 @@ function EnterArea({ detail, phase, entry, viewer }: { detail: DropDetail; phase
   if (entry) {
     return (
       <Notice tone="success" title="You're in">
-        Your entry id is <code className="font-mono break-all text-white" data-testid="my-entry-id">{entry.entryId}</code>. It will be in the
-        published entry list, so you can check the draw included you.
+        Your entry id is <code className="font-mono break-all text-white" data-testid="my-entry-id">{entry.entryId}</code>.{' '}
+        {phase === 'closed' ? 'Find it in the entry list of the proof below.' : 'It will be in the entry list published at the close, so you can check the draw included you.'}
       </Notice>
     );
   }
