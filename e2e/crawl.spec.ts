@@ -35,6 +35,7 @@ const firstOf = (url: string, field = 'id') => async (api: APIRequestContext) =>
 const demoUser = firstOf(`/api/admin/users?q=${encodeURIComponent('demo@packvault.test')}`);
 Object.assign(SEEDED, {
   shopProduct: firstOf('/api/shop/products'),
+  dailyDrop: firstOf('/api/drops?when=past'),
   adminProduct: firstOf('/api/admin/products?status=live'),
   adminPack: firstOf('/api/admin/products?status=live', 'packId'),
   adminCard: firstOf('/api/admin/catalog/cards?pageSize=1'),

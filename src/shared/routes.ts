@@ -41,6 +41,7 @@ export const ROUTES = {
   cards: r('/cards', 'Cards', 'public', 'site', { nav: 'Cards' }),
   collect: r('/collect', 'My vault', 'user', 'site'),
   dailyDropWinners: r('/daily-drop-winners', 'Daily drops', 'public', 'site', { nav: 'Daily drops' }),
+  dailyDrop: r('/daily-drop/$id', 'Daily drop', 'public', 'site', { spec: false }),
   home: r('/home', 'Home', 'user', 'site'),
   maintenance: r('/maintenance', 'Down for maintenance', 'public', 'site'),
   openPack: r('/open-pack', 'Open a pack', 'user', 'site', { nav: 'Open pack' }),

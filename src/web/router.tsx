@@ -118,6 +118,7 @@ const routeTree = rootRoute.addChildren([
     page(siteLayout, R.termsOfService, 'termsOfService'),
     page(siteLayout, R.cards, 'cards'),
     page(siteLayout, R.dailyDropWinners, 'dailyDropWinners'),
+    page(siteLayout, R.dailyDrop, 'dailyDrop'),
     page(siteLayout, R.maintenance, 'maintenance'),
     page(siteLayout, R.shop, 'shop'),
     page(siteLayout, R.shopProduct, 'shopProduct'),
