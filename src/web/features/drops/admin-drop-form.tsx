@@ -426,13 +426,13 @@ function PrizesField({ form, locked, labelId }: { form: UseFormReturn<DropFormVa
                     size="sm"
                     variant="secondary"
                     disabled={picked.has(c.id)}
-                    aria-label={picked.has(c.id) ? `${c.name} is a prize` : `Add ${c.name}`}
                     onClick={() => {
                       append({ cardId: c.id, quantity: 1, name: c.name, detail: `${c.setName} #${c.number}`, stock: c.stock });
                       form.clearErrors('prizes');
                     }}
                   >
                     <Plus aria-hidden="true" className="size-4" /> {picked.has(c.id) ? 'Added' : 'Add'}
+                    <span className="sr-only"> {c.name}</span>
                   </Button>
                 </li>
               ))}
