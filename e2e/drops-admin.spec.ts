@@ -154,3 +154,36 @@ test('an admin schedules a drop with a prize card, edits it, is refused a bad ed
   await expect(page.getByText('it can no longer be edited')).toBeVisible();
   expect(await stockOf(page, card.id)).toBe(5);
 });
+
+test('an admin makes a recurring daily drop, pauses it and deletes it', async ({ adminPage: page }) => {
+  await page.goto('/admin/daily');
+  await expect(page.getByRole('heading', { level: 1, name: 'Daily drops' })).toBeVisible();
+  const card = await newPrizeCard(page, 10);
+  const title = `Every day ${unique()}`;
+
+  await page.getByRole('button', { name: 'New drop' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New drop' });
+  await dialog.getByRole('radio', { name: 'Every day (recurring)' }).check();
+  await dialog.getByLabel('Title').fill(title);
+  await dialog.getByLabel('Opens every day at (UTC)').fill('23:30');
+  await dialog.getByLabel('Open for (minutes)').fill('2');
+  await dialog.getByLabel('Find a card to add').fill(card.name);
+  await dialog.getByRole('list', { name: 'Cards with stock' }).getByRole('button', { name: `Add ${card.name}` }).click();
+  await dialog.getByRole('button', { name: 'Create recurring drop' }).click();
+  await expect(dialog.getByText('At least 5 minutes.')).toBeVisible();
+  await expectAccessible(page, 'new recurring drop dialog');
+  await dialog.getByLabel('Open for (minutes)').fill('60');
+  await dialog.getByRole('button', { name: 'Create recurring drop' }).click();
+  await expect(dialog).toBeHidden();
+
+  const recurring = page.getByRole('list', { name: 'Recurring drops' }).getByRole('listitem').filter({ hasText: title });
+  await expect(recurring).toContainText('Opens 23:30 UTC for 60 min');
+  await expect(recurring).toContainText('Active');
+  await recurring.getByRole('button', { name: `Pause ${title}` }).click();
+  await expect(recurring).toContainText('Paused');
+  await recurring.getByRole('button', { name: `Delete ${title}` }).click();
+  const confirm = page.getByRole('dialog', { name: `Delete “${title}”?` });
+  await confirm.getByRole('button', { name: 'Delete' }).click();
+  await expect(confirm).toBeHidden();
+  await expect(page.getByRole('listitem').filter({ hasText: title })).toHaveCount(0);
+});
