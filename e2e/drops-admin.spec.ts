@@ -34,9 +34,10 @@ async function expectFitsPhone(page: Page, where: string) {
 async function newPrizeCard(page: Page, stock: number) {
   const listed = await page.request.get('/api/admin/catalog/cards?pageSize=1');
   const [seed] = ((await listed.json()) as { items: Array<{ classId: string; architectId: string; imageKey: string }> }).items;
-  const name = `Drop prize ${unique()}`;
+  const id = unique();
+  const name = `Drop prize ${id}`;
   const res = await page.request.post('/api/admin/catalog/cards', {
-    data: { name, setName: 'Drops E2E', number: 1, classId: seed!.classId, architectId: seed!.architectId, imageKey: seed!.imageKey, valueCents: 1234, stock },
+    data: { name, setName: `Drops ${id}`, number: 1, classId: seed!.classId, architectId: seed!.architectId, imageKey: seed!.imageKey, valueCents: 1234, stock },
     headers: { Origin: new URL(page.url()).origin },
   });
   expect(res.status(), await res.text()).toBe(201);
@@ -186,4 +187,46 @@ test('an admin makes a recurring daily drop, pauses it and deletes it', async ({
   await confirm.getByRole('button', { name: 'Delete' }).click();
   await expect(confirm).toBeHidden();
   await expect(page.getByRole('listitem').filter({ hasText: title })).toHaveCount(0);
+});
+
+test('an open drop locks its terms, says why, and may only be extended', async ({ adminPage: page }) => {
+  await page.goto('/admin/daily');
+  const card = await newPrizeCard(page, 2);
+  const title = `Open now ${unique()}`;
+  const closesAt = new Date(Date.now() + 2 * 3_600_000).toISOString();
+  const res = await page.request.post('/api/admin/drops', {
+    data: { title, opensAt: new Date().toISOString(), closesAt, winnerCount: 1, prizes: [{ cardId: card.id, quantity: 1 }] },
+    headers: { Origin: new URL(page.url()).origin },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  const { drop } = (await res.json()) as { drop: { id: string; status: string } };
+  expect(drop.status).toBe('open');
+
+  await page.goto(`/admin/daily/${drop.id}`);
+  const edit = page.getByRole('form', { name: 'Edit drop' });
+  await expect(edit.getByText('This drop is open')).toBeVisible();
+  await expect(edit.getByLabel('Winners')).toBeDisabled();
+  await expect(edit.getByLabel('Opens')).toBeDisabled();
+  await expect(edit.getByLabel(`Copies of ${card.name}`)).toBeDisabled();
+  await expect(edit.getByLabel('Find a card to add')).toHaveCount(0);
+  await expect(page.getByText(/^[0-9a-f]{64}$/).first()).toBeVisible();
+  await expectAccessible(page, 'open drop');
+
+  // Shorter: refused on the field. Later: saved.
+  await edit.getByLabel('Closes').fill(localIn(1));
+  await edit.getByRole('button', { name: 'Save changes' }).click();
+  await expect(edit.getByText('An open drop may be extended, not shortened.')).toBeVisible();
+  await edit.getByLabel('Title').fill(`${title} (longer)`);
+  await edit.getByLabel('Closes').fill(localIn(5));
+  await edit.getByRole('button', { name: 'Save changes' }).click();
+  await expect(page.getByRole('heading', { level: 2, name: `${title} (longer)` })).toBeVisible();
+  const after = (await (await page.request.get(`/api/admin/drops/${drop.id}`)).json()) as { drop: { closesAt: string; winnerCount: number } };
+  expect(Date.parse(after.drop.closesAt)).toBeGreaterThan(Date.parse(closesAt));
+  expect(after.drop.winnerCount).toBe(1);
+
+  // Cancelled while open: the prize goes back.
+  await page.getByRole('button', { name: 'Cancel drop' }).click();
+  await page.getByRole('dialog', { name: /^Cancel “/ }).getByRole('button', { name: 'Cancel drop' }).click();
+  await expect(page.getByText('it can no longer be edited')).toBeVisible();
+  expect(await stockOf(page, card.id)).toBe(2);
 });

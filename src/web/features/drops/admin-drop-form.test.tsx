@@ -71,7 +71,9 @@ describe('drop form', () => {
     });
     const extended = { ...v, closesAt: local('2030-01-03T10:00:00Z') };
     expect(await errorsOf(extended, openDrop)).toEqual({});
-    expect(Object.keys(toUpdateInput(extended, true)).sort()).toEqual(['closesAt', 'description', 'imageKey', 'title']);
+    expect(Object.keys(toUpdateInput(extended, openDrop)).sort()).toEqual(['closesAt', 'description', 'imageKey', 'title']);
+    // A close left as it was is not sent (the input has no seconds).
+    expect(toUpdateInput({ ...v, closesAt: local(openDrop.closesAt) }, openDrop)).not.toHaveProperty('closesAt');
   });
 
   it("puts out_of_stock on the short card's copies and server field messages on their fields", () => {

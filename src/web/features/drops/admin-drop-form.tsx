@@ -82,12 +82,18 @@ export function toTemplateInput(v: DropFormValues): CreateDropTemplateInput {
   };
 }
 
-/** Once a drop is open only its text, image and a later close may change: the rest is not sent. */
-export function toUpdateInput(v: DropFormValues, open: boolean): UpdateDropInput {
-  const base = { title: v.title, description: v.description, imageKey: v.imageKey, closesAt: fromLocalInput(v.closesAt) };
-  if (open) return base;
+/**
+ * Once a drop is open only its text, image and a later close may change: the rest is not sent.
+ * A time left as it was is not sent either: the input drops the seconds, and sending that back
+ * would shorten an open drop by a few seconds.
+ */
+export function toUpdateInput(v: DropFormValues, existing: AdminDrop): UpdateDropInput {
+  const out: UpdateDropInput = { title: v.title, description: v.description, imageKey: v.imageKey };
+  if (v.closesAt !== toLocalInput(existing.closesAt)) out.closesAt = fromLocalInput(v.closesAt);
+  if (existing.status === 'open') return out;
   const all = toCreateInput(v);
-  return { ...base, opensAt: all.opensAt, winnerCount: all.winnerCount, requireVerifiedEmail: all.requireVerifiedEmail, minAccountAgeDays: all.minAccountAgeDays, prizes: all.prizes };
+  if (v.opensAt !== toLocalInput(existing.opensAt)) out.opensAt = all.opensAt;
+  return { ...out, winnerCount: all.winnerCount, requireVerifiedEmail: all.requireVerifiedEmail, minAccountAgeDays: all.minAccountAgeDays, prizes: all.prizes };
 }
 
 /** The form's resolver: the contract for the mode, over the converted values (paths match the fields). */
@@ -99,7 +105,7 @@ export function dropFormResolver(existing: AdminDrop | null): Resolver<DropFormV
     }
   });
   const schemas = {
-    once: existing ? z.preprocess((v) => toUpdateInput(v as DropFormValues, open), update) : z.preprocess((v) => toCreateInput(v as DropFormValues), createDropSchema),
+    once: existing ? z.preprocess((v) => toUpdateInput(v as DropFormValues, existing), update) : z.preprocess((v) => toCreateInput(v as DropFormValues), createDropSchema),
     daily: z.preprocess((v) => toTemplateInput(v as DropFormValues), createDropTemplateSchema),
   };
   return (values, ctx, options) => (zodResolver(schemas[values.mode] as never, undefined, { raw: true }) as unknown as Resolver<DropFormValues>)(values, ctx, options);
@@ -166,15 +172,14 @@ export function DropForm({ existing, onDone }: { existing: AdminDrop | null; onD
   const create = useCreateDrop();
   const createTemplate = useCreateTemplate();
   const update = useUpdateDrop(existing?.id ?? '');
-  const open = existing?.status === 'open';
   // Locked once entrants have entered for these terms (the server says drop_locked too).
-  const locked = open;
+  const locked = existing?.status === 'open';
   const idp = useId();
 
   const submit = handleSubmit(async (v) => {
     try {
       if (existing) {
-        const r = await update.mutateAsync(toUpdateInput(v, open));
+        const r = await update.mutateAsync(toUpdateInput(v, existing));
         form.reset(dropDefaults(r.drop));
         toast.success('Drop saved', r.drop.title);
         onDone?.(r.drop.id);
