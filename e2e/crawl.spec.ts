@@ -49,6 +49,7 @@ Object.assign(SEEDED, {
   adminUserShipping: demoUser,
   adminShippingFromDetail: firstOf('/api/admin/shipping/origins'),
   adminShipment: firstOf('/api/admin/shipping/shipments?status=all'),
+  adminDailyDetail: firstOf('/api/admin/drops'),
 } satisfies typeof SEEDED);
 
 let seededIds: Promise<Partial<Record<RouteId, string>>> | undefined;
