@@ -1,26 +1,24 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
-import { Link, useNavigate } from '@tanstack/react-router';
-import { useForm, useWatch } from 'react-hook-form';
+import { Link } from '@tanstack/react-router';
 import { z } from 'zod';
 import { HEX_COLOUR, type CardClass } from '@shared/contracts/catalog';
-import { Button, buttonClasses, EmptyState, FormField, Input, Notice, Select, Table, TBody, Td, Th, THead, toast, Tr, SkeletonText } from '@web/components/ui';
+import { buttonClasses, EmptyState, FormField, Input, Select, Table, TBody, Td, Th, THead, Tr, SkeletonText } from '@web/components/ui';
 import {
-  applyServerErrors,
   ARCHIVED_OPTIONS,
   FilterSelect,
   ListFooter,
   QueryError,
-  RecordActions,
   SearchBox,
   StatusBadge,
   Toolbar,
   useUrlState,
 } from './admin-kit';
-import { BackLink, DetailSkeleton, EditorLayout, FormActions, Header } from './admin-layout-parts';
-import { adminClassQuery, adminListQuery, adminOptionsQuery, useSaveEntity } from './api';
+import { Header } from './admin-layout-parts';
+import { adminListQuery, adminOptionsQuery } from './api';
 import { CardView } from './card-view';
+import { EditorScreen, EditorShell } from './editor-shell';
 import { previewLook } from './look';
+import { useEntityEditor } from './use-entity-editor';
 
 const SORTS = [
   { value: 'order', label: 'Display order' },
@@ -110,7 +108,6 @@ const classFormSchema = z.object({
   defaultTextureId: z.string(),
   buybackPercent: percent,
 });
-type ClassForm = z.infer<typeof classFormSchema>;
 
 /** "87.5" → 8750 basis points, with string arithmetic (no float rounding). */
 function percentToBp(v: string): number | null {
@@ -125,32 +122,19 @@ function bpToPercent(bp: number | null): string {
 }
 
 export function ClassDetailScreen({ id }: { id: string }) {
-  const isNew = id === 'new';
-  const q = useQuery({ ...adminClassQuery(id), enabled: !isNew });
-  // Selects need their options before the form mounts, or they would show the placeholder.
-  const options = useQuery(adminOptionsQuery);
-  if (!isNew && q.isError) {
-    return (
-      <div>
-        <BackLink to="/admin/class">All classes</BackLink>
-        <Header title="Class" kind="class" />
-        <QueryError error={q.error} retry={() => void q.refetch()} what="this class" />
-      </div>
-    );
-  }
-  if (options.isError && !options.data) {
-    return <QueryError error={options.error} retry={() => void options.refetch()} what="the catalog options" />;
-  }
-  if ((!isNew && !q.data) || !options.data) return <DetailSkeleton />;
-  return <ClassEditor key={id} existing={isNew ? null : q.data!.class} />;
+  return (
+    <EditorScreen entity="classes" id={id} needsOptions>
+      {(answer) => <ClassEditor existing={answer?.class ?? null} />}
+    </EditorScreen>
+  );
 }
 
 function ClassEditor({ existing }: { existing: CardClass | null }) {
-  const navigate = useNavigate();
   const options = useQuery(adminOptionsQuery);
-  const save = useSaveEntity('classes');
-  const form = useForm<ClassForm>({
-    resolver: zodResolver(classFormSchema),
+  const editor = useEntityEditor({
+    entity: 'classes',
+    existing,
+    schema: classFormSchema,
     defaultValues: existing
       ? {
           name: existing.name,
@@ -160,119 +144,71 @@ function ClassEditor({ existing }: { existing: CardClass | null }) {
           buybackPercent: bpToPercent(existing.buybackRateBp),
         }
       : { name: '', colour: '#a855f7', sortOrder: 10, defaultTextureId: '', buybackPercent: '' },
+    toInput: (v) => ({
+      name: v.name,
+      colour: v.colour,
+      sortOrder: v.sortOrder,
+      defaultTextureId: v.defaultTextureId || null,
+      buybackRateBp: percentToBp(v.buybackPercent),
+    }),
+    serverFields: { buybackRateBp: 'buybackPercent' },
   });
-  const { register, handleSubmit, formState, setError, control } = form;
-  const values = useWatch({ control });
+  const { form, values } = editor;
+  const { register, formState } = form;
   const textures = options.data?.textures ?? [];
   const architect = options.data?.architects[0] ?? null;
   const texture = textures.find((t) => t.id === values.defaultTextureId) ?? null;
   const colourOk = HEX_COLOUR.test(values.colour ?? '');
 
-  const onSubmit = handleSubmit(async (v) => {
-    try {
-      const res = await save.mutateAsync({
-        id: existing?.id,
-        values: {
-          name: v.name,
-          colour: v.colour,
-          sortOrder: v.sortOrder,
-          defaultTextureId: v.defaultTextureId || null,
-          buybackRateBp: percentToBp(v.buybackPercent),
-        },
-      });
-      toast({ title: existing ? 'Class saved.' : 'Class created.', tone: 'success' });
-      if (!existing) void navigate({ to: '/admin/class/$id', params: { id: res.class.id } });
-    } catch (err) {
-      setError('root', { message: applyServerErrors(err, setError, { buybackRateBp: 'buybackPercent' }) });
-    }
-  });
-
   return (
-    <div>
-      <BackLink to="/admin/class">All classes</BackLink>
-      <Header
-        title={existing ? `Class: ${existing.name}` : 'New class'}
-        kind="class"
-        actions={
-          existing ? (
-            <RecordActions
-              entity="classes"
-              id={existing.id}
-              archived={Boolean(existing.archivedAt)}
-              noun="class"
-              onDeleted={() => void navigate({ to: '/admin/class' })}
-              deleteHint="Only a class no card uses can be deleted; otherwise archive it."
+    <EditorShell
+      editor={editor}
+      deleteHint="Only a class no card uses can be deleted; otherwise archive it."
+      archivedNotice="This class is archived: its cards keep it, but new cards cannot use it."
+      preview={
+        <CardView
+          fluid
+          size="md"
+          look={previewLook({
+            name: 'Sample card',
+            valueCents: 1234,
+            cls: { name: values.name || 'Class name', colour: colourOk ? values.colour! : '#a1a1aa' },
+            architect,
+            texture,
+          })}
+        />
+      }
+    >
+      <div className="grid gap-5 sm:grid-cols-2">
+        <FormField label="Colour" required hint="Used for the glow and the class badge." error={formState.errors.colour?.message}>
+          <div className="flex items-center gap-2">
+            <input
+              type="color"
+              aria-label="Pick colour"
+              value={colourOk ? values.colour : '#a855f7'}
+              onChange={(e) => form.setValue('colour', e.target.value, { shouldValidate: true, shouldDirty: true })}
+              className="h-10 w-12 cursor-pointer rounded-lg border border-white/15 bg-zinc-900"
             />
-          ) : undefined
-        }
-      />
-      {existing?.archivedAt ? (
-        <Notice tone="warning" className="mb-4">
-          This class is archived: its cards keep it, but new cards cannot use it.
-        </Notice>
-      ) : null}
-      <EditorLayout
-        form={
-          <form onSubmit={onSubmit} noValidate className="space-y-5">
-            {formState.errors.root?.message ? <Notice tone="danger">{formState.errors.root.message}</Notice> : null}
-            <FormField label="Name" required error={formState.errors.name?.message}>
-              <Input {...register('name')} autoComplete="off" />
-            </FormField>
-            <div className="grid gap-5 sm:grid-cols-2">
-              <FormField label="Colour" required hint="Used for the glow and the class badge." error={formState.errors.colour?.message}>
-                <div className="flex items-center gap-2">
-                  <input
-                    type="color"
-                    aria-label="Pick colour"
-                    value={colourOk ? values.colour : '#a855f7'}
-                    onChange={(e) => form.setValue('colour', e.target.value, { shouldValidate: true, shouldDirty: true })}
-                    className="h-10 w-12 cursor-pointer rounded-lg border border-white/15 bg-zinc-900"
-                  />
-                  <Input {...register('colour')} className="font-mono" />
-                </div>
-              </FormField>
-              <FormField label="Display order" required hint="Lower comes first (Common before Legendary)." error={formState.errors.sortOrder?.message}>
-                <Input type="number" inputMode="numeric" {...register('sortOrder', { valueAsNumber: true })} />
-              </FormField>
-            </div>
-            <FormField label="Default texture" hint="The foil for this class's cards that have none of their own." error={formState.errors.defaultTextureId?.message}>
-              <Select {...register('defaultTextureId')}>
-                <option value="">No foil</option>
-                {textures.map((t) => (
-                  <option key={t.id} value={t.id}>
-                    {t.name}
-                  </option>
-                ))}
-              </Select>
-            </FormField>
-            <FormField
-              label="Buyback rate (%)"
-              hint="Leave empty to use the site's default buyback rate."
-              error={formState.errors.buybackPercent?.message}
-            >
-              <Input inputMode="decimal" placeholder="e.g. 85" {...register('buybackPercent')} />
-            </FormField>
-            <FormActions>
-              <Button type="submit" loading={formState.isSubmitting}>
-                {existing ? 'Save class' : 'Create class'}
-              </Button>
-            </FormActions>
-          </form>
-        }
-        preview={
-          <CardView
-            fluid
-            size="md"
-            look={previewLook({
-              name: 'Sample card',
-              valueCents: 1234,
-              cls: { name: values.name || 'Class name', colour: colourOk ? values.colour! : '#a1a1aa' },
-              architect,
-              texture,
-            })}
-          />
-        }
-      />
-    </div>
+            <Input {...register('colour')} className="font-mono" />
+          </div>
+        </FormField>
+        <FormField label="Display order" required hint="Lower comes first (Common before Legendary)." error={formState.errors.sortOrder?.message}>
+          <Input type="number" inputMode="numeric" {...register('sortOrder', { valueAsNumber: true })} />
+        </FormField>
+      </div>
+      <FormField label="Default texture" hint="The foil for this class's cards that have none of their own." error={formState.errors.defaultTextureId?.message}>
+        <Select {...register('defaultTextureId')}>
+          <option value="">No foil</option>
+          {textures.map((t) => (
+            <option key={t.id} value={t.id}>
+              {t.name}
+            </option>
+          ))}
+        </Select>
+      </FormField>
+      <FormField label="Buyback rate (%)" hint="Leave empty to use the site's default buyback rate." error={formState.errors.buybackPercent?.message}>
+        <Input inputMode="decimal" placeholder="e.g. 85" {...register('buybackPercent')} />
+      </FormField>
+    </EditorShell>
   );
 }

@@ -1,27 +1,25 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
-import { Link, useNavigate } from '@tanstack/react-router';
-import { useForm, useWatch } from 'react-hook-form';
+import { Link } from '@tanstack/react-router';
 import { z } from 'zod';
 import { BLEND_MODES, imageUrl, UPLOAD_KEY, type BlendMode, type Texture } from '@shared/contracts/catalog';
-import { Button, buttonClasses, EmptyState, FormField, Input, Notice, Select, toast, SkeletonText } from '@web/components/ui';
+import { buttonClasses, EmptyState, FormField, Select, SkeletonText } from '@web/components/ui';
 import {
-  applyServerErrors,
   ARCHIVED_OPTIONS,
   FilterSelect,
   ImageUploadField,
   ListFooter,
   QueryError,
-  RecordActions,
   SearchBox,
   StatusBadge,
   Toolbar,
   useUrlState,
 } from './admin-kit';
-import { BackLink, DetailSkeleton, EditorLayout, FormActions, Header } from './admin-layout-parts';
-import { adminListQuery, adminOptionsQuery, adminTextureQuery, useSaveEntity } from './api';
+import { Header } from './admin-layout-parts';
+import { adminListQuery, adminOptionsQuery } from './api';
 import { CardView } from './card-view';
+import { EditorScreen, EditorShell } from './editor-shell';
 import { previewLook } from './look';
+import { useEntityEditor } from './use-entity-editor';
 
 const BLEND_LABELS: Record<BlendMode, string> = {
   'color-dodge': 'Colour dodge (bright holo)',
@@ -108,120 +106,65 @@ const textureFormSchema = z.object({
   blendMode: z.enum(BLEND_MODES, { message: 'Pick a blend mode.' }),
   opacity: z.number({ message: 'Opacity must be a number.' }).int().min(0, 'Opacity is 0–100%.').max(100, 'Opacity is 0–100%.'),
 });
-type TextureForm = z.infer<typeof textureFormSchema>;
 
 export function TextureDetailScreen({ id }: { id: string }) {
-  const isNew = id === 'new';
-  const q = useQuery({ ...adminTextureQuery(id), enabled: !isNew });
-  if (!isNew && q.isError) {
-    return (
-      <div>
-        <BackLink to="/admin/textures">All textures</BackLink>
-        <Header title="Texture" kind="texture" />
-        <QueryError error={q.error} retry={() => void q.refetch()} what="this texture" />
-      </div>
-    );
-  }
-  if (!isNew && !q.data) return <DetailSkeleton />;
-  return <TextureEditor key={id} existing={isNew ? null : q.data!.texture} />;
+  return <EditorScreen entity="textures" id={id}>{(answer) => <TextureEditor existing={answer?.texture ?? null} />}</EditorScreen>;
 }
 
 function TextureEditor({ existing }: { existing: Texture | null }) {
-  const navigate = useNavigate();
   const options = useQuery(adminOptionsQuery);
-  const save = useSaveEntity('textures');
-  const form = useForm<TextureForm>({
-    resolver: zodResolver(textureFormSchema),
+  const editor = useEntityEditor({
+    entity: 'textures',
+    existing,
+    schema: textureFormSchema,
     defaultValues: existing
       ? { name: existing.name, imageKey: existing.imageKey, blendMode: existing.blendMode, opacity: existing.opacity }
       : { name: '', imageKey: '', blendMode: 'color-dodge', opacity: 60 },
+    toInput: (values) => values,
   });
-  const { register, handleSubmit, formState, setError, control, setValue } = form;
-  const v = useWatch({ control });
+  const { form, values: v } = editor;
+  const { register, formState, setValue } = form;
   const previewClass = options.data?.classes.find((c) => c.defaultTextureId === existing?.id) ?? options.data?.classes.at(-1) ?? null;
 
-  const onSubmit = handleSubmit(async (values) => {
-    try {
-      const res = await save.mutateAsync({ id: existing?.id, values });
-      toast({ title: existing ? 'Texture saved.' : 'Texture created.', tone: 'success' });
-      if (!existing) void navigate({ to: '/admin/textures/$id', params: { id: res.texture.id } });
-    } catch (err) {
-      setError('root', { message: applyServerErrors(err, setError) });
-    }
-  });
-
   return (
-    <div>
-      <BackLink to="/admin/textures">All textures</BackLink>
-      <Header
-        title={existing ? `Texture: ${existing.name}` : 'New texture'}
-        kind="texture"
-        actions={
-          existing ? (
-            <RecordActions
-              entity="textures"
-              id={existing.id}
-              archived={Boolean(existing.archivedAt)}
-              noun="texture"
-              onDeleted={() => void navigate({ to: '/admin/textures' })}
-              deleteHint="Only a texture no card or class uses can be deleted; otherwise archive it."
-            />
-          ) : undefined
-        }
+    <EditorShell
+      editor={editor}
+      deleteHint="Only a texture no card or class uses can be deleted; otherwise archive it."
+      archivedNotice="This texture is archived: cards that have it keep it, but it cannot be picked for new ones."
+      preview={
+        <CardView
+          fluid
+          size="md"
+          look={previewLook({
+            name: 'Sample card',
+            valueCents: 4200,
+            imageKey: options.data?.sampleImageKey,
+            cls: previewClass,
+            architect: options.data?.architects[0] ?? null,
+            texture: v.imageKey ? { imageKey: v.imageKey, blendMode: (v.blendMode ?? 'color-dodge') as BlendMode, opacity: Number.isFinite(v.opacity) ? v.opacity! : 0 } : null,
+          })}
+        />
+      }
+    >
+      <ImageUploadField
+        label="Foil image"
+        hint="A pattern or gradient; it is stretched over the whole card. PNG, JPEG or WebP, up to 5 MB."
+        value={v.imageKey}
+        onChange={(key) => setValue('imageKey', key, { shouldValidate: true, shouldDirty: true })}
+        error={formState.errors.imageKey?.message}
       />
-      {existing?.archivedAt ? (
-        <Notice tone="warning" className="mb-4">
-          This texture is archived: cards that have it keep it, but it cannot be picked for new ones.
-        </Notice>
-      ) : null}
-      <EditorLayout
-        form={
-          <form onSubmit={onSubmit} noValidate className="space-y-5">
-            {formState.errors.root?.message ? <Notice tone="danger">{formState.errors.root.message}</Notice> : null}
-            <FormField label="Name" required error={formState.errors.name?.message}>
-              <Input {...register('name')} autoComplete="off" />
-            </FormField>
-            <ImageUploadField
-              label="Foil image"
-              hint="A pattern or gradient; it is stretched over the whole card. PNG, JPEG or WebP, up to 5 MB."
-              value={v.imageKey}
-              onChange={(key) => setValue('imageKey', key, { shouldValidate: true, shouldDirty: true })}
-              error={formState.errors.imageKey?.message}
-            />
-            <FormField label="Blend mode" required hint="How the foil mixes with the card under it." error={formState.errors.blendMode?.message}>
-              <Select {...register('blendMode')}>
-                {BLEND_MODES.map((m) => (
-                  <option key={m} value={m}>
-                    {BLEND_LABELS[m]}
-                  </option>
-                ))}
-              </Select>
-            </FormField>
-            <FormField label={`Opacity: ${Number.isFinite(v.opacity) ? v.opacity : 0}%`} required error={formState.errors.opacity?.message}>
-              <input type="range" min={0} max={100} step={1} aria-label="Opacity (%)" {...register('opacity', { valueAsNumber: true })} className="w-full accent-violet-500" />
-            </FormField>
-            <FormActions>
-              <Button type="submit" loading={formState.isSubmitting}>
-                {existing ? 'Save texture' : 'Create texture'}
-              </Button>
-            </FormActions>
-          </form>
-        }
-        preview={
-          <CardView
-            fluid
-            size="md"
-            look={previewLook({
-              name: 'Sample card',
-              valueCents: 4200,
-              imageKey: options.data?.sampleImageKey,
-              cls: previewClass,
-              architect: options.data?.architects[0] ?? null,
-              texture: v.imageKey ? { imageKey: v.imageKey, blendMode: (v.blendMode ?? 'color-dodge') as BlendMode, opacity: Number.isFinite(v.opacity) ? v.opacity! : 0 } : null,
-            })}
-          />
-        }
-      />
-    </div>
+      <FormField label="Blend mode" required hint="How the foil mixes with the card under it." error={formState.errors.blendMode?.message}>
+        <Select {...register('blendMode')}>
+          {BLEND_MODES.map((m) => (
+            <option key={m} value={m}>
+              {BLEND_LABELS[m]}
+            </option>
+          ))}
+        </Select>
+      </FormField>
+      <FormField label={`Opacity: ${Number.isFinite(v.opacity) ? v.opacity : 0}%`} required error={formState.errors.opacity?.message}>
+        <input type="range" min={0} max={100} step={1} aria-label="Opacity (%)" {...register('opacity', { valueAsNumber: true })} className="w-full accent-violet-500" />
+      </FormField>
+    </EditorShell>
   );
 }
