@@ -10,22 +10,12 @@ import {
   type Architect,
   type ArchitectLayout,
 } from '@shared/contracts/catalog';
-import { Button, buttonClasses, EmptyState, FormField, Input, Select, SkeletonText } from '@web/components/ui';
-import {
-  ARCHIVED_OPTIONS,
-  FilterSelect,
-  ImageUploadField,
-  ListFooter,
-  QueryError,
-  SearchBox,
-  StatusBadge,
-  Toolbar,
-  useUrlState,
-} from './admin-kit';
-import { Header } from './admin-layout-parts';
+import { Button, FormField, Input, Select } from '@web/components/ui';
+import { ARCHIVED_OPTIONS, FilterSelect, ImageUploadField, SearchBox, StatusBadge, useUrlState } from './admin-kit';
 import { adminListQuery, adminOptionsQuery } from './api';
 import { CardView } from './card-view';
 import { EditorScreen, EditorShell } from './editor-shell';
+import { ListShell } from './list-shell';
 import { effectiveTexture, previewLook } from './look';
 import { useEntityEditor } from './use-entity-editor';
 
@@ -34,59 +24,50 @@ export function ArchitectListScreen() {
   const page = Number(s.page) || 1;
   const list = useQuery(adminListQuery<Architect>('architects', { q: s.q || undefined, archived: s.archived, sort: s.sort, page, pageSize: 24 }));
   return (
-    <div>
-      <Header
-        title="Architects"
-        kind="architect"
-        actions={
-          <Link to="/admin/architects/$id" params={{ id: 'new' }} className={buttonClasses({ variant: 'primary' })}>
-            New architect
-          </Link>
-        }
-      />
-      <Toolbar>
-        <SearchBox label="Search architects" value={s.q} onChange={(q) => set({ q })} />
-        <FilterSelect label="Status" value={s.archived} onChange={(archived) => set({ archived })} options={ARCHIVED_OPTIONS} />
-        <FilterSelect
-          label="Sort"
-          value={s.sort}
-          onChange={(sort) => set({ sort })}
-          options={[
-            { value: 'name', label: 'Name' },
-            { value: 'cards', label: 'Most cards' },
-            { value: 'newest', label: 'Newest' },
-            { value: 'oldest', label: 'Oldest' },
-          ]}
-        />
-      </Toolbar>
-      {list.isError && !list.data ? (
-        <QueryError error={list.error} retry={() => void list.refetch()} what="architects" />
-      ) : !list.data ? (
-        <SkeletonText lines={6} label="Loading architects" />
-      ) : list.data.items.length === 0 ? (
-        <EmptyState title="No architects here" description={s.q ? 'Nothing matches that search.' : 'Upload a frame to create the first card template.'} />
-      ) : (
+    <ListShell
+      entity="architects"
+      list={list}
+      page={page}
+      onPage={(p) => set({ page: String(p) })}
+      filtered={Boolean(s.q)}
+      emptyHint="Upload a frame to create the first card template."
+      toolbar={
         <>
-          <ul className="grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-4" aria-label="Architects">
-            {list.data.items.map((a) => (
-              <li key={a.id} className="overflow-hidden rounded-xl border border-white/10 bg-surface/80">
-                <Link to="/admin/architects/$id" params={{ id: a.id }} className="block focus-visible:outline-2 focus-visible:outline-violet-400">
-                  <div className="bg-[repeating-conic-gradient(#27272a_0_25%,#18181b_0_50%)] bg-[length:16px_16px] p-3">
-                    <img src={imageUrl(a.frameImageKey, 'thumb')} alt="" loading="lazy" className="aspect-[5/7] w-full object-fill" />
-                  </div>
-                  <div className="space-y-1 p-3">
-                    <p className="truncate font-medium text-white">{a.name}</p>
-                    <p className="text-xs text-zinc-400">{a.cardCount ?? 0} cards</p>
-                    <StatusBadge archivedAt={a.archivedAt} />
-                  </div>
-                </Link>
-              </li>
-            ))}
-          </ul>
-          <ListFooter page={page} pageSize={list.data.pageSize} total={list.data.total} onPage={(p) => set({ page: String(p) })} noun="architects" />
+          <SearchBox label="Search architects" value={s.q} onChange={(q) => set({ q })} />
+          <FilterSelect label="Status" value={s.archived} onChange={(archived) => set({ archived })} options={ARCHIVED_OPTIONS} />
+          <FilterSelect
+            label="Sort"
+            value={s.sort}
+            onChange={(sort) => set({ sort })}
+            options={[
+              { value: 'name', label: 'Name' },
+              { value: 'cards', label: 'Most cards' },
+              { value: 'newest', label: 'Newest' },
+              { value: 'oldest', label: 'Oldest' },
+            ]}
+          />
         </>
+      }
+    >
+      {(data) => (
+        <ul className="grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-4" aria-label="Architects">
+          {data.items.map((a) => (
+            <li key={a.id} className="overflow-hidden rounded-xl border border-white/10 bg-surface/80">
+              <Link to="/admin/architects/$id" params={{ id: a.id }} className="block focus-visible:outline-2 focus-visible:outline-violet-400">
+                <div className="bg-[repeating-conic-gradient(#27272a_0_25%,#18181b_0_50%)] bg-[length:16px_16px] p-3">
+                  <img src={imageUrl(a.frameImageKey, 'thumb')} alt="" loading="lazy" className="aspect-[5/7] w-full object-fill" />
+                </div>
+                <div className="space-y-1 p-3">
+                  <p className="truncate font-medium text-white">{a.name}</p>
+                  <p className="text-xs text-zinc-400">{a.cardCount ?? 0} cards</p>
+                  <StatusBadge archivedAt={a.archivedAt} />
+                </div>
+              </Link>
+            </li>
+          ))}
+        </ul>
       )}
-    </div>
+    </ListShell>
   );
 }
 

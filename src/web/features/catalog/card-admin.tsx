@@ -15,7 +15,6 @@ import {
   buttonClasses,
   Checkbox,
   Dialog,
-  EmptyState,
   FormField,
   Input,
   Money,
@@ -29,20 +28,8 @@ import {
   THead,
   toast,
   Tr,
-  SkeletonText,
 } from '@web/components/ui';
-import {
-  ARCHIVED_OPTIONS,
-  FilterSelect,
-  ImageUploadField,
-  ListFooter,
-  QueryError,
-  SearchBox,
-  StatusBadge,
-  Toolbar,
-  useUrlState,
-} from './admin-kit';
-import { Header } from './admin-layout-parts';
+import { ARCHIVED_OPTIONS, FilterSelect, ImageUploadField, SearchBox, StatusBadge, useUrlState } from './admin-kit';
 import {
   adminListQuery,
   adminOptionsQuery,
@@ -53,6 +40,7 @@ import {
 } from './api';
 import { CardView } from './card-view';
 import { EditorScreen, EditorShell } from './editor-shell';
+import { ListShell } from './list-shell';
 import { effectiveTexture, previewLook } from './look';
 import { useEntityEditor } from './use-entity-editor';
 
@@ -83,92 +71,86 @@ export function CardListScreen() {
   const options = useQuery(adminOptionsQuery);
   const [importOpen, setImportOpen] = useState(false);
   return (
-    <div>
-      <Header
-        title="Cards"
-        kind="card"
-        actions={
-          <>
-            <Button variant="secondary" onClick={() => setImportOpen(true)}>
-              Import CSV
-            </Button>
-            <a href={exportCsvUrl(filters)} className={buttonClasses({ variant: 'secondary' })} download>
-              Export CSV
-            </a>
-            <Link to="/admin/cards/$id" params={{ id: 'new' }} className={buttonClasses({ variant: 'primary' })}>
-              New card
-            </Link>
-          </>
-        }
-      />
-      <Toolbar>
-        <SearchBox label="Search cards" value={s.q} onChange={(q) => set({ q })} />
-        <FilterSelect
-          label="Class"
-          value={s.classId}
-          onChange={(classId) => set({ classId })}
-          options={[{ value: '', label: 'All classes' }, ...(options.data?.classes ?? []).map((c) => ({ value: c.id, label: c.name }))]}
-        />
-        <FilterSelect
-          label="Set"
-          value={s.set}
-          onChange={(v) => set({ set: v })}
-          options={[{ value: '', label: 'All sets' }, ...(options.data?.sets ?? []).map((x) => ({ value: x.name, label: x.name }))]}
-        />
-        <FilterSelect
-          label="On sale"
-          value={s.active}
-          onChange={(active) => set({ active })}
-          options={[
-            { value: '', label: 'Any' },
-            { value: 'true', label: 'On sale' },
-            { value: 'false', label: 'Inactive' },
-          ]}
-        />
-        <FilterSelect
-          label="Stock"
-          value={s.stock}
-          onChange={(stock) => set({ stock })}
-          options={[
-            { value: '', label: 'Any' },
-            { value: 'in', label: 'In stock' },
-            { value: 'low', label: 'Low (1–5)' },
-            { value: 'out', label: 'Out of stock' },
-          ]}
-        />
-        <FilterSelect label="Status" value={s.archived} onChange={(archived) => set({ archived })} options={ARCHIVED_OPTIONS} />
-        <FilterSelect label="Sort" value={s.sort} onChange={(sort) => set({ sort })} options={SORTS} />
-      </Toolbar>
-      {list.isError && !list.data ? (
-        <QueryError error={list.error} retry={() => void list.refetch()} what="cards" />
-      ) : !list.data ? (
-        <SkeletonText lines={6} label="Loading cards" />
-      ) : list.data.items.length === 0 ? (
-        <EmptyState title="No cards here" description={s.q ? 'Nothing matches those filters.' : 'Create a card, or import many at once from CSV.'} />
-      ) : (
+    <ListShell
+      entity="cards"
+      list={list}
+      page={page}
+      onPage={(p) => set({ page: String(p) })}
+      filtered={Boolean(s.q)}
+      filteredHint="Nothing matches those filters."
+      emptyHint="Create a card, or import many at once from CSV."
+      actions={
         <>
-          <Table caption="Cards" captionHidden>
-            <THead>
-              <Tr>
-                <Th>Card</Th>
-                <Th>Set · #</Th>
-                <Th>Class</Th>
-                <Th className="text-right">Value</Th>
-                <Th className="text-right">Stock</Th>
-                <Th>Status</Th>
-              </Tr>
-            </THead>
-            <TBody>
-              {list.data.items.map((c) => (
-                <CardRow key={c.id} card={c} refs={list.data.refs!} />
-              ))}
-            </TBody>
-          </Table>
-          <ListFooter page={page} pageSize={list.data.pageSize} total={list.data.total} onPage={(p) => set({ page: String(p) })} noun="cards" />
+          <Button variant="secondary" onClick={() => setImportOpen(true)}>
+            Import CSV
+          </Button>
+          <a href={exportCsvUrl(filters)} className={buttonClasses({ variant: 'secondary' })} download>
+            Export CSV
+          </a>
         </>
+      }
+      toolbar={
+        <>
+            <SearchBox label="Search cards" value={s.q} onChange={(q) => set({ q })} />
+            <FilterSelect
+              label="Class"
+              value={s.classId}
+              onChange={(classId) => set({ classId })}
+              options={[{ value: '', label: 'All classes' }, ...(options.data?.classes ?? []).map((c) => ({ value: c.id, label: c.name }))]}
+            />
+            <FilterSelect
+              label="Set"
+              value={s.set}
+              onChange={(v) => set({ set: v })}
+              options={[{ value: '', label: 'All sets' }, ...(options.data?.sets ?? []).map((x) => ({ value: x.name, label: x.name }))]}
+            />
+            <FilterSelect
+              label="On sale"
+              value={s.active}
+              onChange={(active) => set({ active })}
+              options={[
+                { value: '', label: 'Any' },
+                { value: 'true', label: 'On sale' },
+                { value: 'false', label: 'Inactive' },
+              ]}
+            />
+            <FilterSelect
+              label="Stock"
+              value={s.stock}
+              onChange={(stock) => set({ stock })}
+              options={[
+                { value: '', label: 'Any' },
+                { value: 'in', label: 'In stock' },
+                { value: 'low', label: 'Low (1–5)' },
+                { value: 'out', label: 'Out of stock' },
+              ]}
+            />
+            <FilterSelect label="Status" value={s.archived} onChange={(archived) => set({ archived })} options={ARCHIVED_OPTIONS} />
+            <FilterSelect label="Sort" value={s.sort} onChange={(sort) => set({ sort })} options={SORTS} />
+        </>
+      }
+      after={<ImportDialog open={importOpen} onOpenChange={setImportOpen} />}
+    >
+      {(data) => (
+        <Table caption="Cards" captionHidden>
+          <THead>
+            <Tr>
+              <Th>Card</Th>
+              <Th>Set · #</Th>
+              <Th>Class</Th>
+              <Th className="text-right">Value</Th>
+              <Th className="text-right">Stock</Th>
+              <Th>Status</Th>
+            </Tr>
+          </THead>
+          <TBody>
+            {data.items.map((c) => (
+              <CardRow key={c.id} card={c} refs={data.refs!} />
+            ))}
+          </TBody>
+        </Table>
       )}
-      <ImportDialog open={importOpen} onOpenChange={setImportOpen} />
-    </div>
+    </ListShell>
   );
 }
 

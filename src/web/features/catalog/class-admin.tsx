@@ -2,21 +2,12 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { z } from 'zod';
 import { HEX_COLOUR, type CardClass } from '@shared/contracts/catalog';
-import { buttonClasses, EmptyState, FormField, Input, Select, Table, TBody, Td, Th, THead, Tr, SkeletonText } from '@web/components/ui';
-import {
-  ARCHIVED_OPTIONS,
-  FilterSelect,
-  ListFooter,
-  QueryError,
-  SearchBox,
-  StatusBadge,
-  Toolbar,
-  useUrlState,
-} from './admin-kit';
-import { Header } from './admin-layout-parts';
+import { FormField, Input, Select, Table, TBody, Td, Th, THead, Tr } from '@web/components/ui';
+import { ARCHIVED_OPTIONS, FilterSelect, SearchBox, StatusBadge, useUrlState } from './admin-kit';
 import { adminListQuery, adminOptionsQuery } from './api';
 import { CardView } from './card-view';
 import { EditorScreen, EditorShell } from './editor-shell';
+import { ListShell } from './list-shell';
 import { previewLook } from './look';
 import { useEntityEditor } from './use-entity-editor';
 
@@ -34,64 +25,55 @@ export function ClassListScreen() {
   const options = useQuery(adminOptionsQuery);
   const textureName = (id: string | null) => (id ? (options.data?.textures.find((t) => t.id === id)?.name ?? 'Archived texture') : '—');
   return (
-    <div>
-      <Header
-        title="Classes"
-        kind="class"
-        actions={
-          <Link to="/admin/class/$id" params={{ id: 'new' }} className={buttonClasses({ variant: 'primary' })}>
-            New class
-          </Link>
-        }
-      />
-      <Toolbar>
-        <SearchBox label="Search classes" value={s.q} onChange={(q) => set({ q })} />
-        <FilterSelect label="Status" value={s.archived} onChange={(archived) => set({ archived })} options={ARCHIVED_OPTIONS} />
-        <FilterSelect label="Sort" value={s.sort} onChange={(sort) => set({ sort })} options={SORTS} />
-      </Toolbar>
-      {list.isError && !list.data ? (
-        <QueryError error={list.error} retry={() => void list.refetch()} what="classes" />
-      ) : !list.data ? (
-        <SkeletonText lines={6} label="Loading classes" />
-      ) : list.data.items.length === 0 ? (
-        <EmptyState title="No classes here" description={s.q ? 'Nothing matches that search.' : 'Create the first rarity tier, e.g. Common.'} />
-      ) : (
+    <ListShell
+      entity="classes"
+      list={list}
+      page={page}
+      onPage={(p) => set({ page: String(p) })}
+      filtered={Boolean(s.q)}
+      emptyHint="Create the first rarity tier, e.g. Common."
+      toolbar={
         <>
-          <Table caption="Classes" captionHidden>
-            <THead>
-              <Tr>
-                <Th>Name</Th>
-                <Th>Order</Th>
-                <Th>Default texture</Th>
-                <Th>Buyback</Th>
-                <Th>Cards</Th>
-                <Th>Status</Th>
-              </Tr>
-            </THead>
-            <TBody>
-              {list.data.items.map((c) => (
-                <Tr key={c.id}>
-                  <Td>
-                    <Link to="/admin/class/$id" params={{ id: c.id }} className="inline-flex items-center gap-2 font-medium text-white hover:text-violet-200">
-                      <span aria-hidden="true" className="size-3 rounded-full" style={{ background: c.colour, boxShadow: `0 0 8px ${c.colour}` }} />
-                      {c.name}
-                    </Link>
-                  </Td>
-                  <Td>{c.sortOrder}</Td>
-                  <Td>{textureName(c.defaultTextureId)}</Td>
-                  <Td>{c.buybackRateBp === null ? 'Site default' : `${(c.buybackRateBp / 100).toFixed(2)}%`}</Td>
-                  <Td>{c.cardCount ?? 0}</Td>
-                  <Td>
-                    <StatusBadge archivedAt={c.archivedAt} />
-                  </Td>
-                </Tr>
-              ))}
-            </TBody>
-          </Table>
-          <ListFooter page={page} pageSize={list.data.pageSize} total={list.data.total} onPage={(p) => set({ page: String(p) })} noun="classes" />
+          <SearchBox label="Search classes" value={s.q} onChange={(q) => set({ q })} />
+          <FilterSelect label="Status" value={s.archived} onChange={(archived) => set({ archived })} options={ARCHIVED_OPTIONS} />
+          <FilterSelect label="Sort" value={s.sort} onChange={(sort) => set({ sort })} options={SORTS} />
         </>
+      }
+    >
+      {(data) => (
+        <Table caption="Classes" captionHidden>
+          <THead>
+            <Tr>
+              <Th>Name</Th>
+              <Th>Order</Th>
+              <Th>Default texture</Th>
+              <Th>Buyback</Th>
+              <Th>Cards</Th>
+              <Th>Status</Th>
+            </Tr>
+          </THead>
+          <TBody>
+            {data.items.map((c) => (
+              <Tr key={c.id}>
+                <Td>
+                  <Link to="/admin/class/$id" params={{ id: c.id }} className="inline-flex items-center gap-2 font-medium text-white hover:text-violet-200">
+                    <span aria-hidden="true" className="size-3 rounded-full" style={{ background: c.colour, boxShadow: `0 0 8px ${c.colour}` }} />
+                    {c.name}
+                  </Link>
+                </Td>
+                <Td>{c.sortOrder}</Td>
+                <Td>{textureName(c.defaultTextureId)}</Td>
+                <Td>{c.buybackRateBp === null ? 'Site default' : `${(c.buybackRateBp / 100).toFixed(2)}%`}</Td>
+                <Td>{c.cardCount ?? 0}</Td>
+                <Td>
+                  <StatusBadge archivedAt={c.archivedAt} />
+                </Td>
+              </Tr>
+            ))}
+          </TBody>
+        </Table>
       )}
-    </div>
+    </ListShell>
   );
 }
 

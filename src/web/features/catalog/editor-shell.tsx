@@ -6,7 +6,8 @@ import { Button, FormField, Input, Notice } from '@web/components/ui';
 import { QueryError, RecordActions } from './admin-kit';
 import { BackLink, DetailSkeleton, EditorLayout, FormActions, Header } from './admin-layout-parts';
 import { adminOptionsQuery, adminRecordQuery, type AdminRecords, type Entity } from './api';
-import { EDITOR_META, type EntityEditor } from './use-entity-editor';
+import { ENTITY_META } from './entity-meta';
+import type { EntityEditor } from './use-entity-editor';
 
 /**
  * Loads the record a catalog editor page is for ("new" loads nothing) and shows the editor only
@@ -26,7 +27,7 @@ export function EditorScreen<E extends Entity>({
   needsOptions?: boolean;
   children: (answer: AdminRecords[E] | null) => ReactNode;
 }) {
-  const meta = EDITOR_META[entity];
+  const meta = ENTITY_META[entity];
   const isNew = id === 'new';
   const q = useQuery({ ...adminRecordQuery(entity, id), enabled: !isNew });
   const options = useQuery({ ...adminOptionsQuery, enabled: needsOptions });
@@ -71,7 +72,7 @@ export function EditorShell<E extends Entity, TIn extends FieldValues, TOut>({
   children: ReactNode;
 }) {
   const { entity, existing, form, onSubmit } = editor;
-  const meta = EDITOR_META[entity];
+  const meta = ENTITY_META[entity];
   const navigate = useNavigate();
   const { errors, isSubmitting } = form.formState;
   return (

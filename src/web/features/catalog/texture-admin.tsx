@@ -2,22 +2,12 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { z } from 'zod';
 import { BLEND_MODES, imageUrl, UPLOAD_KEY, type BlendMode, type Texture } from '@shared/contracts/catalog';
-import { buttonClasses, EmptyState, FormField, Select, SkeletonText } from '@web/components/ui';
-import {
-  ARCHIVED_OPTIONS,
-  FilterSelect,
-  ImageUploadField,
-  ListFooter,
-  QueryError,
-  SearchBox,
-  StatusBadge,
-  Toolbar,
-  useUrlState,
-} from './admin-kit';
-import { Header } from './admin-layout-parts';
+import { FormField, Select } from '@web/components/ui';
+import { ARCHIVED_OPTIONS, FilterSelect, ImageUploadField, SearchBox, StatusBadge, useUrlState } from './admin-kit';
 import { adminListQuery, adminOptionsQuery } from './api';
 import { CardView } from './card-view';
 import { EditorScreen, EditorShell } from './editor-shell';
+import { ListShell } from './list-shell';
 import { previewLook } from './look';
 import { useEntityEditor } from './use-entity-editor';
 
@@ -39,64 +29,55 @@ export function TextureListScreen() {
     adminListQuery<Texture>('textures', { q: s.q || undefined, archived: s.archived, blendMode: s.blendMode || undefined, sort: s.sort, page, pageSize: 24 }),
   );
   return (
-    <div>
-      <Header
-        title="Textures"
-        kind="texture"
-        actions={
-          <Link to="/admin/textures/$id" params={{ id: 'new' }} className={buttonClasses({ variant: 'primary' })}>
-            New texture
-          </Link>
-        }
-      />
-      <Toolbar>
-        <SearchBox label="Search textures" value={s.q} onChange={(q) => set({ q })} />
-        <FilterSelect
-          label="Blend mode"
-          value={s.blendMode}
-          onChange={(blendMode) => set({ blendMode })}
-          options={[{ value: '', label: 'Any' }, ...BLEND_MODES.map((m) => ({ value: m, label: m }))]}
-        />
-        <FilterSelect label="Status" value={s.archived} onChange={(archived) => set({ archived })} options={ARCHIVED_OPTIONS} />
-        <FilterSelect
-          label="Sort"
-          value={s.sort}
-          onChange={(sort) => set({ sort })}
-          options={[
-            { value: 'name', label: 'Name' },
-            { value: 'newest', label: 'Newest' },
-            { value: 'oldest', label: 'Oldest' },
-          ]}
-        />
-      </Toolbar>
-      {list.isError && !list.data ? (
-        <QueryError error={list.error} retry={() => void list.refetch()} what="textures" />
-      ) : !list.data ? (
-        <SkeletonText lines={6} label="Loading textures" />
-      ) : list.data.items.length === 0 ? (
-        <EmptyState title="No textures here" description={s.q ? 'Nothing matches that search.' : 'Upload a foil image to create the first texture.'} />
-      ) : (
+    <ListShell
+      entity="textures"
+      list={list}
+      page={page}
+      onPage={(p) => set({ page: String(p) })}
+      filtered={Boolean(s.q)}
+      emptyHint="Upload a foil image to create the first texture."
+      toolbar={
         <>
-          <ul className="grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-4" aria-label="Textures">
-            {list.data.items.map((t) => (
-              <li key={t.id} className="overflow-hidden rounded-xl border border-white/10 bg-surface/80">
-                <Link to="/admin/textures/$id" params={{ id: t.id }} className="block focus-visible:outline-2 focus-visible:outline-violet-400">
-                  <img src={imageUrl(t.imageKey, 'thumb')} alt="" loading="lazy" className="aspect-[5/7] w-full object-cover" />
-                  <div className="space-y-1 p-3">
-                    <p className="truncate font-medium text-white">{t.name}</p>
-                    <p className="text-xs text-zinc-400">
-                      {t.blendMode} · {t.opacity}% · used by {t.usage ?? 0}
-                    </p>
-                    <StatusBadge archivedAt={t.archivedAt} />
-                  </div>
-                </Link>
-              </li>
-            ))}
-          </ul>
-          <ListFooter page={page} pageSize={list.data.pageSize} total={list.data.total} onPage={(p) => set({ page: String(p) })} noun="textures" />
+          <SearchBox label="Search textures" value={s.q} onChange={(q) => set({ q })} />
+          <FilterSelect
+            label="Blend mode"
+            value={s.blendMode}
+            onChange={(blendMode) => set({ blendMode })}
+            options={[{ value: '', label: 'Any' }, ...BLEND_MODES.map((m) => ({ value: m, label: m }))]}
+          />
+          <FilterSelect label="Status" value={s.archived} onChange={(archived) => set({ archived })} options={ARCHIVED_OPTIONS} />
+          <FilterSelect
+            label="Sort"
+            value={s.sort}
+            onChange={(sort) => set({ sort })}
+            options={[
+              { value: 'name', label: 'Name' },
+              { value: 'newest', label: 'Newest' },
+              { value: 'oldest', label: 'Oldest' },
+            ]}
+          />
         </>
+      }
+    >
+      {(data) => (
+        <ul className="grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-4" aria-label="Textures">
+          {data.items.map((t) => (
+            <li key={t.id} className="overflow-hidden rounded-xl border border-white/10 bg-surface/80">
+              <Link to="/admin/textures/$id" params={{ id: t.id }} className="block focus-visible:outline-2 focus-visible:outline-violet-400">
+                <img src={imageUrl(t.imageKey, 'thumb')} alt="" loading="lazy" className="aspect-[5/7] w-full object-cover" />
+                <div className="space-y-1 p-3">
+                  <p className="truncate font-medium text-white">{t.name}</p>
+                  <p className="text-xs text-zinc-400">
+                    {t.blendMode} · {t.opacity}% · used by {t.usage ?? 0}
+                  </p>
+                  <StatusBadge archivedAt={t.archivedAt} />
+                </div>
+              </Link>
+            </li>
+          ))}
+        </ul>
       )}
-    </div>
+    </ListShell>
   );
 }
 

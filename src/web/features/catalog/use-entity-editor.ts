@@ -6,14 +6,7 @@ import type { z } from 'zod';
 import { toast } from '@web/components/ui';
 import { applyServerFields, errorText } from '@web/lib/api-errors';
 import { useSaveEntity, type Entity, type SaveInputs } from './api';
-
-/** What every catalog editor says and where it goes, per entity: the shell and the hook read it. */
-export const EDITOR_META = {
-  classes: { kind: 'class', noun: 'class', title: 'Class', list: '/admin/class', detail: '/admin/class/$id', back: 'All classes' },
-  textures: { kind: 'texture', noun: 'texture', title: 'Texture', list: '/admin/textures', detail: '/admin/textures/$id', back: 'All textures' },
-  architects: { kind: 'architect', noun: 'architect', title: 'Architect', list: '/admin/architects', detail: '/admin/architects/$id', back: 'All architects' },
-  cards: { kind: 'card', noun: 'card', title: 'Card', list: '/admin/cards', detail: '/admin/cards/$id', back: 'All cards' },
-} as const;
+import { ENTITY_META } from './entity-meta';
 
 /** The fields every editable catalog record has, which is all the shell needs of it. */
 export interface EditableRecord {
@@ -64,7 +57,7 @@ export function useEntityEditor<E extends Entity, S extends FormSchema>({
   toInput,
   serverFields = {},
 }: EntityEditorOptions<E, S>): EntityEditor<E, z.input<S>, z.output<S>> {
-  const meta = EDITOR_META[entity];
+  const meta = ENTITY_META[entity];
   const navigate = useNavigate();
   const save = useSaveEntity(entity);
   type TIn = z.input<S>;
