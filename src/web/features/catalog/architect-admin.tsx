@@ -1,5 +1,4 @@
 import { useQuery } from '@tanstack/react-query';
-import { Link } from '@tanstack/react-router';
 import type { FieldErrors, UseFormRegister } from 'react-hook-form';
 import type { z } from 'zod';
 import {
@@ -11,61 +10,42 @@ import {
   type ArchitectLayout,
 } from '@shared/contracts/catalog';
 import { Button, FormField, Input, Select } from '@web/components/ui';
-import { ARCHIVED_OPTIONS, FilterSelect, ImageUploadField, SearchBox, StatusBadge, useUrlState } from './admin-kit';
+import { ImageUploadField } from './admin-kit';
 import { adminListQuery, adminOptionsQuery } from './api';
 import { CardView } from './card-view';
 import { EditorScreen, EditorShell } from './editor-shell';
-import { ListShell } from './list-shell';
+import { ListShell, TileGrid, useListState } from './list-shell';
 import { effectiveTexture, previewLook } from './look';
 import { useEntityEditor } from './use-entity-editor';
 
 export function ArchitectListScreen() {
-  const [s, set] = useUrlState({ q: '', archived: 'active', sort: 'name', page: '1' });
-  const page = Number(s.page) || 1;
+  const state = useListState({ q: '', archived: 'active', sort: 'name', page: '1' });
+  const { s, page } = state;
   const list = useQuery(adminListQuery<Architect>('architects', { q: s.q || undefined, archived: s.archived, sort: s.sort, page, pageSize: 24 }));
   return (
     <ListShell
       entity="architects"
       list={list}
-      page={page}
-      onPage={(p) => set({ page: String(p) })}
-      filtered={Boolean(s.q)}
+      state={state}
+      sorts={[
+        { value: 'name', label: 'Name' },
+        { value: 'cards', label: 'Most cards' },
+        { value: 'newest', label: 'Newest' },
+        { value: 'oldest', label: 'Oldest' },
+      ]}
       emptyHint="Upload a frame to create the first card template."
-      toolbar={
-        <>
-          <SearchBox label="Search architects" value={s.q} onChange={(q) => set({ q })} />
-          <FilterSelect label="Status" value={s.archived} onChange={(archived) => set({ archived })} options={ARCHIVED_OPTIONS} />
-          <FilterSelect
-            label="Sort"
-            value={s.sort}
-            onChange={(sort) => set({ sort })}
-            options={[
-              { value: 'name', label: 'Name' },
-              { value: 'cards', label: 'Most cards' },
-              { value: 'newest', label: 'Newest' },
-              { value: 'oldest', label: 'Oldest' },
-            ]}
-          />
-        </>
-      }
     >
       {(data) => (
-        <ul className="grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-4" aria-label="Architects">
-          {data.items.map((a) => (
-            <li key={a.id} className="overflow-hidden rounded-xl border border-white/10 bg-surface/80">
-              <Link to="/admin/architects/$id" params={{ id: a.id }} className="block focus-visible:outline-2 focus-visible:outline-violet-400">
-                <div className="bg-[repeating-conic-gradient(#27272a_0_25%,#18181b_0_50%)] bg-[length:16px_16px] p-3">
-                  <img src={imageUrl(a.frameImageKey, 'thumb')} alt="" loading="lazy" className="aspect-[5/7] w-full object-fill" />
-                </div>
-                <div className="space-y-1 p-3">
-                  <p className="truncate font-medium text-white">{a.name}</p>
-                  <p className="text-xs text-zinc-400">{a.cardCount ?? 0} cards</p>
-                  <StatusBadge archivedAt={a.archivedAt} />
-                </div>
-              </Link>
-            </li>
-          ))}
-        </ul>
+        <TileGrid
+          entity="architects"
+          items={data.items}
+          image={(a) => (
+            <div className="bg-[repeating-conic-gradient(#27272a_0_25%,#18181b_0_50%)] bg-[length:16px_16px] p-3">
+              <img src={imageUrl(a.frameImageKey, 'thumb')} alt="" loading="lazy" className="aspect-[5/7] w-full object-fill" />
+            </div>
+          )}
+          details={(a) => `${a.cardCount ?? 0} cards`}
+        />
       )}
     </ListShell>
   );

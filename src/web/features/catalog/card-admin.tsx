@@ -29,7 +29,7 @@ import {
   toast,
   Tr,
 } from '@web/components/ui';
-import { ARCHIVED_OPTIONS, FilterSelect, ImageUploadField, SearchBox, StatusBadge, useUrlState } from './admin-kit';
+import { FilterSelect, ImageUploadField, StatusBadge } from './admin-kit';
 import {
   adminListQuery,
   adminOptionsQuery,
@@ -40,7 +40,7 @@ import {
 } from './api';
 import { CardView } from './card-view';
 import { EditorScreen, EditorShell } from './editor-shell';
-import { ListShell } from './list-shell';
+import { ListShell, useListState } from './list-shell';
 import { effectiveTexture, previewLook } from './look';
 import { useEntityEditor } from './use-entity-editor';
 
@@ -56,8 +56,8 @@ const SORTS = [
 ];
 
 export function CardListScreen() {
-  const [s, set] = useUrlState({ q: '', classId: '', set: '', active: '', stock: '', archived: 'active', sort: 'newest', page: '1' });
-  const page = Number(s.page) || 1;
+  const state = useListState({ q: '', classId: '', set: '', active: '', stock: '', archived: 'active', sort: 'newest', page: '1' });
+  const { s, set, page } = state;
   const filters = {
     q: s.q || undefined,
     classId: s.classId || undefined,
@@ -74,9 +74,45 @@ export function CardListScreen() {
     <ListShell
       entity="cards"
       list={list}
-      page={page}
-      onPage={(p) => set({ page: String(p) })}
-      filtered={Boolean(s.q)}
+      state={state}
+      sorts={SORTS}
+      filters={
+        <>
+          <FilterSelect
+            label="Class"
+            value={s.classId}
+            onChange={(classId) => set({ classId })}
+            options={[{ value: '', label: 'All classes' }, ...(options.data?.classes ?? []).map((c) => ({ value: c.id, label: c.name }))]}
+          />
+          <FilterSelect
+            label="Set"
+            value={s.set}
+            onChange={(v) => set({ set: v })}
+            options={[{ value: '', label: 'All sets' }, ...(options.data?.sets ?? []).map((x) => ({ value: x.name, label: x.name }))]}
+          />
+          <FilterSelect
+            label="On sale"
+            value={s.active}
+            onChange={(active) => set({ active })}
+            options={[
+              { value: '', label: 'Any' },
+              { value: 'true', label: 'On sale' },
+              { value: 'false', label: 'Inactive' },
+            ]}
+          />
+          <FilterSelect
+            label="Stock"
+            value={s.stock}
+            onChange={(stock) => set({ stock })}
+            options={[
+              { value: '', label: 'Any' },
+              { value: 'in', label: 'In stock' },
+              { value: 'low', label: 'Low (1–5)' },
+              { value: 'out', label: 'Out of stock' },
+            ]}
+          />
+        </>
+      }
       filteredHint="Nothing matches those filters."
       emptyHint="Create a card, or import many at once from CSV."
       actions={
@@ -87,46 +123,6 @@ export function CardListScreen() {
           <a href={exportCsvUrl(filters)} className={buttonClasses({ variant: 'secondary' })} download>
             Export CSV
           </a>
-        </>
-      }
-      toolbar={
-        <>
-            <SearchBox label="Search cards" value={s.q} onChange={(q) => set({ q })} />
-            <FilterSelect
-              label="Class"
-              value={s.classId}
-              onChange={(classId) => set({ classId })}
-              options={[{ value: '', label: 'All classes' }, ...(options.data?.classes ?? []).map((c) => ({ value: c.id, label: c.name }))]}
-            />
-            <FilterSelect
-              label="Set"
-              value={s.set}
-              onChange={(v) => set({ set: v })}
-              options={[{ value: '', label: 'All sets' }, ...(options.data?.sets ?? []).map((x) => ({ value: x.name, label: x.name }))]}
-            />
-            <FilterSelect
-              label="On sale"
-              value={s.active}
-              onChange={(active) => set({ active })}
-              options={[
-                { value: '', label: 'Any' },
-                { value: 'true', label: 'On sale' },
-                { value: 'false', label: 'Inactive' },
-              ]}
-            />
-            <FilterSelect
-              label="Stock"
-              value={s.stock}
-              onChange={(stock) => set({ stock })}
-              options={[
-                { value: '', label: 'Any' },
-                { value: 'in', label: 'In stock' },
-                { value: 'low', label: 'Low (1–5)' },
-                { value: 'out', label: 'Out of stock' },
-              ]}
-            />
-            <FilterSelect label="Status" value={s.archived} onChange={(archived) => set({ archived })} options={ARCHIVED_OPTIONS} />
-            <FilterSelect label="Sort" value={s.sort} onChange={(sort) => set({ sort })} options={SORTS} />
         </>
       }
       after={<ImportDialog open={importOpen} onOpenChange={setImportOpen} />}

@@ -3,11 +3,11 @@ import { Link } from '@tanstack/react-router';
 import { z } from 'zod';
 import { HEX_COLOUR, type CardClass } from '@shared/contracts/catalog';
 import { FormField, Input, Select, Table, TBody, Td, Th, THead, Tr } from '@web/components/ui';
-import { ARCHIVED_OPTIONS, FilterSelect, SearchBox, StatusBadge, useUrlState } from './admin-kit';
+import { StatusBadge } from './admin-kit';
 import { adminListQuery, adminOptionsQuery } from './api';
 import { CardView } from './card-view';
 import { EditorScreen, EditorShell } from './editor-shell';
-import { ListShell } from './list-shell';
+import { ListShell, useListState } from './list-shell';
 import { previewLook } from './look';
 import { useEntityEditor } from './use-entity-editor';
 
@@ -19,8 +19,8 @@ const SORTS = [
 ];
 
 export function ClassListScreen() {
-  const [s, set] = useUrlState({ q: '', archived: 'active', sort: 'order', page: '1' });
-  const page = Number(s.page) || 1;
+  const state = useListState({ q: '', archived: 'active', sort: 'order', page: '1' });
+  const { s, page } = state;
   const list = useQuery(adminListQuery<CardClass>('classes', { q: s.q || undefined, archived: s.archived, sort: s.sort, page, pageSize: 25 }));
   const options = useQuery(adminOptionsQuery);
   const textureName = (id: string | null) => (id ? (options.data?.textures.find((t) => t.id === id)?.name ?? 'Archived texture') : '—');
@@ -28,17 +28,9 @@ export function ClassListScreen() {
     <ListShell
       entity="classes"
       list={list}
-      page={page}
-      onPage={(p) => set({ page: String(p) })}
-      filtered={Boolean(s.q)}
+      state={state}
+      sorts={SORTS}
       emptyHint="Create the first rarity tier, e.g. Common."
-      toolbar={
-        <>
-          <SearchBox label="Search classes" value={s.q} onChange={(q) => set({ q })} />
-          <FilterSelect label="Status" value={s.archived} onChange={(archived) => set({ archived })} options={ARCHIVED_OPTIONS} />
-          <FilterSelect label="Sort" value={s.sort} onChange={(sort) => set({ sort })} options={SORTS} />
-        </>
-      }
     >
       {(data) => (
         <Table caption="Classes" captionHidden>

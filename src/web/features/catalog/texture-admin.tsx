@@ -1,13 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import { Link } from '@tanstack/react-router';
 import { z } from 'zod';
 import { BLEND_MODES, imageUrl, UPLOAD_KEY, type BlendMode, type Texture } from '@shared/contracts/catalog';
 import { FormField, Select } from '@web/components/ui';
-import { ARCHIVED_OPTIONS, FilterSelect, ImageUploadField, SearchBox, StatusBadge, useUrlState } from './admin-kit';
+import { FilterSelect, ImageUploadField } from './admin-kit';
 import { adminListQuery, adminOptionsQuery } from './api';
 import { CardView } from './card-view';
 import { EditorScreen, EditorShell } from './editor-shell';
-import { ListShell } from './list-shell';
+import { ListShell, TileGrid, useListState } from './list-shell';
 import { previewLook } from './look';
 import { useEntityEditor } from './use-entity-editor';
 
@@ -23,8 +22,8 @@ const BLEND_LABELS: Record<BlendMode, string> = {
 };
 
 export function TextureListScreen() {
-  const [s, set] = useUrlState({ q: '', archived: 'active', blendMode: '', sort: 'name', page: '1' });
-  const page = Number(s.page) || 1;
+  const state = useListState({ q: '', archived: 'active', blendMode: '', sort: 'name', page: '1' });
+  const { s, set, page } = state;
   const list = useQuery(
     adminListQuery<Texture>('textures', { q: s.q || undefined, archived: s.archived, blendMode: s.blendMode || undefined, sort: s.sort, page, pageSize: 24 }),
   );
@@ -32,50 +31,29 @@ export function TextureListScreen() {
     <ListShell
       entity="textures"
       list={list}
-      page={page}
-      onPage={(p) => set({ page: String(p) })}
-      filtered={Boolean(s.q)}
-      emptyHint="Upload a foil image to create the first texture."
-      toolbar={
-        <>
-          <SearchBox label="Search textures" value={s.q} onChange={(q) => set({ q })} />
-          <FilterSelect
-            label="Blend mode"
-            value={s.blendMode}
-            onChange={(blendMode) => set({ blendMode })}
-            options={[{ value: '', label: 'Any' }, ...BLEND_MODES.map((m) => ({ value: m, label: m }))]}
-          />
-          <FilterSelect label="Status" value={s.archived} onChange={(archived) => set({ archived })} options={ARCHIVED_OPTIONS} />
-          <FilterSelect
-            label="Sort"
-            value={s.sort}
-            onChange={(sort) => set({ sort })}
-            options={[
-              { value: 'name', label: 'Name' },
-              { value: 'newest', label: 'Newest' },
-              { value: 'oldest', label: 'Oldest' },
-            ]}
-          />
-        </>
+      state={state}
+      sorts={[
+        { value: 'name', label: 'Name' },
+        { value: 'newest', label: 'Newest' },
+        { value: 'oldest', label: 'Oldest' },
+      ]}
+      filters={
+        <FilterSelect
+          label="Blend mode"
+          value={s.blendMode}
+          onChange={(blendMode) => set({ blendMode })}
+          options={[{ value: '', label: 'Any' }, ...BLEND_MODES.map((m) => ({ value: m, label: m }))]}
+        />
       }
+      emptyHint="Upload a foil image to create the first texture."
     >
       {(data) => (
-        <ul className="grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-4" aria-label="Textures">
-          {data.items.map((t) => (
-            <li key={t.id} className="overflow-hidden rounded-xl border border-white/10 bg-surface/80">
-              <Link to="/admin/textures/$id" params={{ id: t.id }} className="block focus-visible:outline-2 focus-visible:outline-violet-400">
-                <img src={imageUrl(t.imageKey, 'thumb')} alt="" loading="lazy" className="aspect-[5/7] w-full object-cover" />
-                <div className="space-y-1 p-3">
-                  <p className="truncate font-medium text-white">{t.name}</p>
-                  <p className="text-xs text-zinc-400">
-                    {t.blendMode} · {t.opacity}% · used by {t.usage ?? 0}
-                  </p>
-                  <StatusBadge archivedAt={t.archivedAt} />
-                </div>
-              </Link>
-            </li>
-          ))}
-        </ul>
+        <TileGrid
+          entity="textures"
+          items={data.items}
+          image={(t) => <img src={imageUrl(t.imageKey, 'thumb')} alt="" loading="lazy" className="aspect-[5/7] w-full object-cover" />}
+          details={(t) => `${t.blendMode} · ${t.opacity}% · used by ${t.usage ?? 0}`}
+        />
       )}
     </ListShell>
   );
