@@ -1,5 +1,4 @@
 import { useId, useState } from 'react';
-import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
 import type { Upload } from '@shared/contracts/catalog';
 import { imageUrl, UPLOAD_ACCEPT, UPLOAD_MAX_BYTES } from '@shared/contracts/catalog-look';
 import { Badge, Button, ConfirmDialog, FieldError, Label, toast } from '@web/components/ui';
@@ -18,18 +17,6 @@ export function StatusBadge({ archivedAt, active }: { archivedAt: string | null;
   if (archivedAt) return <Badge tone="warning">Archived</Badge>;
   if (active === false) return <Badge tone="neutral">Inactive</Badge>;
   return <Badge tone="success">{active === undefined ? 'In use' : 'On sale'}</Badge>;
-}
-
-/** Copies the server's field messages onto the form (with optional name mapping). */
-export function applyServerErrors<T extends FieldValues>(err: unknown, setError: UseFormSetError<T>, map: Record<string, string> = {}): string {
-  if (!(err instanceof ApiClientError)) return 'Something went wrong. Try again.';
-  if (err.fields) {
-    for (const [key, messages] of Object.entries(err.fields)) {
-      const name = (map[key] ?? key) as Path<T>;
-      setError(name, { type: 'server', message: messages[0] });
-    }
-  }
-  return err.message;
 }
 
 /** Archive / restore / delete buttons with confirmation, for a record's detail page. */

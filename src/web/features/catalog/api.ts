@@ -68,27 +68,20 @@ export const adminListQuery = <T>(entity: Entity, params: Record<string, string 
     placeholderData: keepPreviousData,
   });
 
-export const adminClassQuery = (id: string) =>
-  queryOptions({
-    queryKey: ['catalog', 'admin', 'classes', 'one', id],
-    queryFn: () => api.get<{ class: CardClass }>(`${A}/classes/${id}`),
-  });
-export const adminTextureQuery = (id: string) =>
-  queryOptions({
-    queryKey: ['catalog', 'admin', 'textures', 'one', id],
-    queryFn: () => api.get<{ texture: Texture }>(`${A}/textures/${id}`),
-  });
-export const adminArchitectQuery = (id: string) =>
-  queryOptions({
-    queryKey: ['catalog', 'admin', 'architects', 'one', id],
-    queryFn: () => api.get<{ architect: Architect }>(`${A}/architects/${id}`),
-  });
-
 export type AdminCard = Card & { effectiveTextureId: string | null };
-export const adminCardQuery = (id: string) =>
+
+/** What the API answers for one record, per entity. */
+export interface AdminRecords {
+  classes: { class: CardClass };
+  textures: { texture: Texture };
+  architects: { architect: Architect };
+  cards: { card: AdminCard; refs: LookRefs; adjustments: Paged<StockAdjustment> };
+}
+
+export const adminRecordQuery = <E extends Entity>(entity: E, id: string) =>
   queryOptions({
-    queryKey: ['catalog', 'admin', 'cards', 'one', id],
-    queryFn: () => api.get<{ card: AdminCard; refs: LookRefs; adjustments: Paged<StockAdjustment> }>(`${A}/cards/${id}`),
+    queryKey: ['catalog', 'admin', entity, 'one', id],
+    queryFn: () => api.get<AdminRecords[E]>(`${A}/${entity}/${id}`),
   });
 
 export interface CatalogOptions {
@@ -103,14 +96,14 @@ export const adminOptionsQuery = queryOptions({
   queryFn: () => api.get<CatalogOptions>(`${A}/options`),
 });
 
-type Inputs = { classes: ClassInput; textures: TextureInput; architects: ArchitectInput; cards: CardInput };
+export type SaveInputs = { classes: ClassInput; textures: TextureInput; architects: ArchitectInput; cards: CardInput };
 type Outputs = { classes: { class: CardClass }; textures: { texture: Texture }; architects: { architect: Architect }; cards: { card: Card } };
 
 /** Create (id = undefined) or update one catalog record; refreshes every catalog query. */
 export function useSaveEntity<E extends Entity>(entity: E) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, values }: { id?: string; values: Partial<Inputs[E]> }) =>
+    mutationFn: ({ id, values }: { id?: string; values: Partial<SaveInputs[E]> }) =>
       id ? api.patch<Outputs[E]>(`${A}/${entity}/${id}`, values) : api.post<Outputs[E]>(`${A}/${entity}`, values),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['catalog'] }),
   });

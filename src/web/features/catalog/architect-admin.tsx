@@ -1,7 +1,5 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
-import { Link, useNavigate } from '@tanstack/react-router';
-import { useForm, useWatch, type FieldErrors, type UseFormRegister } from 'react-hook-form';
+import type { FieldErrors, UseFormRegister } from 'react-hook-form';
 import type { z } from 'zod';
 import {
   architectInputSchema,
@@ -11,103 +9,52 @@ import {
   type Architect,
   type ArchitectLayout,
 } from '@shared/contracts/catalog';
-import { Button, buttonClasses, EmptyState, FormField, Input, Notice, Select, toast, SkeletonText } from '@web/components/ui';
-import {
-  applyServerErrors,
-  ARCHIVED_OPTIONS,
-  FilterSelect,
-  ImageUploadField,
-  ListFooter,
-  QueryError,
-  RecordActions,
-  SearchBox,
-  StatusBadge,
-  Toolbar,
-  useUrlState,
-} from './admin-kit';
-import { BackLink, DetailSkeleton, EditorLayout, FormActions, Header } from './admin-layout-parts';
-import { adminArchitectQuery, adminListQuery, adminOptionsQuery, useSaveEntity } from './api';
+import { Button, FormField, Input, Select } from '@web/components/ui';
+import { ImageUploadField } from './admin-kit';
+import { adminListQuery, adminOptionsQuery } from './api';
 import { CardView } from './card-view';
+import { EditorScreen, EditorShell } from './editor-shell';
+import { ListShell, TileGrid, useListState } from './list-shell';
 import { effectiveTexture, previewLook } from './look';
+import { useEntityEditor } from './use-entity-editor';
 
 export function ArchitectListScreen() {
-  const [s, set] = useUrlState({ q: '', archived: 'active', sort: 'name', page: '1' });
-  const page = Number(s.page) || 1;
+  const state = useListState({ q: '', archived: 'active', sort: 'name', page: '1' });
+  const { s, page } = state;
   const list = useQuery(adminListQuery<Architect>('architects', { q: s.q || undefined, archived: s.archived, sort: s.sort, page, pageSize: 24 }));
   return (
-    <div>
-      <Header
-        title="Architects"
-        kind="architect"
-        actions={
-          <Link to="/admin/architects/$id" params={{ id: 'new' }} className={buttonClasses({ variant: 'primary' })}>
-            New architect
-          </Link>
-        }
-      />
-      <Toolbar>
-        <SearchBox label="Search architects" value={s.q} onChange={(q) => set({ q })} />
-        <FilterSelect label="Status" value={s.archived} onChange={(archived) => set({ archived })} options={ARCHIVED_OPTIONS} />
-        <FilterSelect
-          label="Sort"
-          value={s.sort}
-          onChange={(sort) => set({ sort })}
-          options={[
-            { value: 'name', label: 'Name' },
-            { value: 'cards', label: 'Most cards' },
-            { value: 'newest', label: 'Newest' },
-            { value: 'oldest', label: 'Oldest' },
-          ]}
+    <ListShell
+      entity="architects"
+      list={list}
+      state={state}
+      sorts={[
+        { value: 'name', label: 'Name' },
+        { value: 'cards', label: 'Most cards' },
+        { value: 'newest', label: 'Newest' },
+        { value: 'oldest', label: 'Oldest' },
+      ]}
+      emptyHint="Upload a frame to create the first card template."
+    >
+      {(data) => (
+        <TileGrid
+          entity="architects"
+          items={data.items}
+          image={(a) => (
+            <div className="bg-[repeating-conic-gradient(#27272a_0_25%,#18181b_0_50%)] bg-[length:16px_16px] p-3">
+              <img src={imageUrl(a.frameImageKey, 'thumb')} alt="" loading="lazy" className="aspect-[5/7] w-full object-fill" />
+            </div>
+          )}
+          details={(a) => `${a.cardCount ?? 0} cards`}
         />
-      </Toolbar>
-      {list.isError && !list.data ? (
-        <QueryError error={list.error} retry={() => void list.refetch()} what="architects" />
-      ) : !list.data ? (
-        <SkeletonText lines={6} label="Loading architects" />
-      ) : list.data.items.length === 0 ? (
-        <EmptyState title="No architects here" description={s.q ? 'Nothing matches that search.' : 'Upload a frame to create the first card template.'} />
-      ) : (
-        <>
-          <ul className="grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-4" aria-label="Architects">
-            {list.data.items.map((a) => (
-              <li key={a.id} className="overflow-hidden rounded-xl border border-white/10 bg-surface/80">
-                <Link to="/admin/architects/$id" params={{ id: a.id }} className="block focus-visible:outline-2 focus-visible:outline-violet-400">
-                  <div className="bg-[repeating-conic-gradient(#27272a_0_25%,#18181b_0_50%)] bg-[length:16px_16px] p-3">
-                    <img src={imageUrl(a.frameImageKey, 'thumb')} alt="" loading="lazy" className="aspect-[5/7] w-full object-fill" />
-                  </div>
-                  <div className="space-y-1 p-3">
-                    <p className="truncate font-medium text-white">{a.name}</p>
-                    <p className="text-xs text-zinc-400">{a.cardCount ?? 0} cards</p>
-                    <StatusBadge archivedAt={a.archivedAt} />
-                  </div>
-                </Link>
-              </li>
-            ))}
-          </ul>
-          <ListFooter page={page} pageSize={list.data.pageSize} total={list.data.total} onPage={(p) => set({ page: String(p) })} noun="architects" />
-        </>
       )}
-    </div>
+    </ListShell>
   );
 }
 
 type FormIn = z.input<typeof architectInputSchema>;
-type FormOut = z.output<typeof architectInputSchema>;
 
 export function ArchitectDetailScreen({ id }: { id: string }) {
-  const isNew = id === 'new';
-  const q = useQuery({ ...adminArchitectQuery(id), enabled: !isNew });
-  if (!isNew && q.isError) {
-    return (
-      <div>
-        <BackLink to="/admin/architects">All architects</BackLink>
-        <Header title="Architect" kind="architect" />
-        <QueryError error={q.error} retry={() => void q.refetch()} what="this architect" />
-      </div>
-    );
-  }
-  if (!isNew && !q.data) return <DetailSkeleton />;
-  return <ArchitectEditor key={id} existing={isNew ? null : q.data!.architect} />;
+  return <EditorScreen entity="architects" id={id}>{(answer) => <ArchitectEditor existing={answer?.architect ?? null} />}</EditorScreen>;
 }
 
 const num = { valueAsNumber: true } as const;
@@ -147,110 +94,70 @@ function SlotFields({ slot, title, register, errors }: { slot: 'name' | 'class' 
 }
 
 function ArchitectEditor({ existing }: { existing: Architect | null }) {
-  const navigate = useNavigate();
   const options = useQuery(adminOptionsQuery);
-  const save = useSaveEntity('architects');
-  const form = useForm<FormIn, unknown, FormOut>({
-    resolver: zodResolver(architectInputSchema),
+  const editor = useEntityEditor({
+    entity: 'architects',
+    existing,
+    schema: architectInputSchema,
     defaultValues: existing
       ? { name: existing.name, frameImageKey: existing.frameImageKey, layout: existing.layout }
       : { name: '', frameImageKey: '', layout: DEFAULT_LAYOUT },
+    toInput: (values) => values,
   });
-  const { register, handleSubmit, formState, setError, control, setValue } = form;
-  const v = useWatch({ control });
+  const { form, values: v } = editor;
+  const { register, formState, setValue } = form;
   const parsedLayout = architectLayoutSchema.safeParse(v.layout);
   const layout: ArchitectLayout = parsedLayout.success ? parsedLayout.data : (existing?.layout ?? DEFAULT_LAYOUT);
   const cls = options.data?.classes.at(-1);
   const texture = effectiveTexture(null, cls, options.data?.textures ?? []);
   const artErr = formState.errors.layout?.art;
 
-  const onSubmit = handleSubmit(async (values) => {
-    try {
-      const res = await save.mutateAsync({ id: existing?.id, values });
-      toast({ title: existing ? 'Architect saved.' : 'Architect created.', tone: 'success' });
-      if (!existing) void navigate({ to: '/admin/architects/$id', params: { id: res.architect.id } });
-    } catch (err) {
-      setError('root', { message: applyServerErrors(err, setError) });
-    }
-  });
-
   return (
-    <div>
-      <BackLink to="/admin/architects">All architects</BackLink>
-      <Header
-        title={existing ? `Architect: ${existing.name}` : 'New architect'}
-        kind="architect"
-        actions={
-          existing ? (
-            <RecordActions
-              entity="architects"
-              id={existing.id}
-              archived={Boolean(existing.archivedAt)}
-              noun="architect"
-              onDeleted={() => void navigate({ to: '/admin/architects' })}
-              deleteHint="Only an architect no card uses can be deleted; otherwise archive it."
-            />
-          ) : undefined
-        }
+    <EditorShell
+      editor={editor}
+      deleteHint="Only an architect no card uses can be deleted; otherwise archive it."
+      archivedNotice="This architect is archived: its cards keep the frame, but new cards cannot use it."
+      extraActions={
+        <Button type="button" variant="ghost" onClick={() => setValue('layout', DEFAULT_LAYOUT, { shouldDirty: true, shouldValidate: true })}>
+          Reset positions
+        </Button>
+      }
+      preview={
+        <CardView
+          fluid
+          size="lg"
+          look={previewLook({
+            name: 'Sample card name',
+            valueCents: 12500,
+            imageKey: options.data?.sampleImageKey,
+            cls: cls ?? { name: 'Legendary', colour: '#f59e0b' },
+            architect: { frameImageKey: v.frameImageKey || null, layout },
+            texture,
+          })}
+        />
+      }
+    >
+      <ImageUploadField
+        label="Frame image"
+        hint="Portrait 5:7, with a transparent window where the artwork shows (PNG or WebP with transparency)."
+        value={v.frameImageKey}
+        onChange={(key) => setValue('frameImageKey', key, { shouldValidate: true, shouldDirty: true })}
+        error={formState.errors.frameImageKey?.message}
       />
-      {existing?.archivedAt ? (
-        <Notice tone="warning" className="mb-4">
-          This architect is archived: its cards keep the frame, but new cards cannot use it.
-        </Notice>
-      ) : null}
-      <EditorLayout
-        form={
-          <form onSubmit={onSubmit} noValidate className="space-y-5">
-            {formState.errors.root?.message ? <Notice tone="danger">{formState.errors.root.message}</Notice> : null}
-            <FormField label="Name" required error={formState.errors.name?.message}>
-              <Input {...register('name')} autoComplete="off" />
-            </FormField>
-            <ImageUploadField
-              label="Frame image"
-              hint="Portrait 5:7, with a transparent window where the artwork shows (PNG or WebP with transparency)."
-              value={v.frameImageKey}
-              onChange={(key) => setValue('frameImageKey', key, { shouldValidate: true, shouldDirty: true })}
-              error={formState.errors.frameImageKey?.message}
-            />
-            <p className="text-sm text-zinc-400">Positions are percentages of the card: left/top from the top-left corner, width/height of the box.</p>
-            <fieldset className="rounded-xl border border-white/10 p-4">
-              <legend className="px-1 text-sm font-semibold text-zinc-200">Art window</legend>
-              {artErr?.root?.message || artErr?.message ? <p className="mb-2 text-sm text-red-300">{artErr?.root?.message ?? artErr?.message}</p> : null}
-              <div className="grid grid-cols-2 gap-3 sm:grid-cols-4">
-                <NumberField label="Left %" name="layout.art.x" register={register} error={artErr?.x?.message} />
-                <NumberField label="Top %" name="layout.art.y" register={register} error={artErr?.y?.message} />
-                <NumberField label="Width %" name="layout.art.w" register={register} error={artErr?.w?.message} />
-                <NumberField label="Height %" name="layout.art.h" register={register} error={artErr?.h?.message} />
-              </div>
-            </fieldset>
-            <SlotFields slot="name" title="Card name" register={register} errors={formState.errors} />
-            <SlotFields slot="class" title="Class" register={register} errors={formState.errors} />
-            <SlotFields slot="value" title="Value" register={register} errors={formState.errors} />
-            <FormActions>
-              <Button type="submit" loading={formState.isSubmitting}>
-                {existing ? 'Save architect' : 'Create architect'}
-              </Button>
-              <Button type="button" variant="ghost" onClick={() => setValue('layout', DEFAULT_LAYOUT, { shouldDirty: true, shouldValidate: true })}>
-                Reset positions
-              </Button>
-            </FormActions>
-          </form>
-        }
-        preview={
-          <CardView
-            fluid
-            size="lg"
-            look={previewLook({
-              name: 'Sample card name',
-              valueCents: 12500,
-              imageKey: options.data?.sampleImageKey,
-              cls: cls ?? { name: 'Legendary', colour: '#f59e0b' },
-              architect: { frameImageKey: v.frameImageKey || null, layout },
-              texture,
-            })}
-          />
-        }
-      />
-    </div>
+      <p className="text-sm text-zinc-400">Positions are percentages of the card: left/top from the top-left corner, width/height of the box.</p>
+      <fieldset className="rounded-xl border border-white/10 p-4">
+        <legend className="px-1 text-sm font-semibold text-zinc-200">Art window</legend>
+        {artErr?.root?.message || artErr?.message ? <p className="mb-2 text-sm text-red-300">{artErr?.root?.message ?? artErr?.message}</p> : null}
+        <div className="grid grid-cols-2 gap-3 sm:grid-cols-4">
+          <NumberField label="Left %" name="layout.art.x" register={register} error={artErr?.x?.message} />
+          <NumberField label="Top %" name="layout.art.y" register={register} error={artErr?.y?.message} />
+          <NumberField label="Width %" name="layout.art.w" register={register} error={artErr?.w?.message} />
+          <NumberField label="Height %" name="layout.art.h" register={register} error={artErr?.h?.message} />
+        </div>
+      </fieldset>
+      <SlotFields slot="name" title="Card name" register={register} errors={formState.errors} />
+      <SlotFields slot="class" title="Class" register={register} errors={formState.errors} />
+      <SlotFields slot="value" title="Value" register={register} errors={formState.errors} />
+    </EditorShell>
   );
 }

@@ -1,10 +1,11 @@
+import { applyServerFields, errorText } from '@web/lib/api-errors';
 import { formatDateTime } from '@web/lib/format';
 import type { Paged } from '@shared/contracts/paging';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
-import { Link, useNavigate } from '@tanstack/react-router';
+import { Link } from '@tanstack/react-router';
 import { useId, useState } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { lookFromRefs, MAX_STOCK, UPLOAD_KEY, type LookRefs, type StockAdjustment } from '@shared/contracts/catalog';
 import { parseMoney } from '@shared/money';
@@ -14,7 +15,6 @@ import {
   buttonClasses,
   Checkbox,
   Dialog,
-  EmptyState,
   FormField,
   Input,
   Money,
@@ -28,34 +28,21 @@ import {
   THead,
   toast,
   Tr,
-  SkeletonText,
 } from '@web/components/ui';
+import { FilterSelect, ImageUploadField, StatusBadge } from './admin-kit';
 import {
-  applyServerErrors,
-  ARCHIVED_OPTIONS,
-  FilterSelect,
-  ImageUploadField,
-  ListFooter,
-  QueryError,
-  RecordActions,
-  SearchBox,
-  StatusBadge,
-  Toolbar,
-  useUrlState,
-} from './admin-kit';
-import { BackLink, DetailSkeleton, EditorLayout, FormActions, Header } from './admin-layout-parts';
-import {
-  adminCardQuery,
   adminListQuery,
   adminOptionsQuery,
   exportCsvUrl,
   useAdjustStock,
   useImportCsv,
-  useSaveEntity,
   type AdminCard,
 } from './api';
 import { CardView } from './card-view';
+import { EditorScreen, EditorShell } from './editor-shell';
+import { ListShell, useListState } from './list-shell';
 import { effectiveTexture, previewLook } from './look';
+import { useEntityEditor } from './use-entity-editor';
 
 const SORTS = [
   { value: 'newest', label: 'Newest' },
@@ -69,8 +56,8 @@ const SORTS = [
 ];
 
 export function CardListScreen() {
-  const [s, set] = useUrlState({ q: '', classId: '', set: '', active: '', stock: '', archived: 'active', sort: 'newest', page: '1' });
-  const page = Number(s.page) || 1;
+  const state = useListState({ q: '', classId: '', set: '', active: '', stock: '', archived: 'active', sort: 'newest', page: '1' });
+  const { s, set, page } = state;
   const filters = {
     q: s.q || undefined,
     classId: s.classId || undefined,
@@ -84,92 +71,82 @@ export function CardListScreen() {
   const options = useQuery(adminOptionsQuery);
   const [importOpen, setImportOpen] = useState(false);
   return (
-    <div>
-      <Header
-        title="Cards"
-        kind="card"
-        actions={
-          <>
-            <Button variant="secondary" onClick={() => setImportOpen(true)}>
-              Import CSV
-            </Button>
-            <a href={exportCsvUrl(filters)} className={buttonClasses({ variant: 'secondary' })} download>
-              Export CSV
-            </a>
-            <Link to="/admin/cards/$id" params={{ id: 'new' }} className={buttonClasses({ variant: 'primary' })}>
-              New card
-            </Link>
-          </>
-        }
-      />
-      <Toolbar>
-        <SearchBox label="Search cards" value={s.q} onChange={(q) => set({ q })} />
-        <FilterSelect
-          label="Class"
-          value={s.classId}
-          onChange={(classId) => set({ classId })}
-          options={[{ value: '', label: 'All classes' }, ...(options.data?.classes ?? []).map((c) => ({ value: c.id, label: c.name }))]}
-        />
-        <FilterSelect
-          label="Set"
-          value={s.set}
-          onChange={(v) => set({ set: v })}
-          options={[{ value: '', label: 'All sets' }, ...(options.data?.sets ?? []).map((x) => ({ value: x.name, label: x.name }))]}
-        />
-        <FilterSelect
-          label="On sale"
-          value={s.active}
-          onChange={(active) => set({ active })}
-          options={[
-            { value: '', label: 'Any' },
-            { value: 'true', label: 'On sale' },
-            { value: 'false', label: 'Inactive' },
-          ]}
-        />
-        <FilterSelect
-          label="Stock"
-          value={s.stock}
-          onChange={(stock) => set({ stock })}
-          options={[
-            { value: '', label: 'Any' },
-            { value: 'in', label: 'In stock' },
-            { value: 'low', label: 'Low (1–5)' },
-            { value: 'out', label: 'Out of stock' },
-          ]}
-        />
-        <FilterSelect label="Status" value={s.archived} onChange={(archived) => set({ archived })} options={ARCHIVED_OPTIONS} />
-        <FilterSelect label="Sort" value={s.sort} onChange={(sort) => set({ sort })} options={SORTS} />
-      </Toolbar>
-      {list.isError && !list.data ? (
-        <QueryError error={list.error} retry={() => void list.refetch()} what="cards" />
-      ) : !list.data ? (
-        <SkeletonText lines={6} label="Loading cards" />
-      ) : list.data.items.length === 0 ? (
-        <EmptyState title="No cards here" description={s.q ? 'Nothing matches those filters.' : 'Create a card, or import many at once from CSV.'} />
-      ) : (
+    <ListShell
+      entity="cards"
+      list={list}
+      state={state}
+      sorts={SORTS}
+      filters={
         <>
-          <Table caption="Cards" captionHidden>
-            <THead>
-              <Tr>
-                <Th>Card</Th>
-                <Th>Set · #</Th>
-                <Th>Class</Th>
-                <Th className="text-right">Value</Th>
-                <Th className="text-right">Stock</Th>
-                <Th>Status</Th>
-              </Tr>
-            </THead>
-            <TBody>
-              {list.data.items.map((c) => (
-                <CardRow key={c.id} card={c} refs={list.data.refs!} />
-              ))}
-            </TBody>
-          </Table>
-          <ListFooter page={page} pageSize={list.data.pageSize} total={list.data.total} onPage={(p) => set({ page: String(p) })} noun="cards" />
+          <FilterSelect
+            label="Class"
+            value={s.classId}
+            onChange={(classId) => set({ classId })}
+            options={[{ value: '', label: 'All classes' }, ...(options.data?.classes ?? []).map((c) => ({ value: c.id, label: c.name }))]}
+          />
+          <FilterSelect
+            label="Set"
+            value={s.set}
+            onChange={(v) => set({ set: v })}
+            options={[{ value: '', label: 'All sets' }, ...(options.data?.sets ?? []).map((x) => ({ value: x.name, label: x.name }))]}
+          />
+          <FilterSelect
+            label="On sale"
+            value={s.active}
+            onChange={(active) => set({ active })}
+            options={[
+              { value: '', label: 'Any' },
+              { value: 'true', label: 'On sale' },
+              { value: 'false', label: 'Inactive' },
+            ]}
+          />
+          <FilterSelect
+            label="Stock"
+            value={s.stock}
+            onChange={(stock) => set({ stock })}
+            options={[
+              { value: '', label: 'Any' },
+              { value: 'in', label: 'In stock' },
+              { value: 'low', label: 'Low (1–5)' },
+              { value: 'out', label: 'Out of stock' },
+            ]}
+          />
         </>
+      }
+      filteredHint="Nothing matches those filters."
+      emptyHint="Create a card, or import many at once from CSV."
+      actions={
+        <>
+          <Button variant="secondary" onClick={() => setImportOpen(true)}>
+            Import CSV
+          </Button>
+          <a href={exportCsvUrl(filters)} className={buttonClasses({ variant: 'secondary' })} download>
+            Export CSV
+          </a>
+        </>
+      }
+      after={<ImportDialog open={importOpen} onOpenChange={setImportOpen} />}
+    >
+      {(data) => (
+        <Table caption="Cards" captionHidden>
+          <THead>
+            <Tr>
+              <Th>Card</Th>
+              <Th>Set · #</Th>
+              <Th>Class</Th>
+              <Th className="text-right">Value</Th>
+              <Th className="text-right">Stock</Th>
+              <Th>Status</Th>
+            </Tr>
+          </THead>
+          <TBody>
+            {data.items.map((c) => (
+              <CardRow key={c.id} card={c} refs={data.refs!} />
+            ))}
+          </TBody>
+        </Table>
       )}
-      <ImportDialog open={importOpen} onOpenChange={setImportOpen} />
-    </div>
+    </ListShell>
   );
 }
 
@@ -327,37 +304,23 @@ const cardFormSchema = z.object({
   active: z.boolean(),
   stock: z.number({ message: 'Stock must be a number.' }).int('Stock must be a whole number.').min(0, 'Stock cannot be negative.').max(MAX_STOCK),
 });
-type CardForm = z.infer<typeof cardFormSchema>;
 
 export function CardDetailScreen({ id }: { id: string }) {
-  const isNew = id === 'new';
-  const q = useQuery({ ...adminCardQuery(id), enabled: !isNew });
-  // Selects need their options before the form mounts, or they would show the placeholder.
-  const options = useQuery(adminOptionsQuery);
-  if (!isNew && q.isError) {
-    return (
-      <div>
-        <BackLink to="/admin/cards">All cards</BackLink>
-        <Header title="Card" kind="card" />
-        <QueryError error={q.error} retry={() => void q.refetch()} what="this card" />
-      </div>
-    );
-  }
-  if (options.isError && !options.data) {
-    return <QueryError error={options.error} retry={() => void options.refetch()} what="the catalog options" />;
-  }
-  if ((!isNew && !q.data) || !options.data) return <DetailSkeleton />;
-  return <CardEditor key={id} existing={isNew ? null : q.data!.card} adjustments={q.data?.adjustments} />;
+  return (
+    <EditorScreen entity="cards" id={id} needsOptions>
+      {(answer) => <CardEditor existing={answer?.card ?? null} adjustments={answer?.adjustments} />}
+    </EditorScreen>
+  );
 }
 
 const centsToInput = (c: number) => `${Math.floor(c / 100)}.${String(c % 100).padStart(2, '0')}`;
 
 function CardEditor({ existing, adjustments }: { existing: AdminCard | null; adjustments?: Paged<StockAdjustment> }) {
-  const navigate = useNavigate();
   const options = useQuery(adminOptionsQuery);
-  const save = useSaveEntity('cards');
-  const form = useForm<CardForm>({
-    resolver: zodResolver(cardFormSchema),
+  const editor = useEntityEditor({
+    entity: 'cards',
+    existing,
+    schema: cardFormSchema,
     defaultValues: existing
       ? {
           name: existing.name,
@@ -373,20 +336,7 @@ function CardEditor({ existing, adjustments }: { existing: AdminCard | null; adj
           stock: existing.stock,
         }
       : { name: '', setName: '', number: 1, classId: '', architectId: '', textureId: '', imageKey: '', value: '', description: '', active: true, stock: 0 },
-  });
-  const { register, handleSubmit, formState, setError, control, setValue } = form;
-  const v = useWatch({ control });
-  const o = options.data;
-  // Archived records stay listed when this card already uses them.
-  const classes = (o?.classes ?? []).filter((c) => !c.archivedAt || c.id === existing?.classId);
-  const cls = o?.classes.find((c) => c.id === v.classId);
-  const architect = o?.architects.find((a) => a.id === v.architectId) ?? null;
-  const texture = effectiveTexture(v.textureId, cls, o?.textures ?? []);
-  const classDefault = cls?.defaultTextureId ? o?.textures.find((t) => t.id === cls.defaultTextureId) : null;
-  const setsId = useId();
-
-  const onSubmit = handleSubmit(async (f) => {
-    const values = {
+    toInput: (f) => ({
       name: f.name,
       setName: f.setName,
       number: f.number,
@@ -397,147 +347,116 @@ function CardEditor({ existing, adjustments }: { existing: AdminCard | null; adj
       valueCents: parseMoney(f.value)!,
       description: f.description,
       active: f.active,
+      // Stock changes only through the stock panel, with a reason, once the card exists.
       ...(existing ? {} : { stock: f.stock }),
-    };
-    try {
-      const res = await save.mutateAsync({ id: existing?.id, values });
-      toast({ title: existing ? 'Card saved.' : 'Card created.', tone: 'success' });
-      if (!existing) void navigate({ to: '/admin/cards/$id', params: { id: res.card.id } });
-    } catch (err) {
-      setError('root', { message: applyServerErrors(err, setError, { valueCents: 'value' }) });
-    }
+    }),
+    serverFields: { valueCents: 'value' },
   });
+  const { form, values: v } = editor;
+  const { register, formState, setValue } = form;
+  const o = options.data;
+  // Archived records stay listed when this card already uses them.
+  const classes = (o?.classes ?? []).filter((c) => !c.archivedAt || c.id === existing?.classId);
+  const cls = o?.classes.find((c) => c.id === v.classId);
+  const architect = o?.architects.find((a) => a.id === v.architectId) ?? null;
+  const texture = effectiveTexture(v.textureId, cls, o?.textures ?? []);
+  const classDefault = cls?.defaultTextureId ? o?.textures.find((t) => t.id === cls.defaultTextureId) : null;
+  const setsId = useId();
 
   return (
-    <div>
-      <BackLink to="/admin/cards">All cards</BackLink>
-      <Header
-        title={existing ? `Card: ${existing.name}` : 'New card'}
-        kind="card"
-        actions={
-          existing ? (
-            <RecordActions
-              entity="cards"
-              id={existing.id}
-              archived={Boolean(existing.archivedAt)}
-              noun="card"
-              onDeleted={() => void navigate({ to: '/admin/cards' })}
-              deleteHint="Only a card with no stock that nobody owns and no pack uses can be deleted; otherwise archive it (which takes it off sale)."
-            />
-          ) : undefined
-        }
+    <EditorShell
+      editor={editor}
+      deleteHint="Only a card with no stock that nobody owns and no pack uses can be deleted; otherwise archive it (which takes it off sale)."
+      archivedNotice="This card is archived and off sale. Restore it, then switch “On sale” back on to sell it again."
+      after={existing ? <StockPanel card={existing} adjustments={adjustments} /> : null}
+      preview={
+        <CardView
+          fluid
+          size="lg"
+          look={previewLook({
+            name: v.name || 'Card name',
+            valueCents: parseMoney(v.value ?? '') ?? 0,
+            imageKey: v.imageKey,
+            cls,
+            architect,
+            texture,
+          })}
+        />
+      }
+    >
+      <div className="grid gap-5 sm:grid-cols-[1fr_8rem]">
+        <FormField label="Set" required hint="The series this card belongs to." error={formState.errors.setName?.message}>
+          <Input {...register('setName')} list={setsId} autoComplete="off" />
+        </FormField>
+        <FormField label="Number" required error={formState.errors.number?.message}>
+          <Input type="number" inputMode="numeric" {...register('number', { valueAsNumber: true })} />
+        </FormField>
+        <datalist id={setsId}>
+          {(o?.sets ?? []).map((x) => (
+            <option key={x.name} value={x.name} />
+          ))}
+        </datalist>
+      </div>
+      <div className="grid gap-5 sm:grid-cols-2">
+        <FormField label="Class" required error={formState.errors.classId?.message}>
+          <Select {...register('classId')}>
+            <option value="">Pick a class…</option>
+            {classes.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.name}
+              </option>
+            ))}
+          </Select>
+        </FormField>
+        <FormField label="Architect (frame)" required error={formState.errors.architectId?.message}>
+          <Select {...register('architectId')}>
+            <option value="">Pick a frame…</option>
+            {(o?.architects ?? []).map((a) => (
+              <option key={a.id} value={a.id}>
+                {a.name}
+              </option>
+            ))}
+          </Select>
+        </FormField>
+      </div>
+      <FormField label="Texture (foil)" hint="Leave on the class default unless this card needs its own foil." error={formState.errors.textureId?.message}>
+        <Select {...register('textureId')}>
+          <option value="">{classDefault ? `Class default (${classDefault.name})` : 'Class default (none)'}</option>
+          {(o?.textures ?? []).map((t) => (
+            <option key={t.id} value={t.id}>
+              {t.name}
+            </option>
+          ))}
+        </Select>
+      </FormField>
+      <ImageUploadField
+        label="Artwork"
+        hint="Portrait works best. PNG, JPEG or WebP, up to 5 MB."
+        value={v.imageKey}
+        onChange={(key) => setValue('imageKey', key, { shouldValidate: true, shouldDirty: true })}
+        error={formState.errors.imageKey?.message}
       />
-      {existing?.archivedAt ? (
-        <Notice tone="warning" className="mb-4">
-          This card is archived and off sale. Restore it, then switch “On sale” back on to sell it again.
-        </Notice>
-      ) : null}
-      {!o && options.isError ? <QueryError error={options.error} retry={() => void options.refetch()} what="classes and frames" /> : null}
-      <EditorLayout
-        form={
-          <div className="space-y-8">
-            <form onSubmit={onSubmit} noValidate className="space-y-5">
-              {formState.errors.root?.message ? <Notice tone="danger">{formState.errors.root.message}</Notice> : null}
-              <FormField label="Name" required error={formState.errors.name?.message}>
-                <Input {...register('name')} autoComplete="off" />
-              </FormField>
-              <div className="grid gap-5 sm:grid-cols-[1fr_8rem]">
-                <FormField label="Set" required hint="The series this card belongs to." error={formState.errors.setName?.message}>
-                  <Input {...register('setName')} list={setsId} autoComplete="off" />
-                </FormField>
-                <FormField label="Number" required error={formState.errors.number?.message}>
-                  <Input type="number" inputMode="numeric" {...register('number', { valueAsNumber: true })} />
-                </FormField>
-                <datalist id={setsId}>
-                  {(o?.sets ?? []).map((x) => (
-                    <option key={x.name} value={x.name} />
-                  ))}
-                </datalist>
-              </div>
-              <div className="grid gap-5 sm:grid-cols-2">
-                <FormField label="Class" required error={formState.errors.classId?.message}>
-                  <Select {...register('classId')}>
-                    <option value="">Pick a class…</option>
-                    {classes.map((c) => (
-                      <option key={c.id} value={c.id}>
-                        {c.name}
-                      </option>
-                    ))}
-                  </Select>
-                </FormField>
-                <FormField label="Architect (frame)" required error={formState.errors.architectId?.message}>
-                  <Select {...register('architectId')}>
-                    <option value="">Pick a frame…</option>
-                    {(o?.architects ?? []).map((a) => (
-                      <option key={a.id} value={a.id}>
-                        {a.name}
-                      </option>
-                    ))}
-                  </Select>
-                </FormField>
-              </div>
-              <FormField label="Texture (foil)" hint="Leave on the class default unless this card needs its own foil." error={formState.errors.textureId?.message}>
-                <Select {...register('textureId')}>
-                  <option value="">{classDefault ? `Class default (${classDefault.name})` : 'Class default (none)'}</option>
-                  {(o?.textures ?? []).map((t) => (
-                    <option key={t.id} value={t.id}>
-                      {t.name}
-                    </option>
-                  ))}
-                </Select>
-              </FormField>
-              <ImageUploadField
-                label="Artwork"
-                hint="Portrait works best. PNG, JPEG or WebP, up to 5 MB."
-                value={v.imageKey}
-                onChange={(key) => setValue('imageKey', key, { shouldValidate: true, shouldDirty: true })}
-                error={formState.errors.imageKey?.message}
-              />
-              <div className="grid gap-5 sm:grid-cols-2">
-                <FormField label="Market value (USD)" required hint="What one copy is worth, e.g. 12.50." error={formState.errors.value?.message}>
-                  <Input inputMode="decimal" {...register('value')} placeholder="0.00" />
-                </FormField>
-                {existing ? (
-                  <FormField label="Stock" hint="Change it with a reason below.">
-                    <Input value={existing.stock} readOnly disabled />
-                  </FormField>
-                ) : (
-                  <FormField label="Starting stock" hint="Copies in the vault now." error={formState.errors.stock?.message}>
-                    <Input type="number" inputMode="numeric" {...register('stock', { valueAsNumber: true })} />
-                  </FormField>
-                )}
-              </div>
-              <FormField label="Description" error={formState.errors.description?.message}>
-                <Textarea rows={3} {...register('description')} />
-              </FormField>
-              <FormField label="On sale (shown on /cards and can be pulled)" inline error={formState.errors.active?.message}>
-                <Checkbox {...register('active')} />
-              </FormField>
-              <FormActions>
-                <Button type="submit" loading={formState.isSubmitting}>
-                  {existing ? 'Save card' : 'Create card'}
-                </Button>
-              </FormActions>
-            </form>
-            {existing ? <StockPanel card={existing} adjustments={adjustments} /> : null}
-          </div>
-        }
-        preview={
-          <CardView
-            fluid
-            size="lg"
-            look={previewLook({
-              name: v.name || 'Card name',
-              valueCents: parseMoney(v.value ?? '') ?? 0,
-              imageKey: v.imageKey,
-              cls,
-              architect,
-              texture,
-            })}
-          />
-        }
-      />
-    </div>
+      <div className="grid gap-5 sm:grid-cols-2">
+        <FormField label="Market value (USD)" required hint="What one copy is worth, e.g. 12.50." error={formState.errors.value?.message}>
+          <Input inputMode="decimal" {...register('value')} placeholder="0.00" />
+        </FormField>
+        {existing ? (
+          <FormField label="Stock" hint="Change it with a reason below.">
+            <Input value={existing.stock} readOnly disabled />
+          </FormField>
+        ) : (
+          <FormField label="Starting stock" hint="Copies in the vault now." error={formState.errors.stock?.message}>
+            <Input type="number" inputMode="numeric" {...register('stock', { valueAsNumber: true })} />
+          </FormField>
+        )}
+      </div>
+      <FormField label="Description" error={formState.errors.description?.message}>
+        <Textarea rows={3} {...register('description')} />
+      </FormField>
+      <FormField label="On sale (shown on /cards and can be pulled)" inline error={formState.errors.active?.message}>
+        <Checkbox {...register('active')} />
+      </FormField>
+    </EditorShell>
   );
 }
 
@@ -560,7 +479,8 @@ function StockPanel({ card, adjustments }: { card: AdminCard; adjustments?: Page
       toast({ title: `Stock is now ${res.card.stock}.`, tone: 'success' });
       reset({ reason: '' });
     } catch (err) {
-      setError('root', { message: applyServerErrors(err, setError) });
+      applyServerFields(err, setError, ['delta', 'reason']);
+      setError('root', { message: errorText(err) });
     }
   });
   return (

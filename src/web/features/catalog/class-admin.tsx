@@ -1,26 +1,15 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
-import { Link, useNavigate } from '@tanstack/react-router';
-import { useForm, useWatch } from 'react-hook-form';
+import { Link } from '@tanstack/react-router';
 import { z } from 'zod';
 import { HEX_COLOUR, type CardClass } from '@shared/contracts/catalog';
-import { Button, buttonClasses, EmptyState, FormField, Input, Notice, Select, Table, TBody, Td, Th, THead, toast, Tr, SkeletonText } from '@web/components/ui';
-import {
-  applyServerErrors,
-  ARCHIVED_OPTIONS,
-  FilterSelect,
-  ListFooter,
-  QueryError,
-  RecordActions,
-  SearchBox,
-  StatusBadge,
-  Toolbar,
-  useUrlState,
-} from './admin-kit';
-import { BackLink, DetailSkeleton, EditorLayout, FormActions, Header } from './admin-layout-parts';
-import { adminClassQuery, adminListQuery, adminOptionsQuery, useSaveEntity } from './api';
+import { FormField, Input, Select, Table, TBody, Td, Th, THead, Tr } from '@web/components/ui';
+import { StatusBadge } from './admin-kit';
+import { adminListQuery, adminOptionsQuery } from './api';
 import { CardView } from './card-view';
+import { EditorScreen, EditorShell } from './editor-shell';
+import { ListShell, useListState } from './list-shell';
 import { previewLook } from './look';
+import { useEntityEditor } from './use-entity-editor';
 
 const SORTS = [
   { value: 'order', label: 'Display order' },
@@ -30,70 +19,53 @@ const SORTS = [
 ];
 
 export function ClassListScreen() {
-  const [s, set] = useUrlState({ q: '', archived: 'active', sort: 'order', page: '1' });
-  const page = Number(s.page) || 1;
+  const state = useListState({ q: '', archived: 'active', sort: 'order', page: '1' });
+  const { s, page } = state;
   const list = useQuery(adminListQuery<CardClass>('classes', { q: s.q || undefined, archived: s.archived, sort: s.sort, page, pageSize: 25 }));
   const options = useQuery(adminOptionsQuery);
   const textureName = (id: string | null) => (id ? (options.data?.textures.find((t) => t.id === id)?.name ?? 'Archived texture') : '—');
   return (
-    <div>
-      <Header
-        title="Classes"
-        kind="class"
-        actions={
-          <Link to="/admin/class/$id" params={{ id: 'new' }} className={buttonClasses({ variant: 'primary' })}>
-            New class
-          </Link>
-        }
-      />
-      <Toolbar>
-        <SearchBox label="Search classes" value={s.q} onChange={(q) => set({ q })} />
-        <FilterSelect label="Status" value={s.archived} onChange={(archived) => set({ archived })} options={ARCHIVED_OPTIONS} />
-        <FilterSelect label="Sort" value={s.sort} onChange={(sort) => set({ sort })} options={SORTS} />
-      </Toolbar>
-      {list.isError && !list.data ? (
-        <QueryError error={list.error} retry={() => void list.refetch()} what="classes" />
-      ) : !list.data ? (
-        <SkeletonText lines={6} label="Loading classes" />
-      ) : list.data.items.length === 0 ? (
-        <EmptyState title="No classes here" description={s.q ? 'Nothing matches that search.' : 'Create the first rarity tier, e.g. Common.'} />
-      ) : (
-        <>
-          <Table caption="Classes" captionHidden>
-            <THead>
-              <Tr>
-                <Th>Name</Th>
-                <Th>Order</Th>
-                <Th>Default texture</Th>
-                <Th>Buyback</Th>
-                <Th>Cards</Th>
-                <Th>Status</Th>
+    <ListShell
+      entity="classes"
+      list={list}
+      state={state}
+      sorts={SORTS}
+      emptyHint="Create the first rarity tier, e.g. Common."
+    >
+      {(data) => (
+        <Table caption="Classes" captionHidden>
+          <THead>
+            <Tr>
+              <Th>Name</Th>
+              <Th>Order</Th>
+              <Th>Default texture</Th>
+              <Th>Buyback</Th>
+              <Th>Cards</Th>
+              <Th>Status</Th>
+            </Tr>
+          </THead>
+          <TBody>
+            {data.items.map((c) => (
+              <Tr key={c.id}>
+                <Td>
+                  <Link to="/admin/class/$id" params={{ id: c.id }} className="inline-flex items-center gap-2 font-medium text-white hover:text-violet-200">
+                    <span aria-hidden="true" className="size-3 rounded-full" style={{ background: c.colour, boxShadow: `0 0 8px ${c.colour}` }} />
+                    {c.name}
+                  </Link>
+                </Td>
+                <Td>{c.sortOrder}</Td>
+                <Td>{textureName(c.defaultTextureId)}</Td>
+                <Td>{c.buybackRateBp === null ? 'Site default' : `${(c.buybackRateBp / 100).toFixed(2)}%`}</Td>
+                <Td>{c.cardCount ?? 0}</Td>
+                <Td>
+                  <StatusBadge archivedAt={c.archivedAt} />
+                </Td>
               </Tr>
-            </THead>
-            <TBody>
-              {list.data.items.map((c) => (
-                <Tr key={c.id}>
-                  <Td>
-                    <Link to="/admin/class/$id" params={{ id: c.id }} className="inline-flex items-center gap-2 font-medium text-white hover:text-violet-200">
-                      <span aria-hidden="true" className="size-3 rounded-full" style={{ background: c.colour, boxShadow: `0 0 8px ${c.colour}` }} />
-                      {c.name}
-                    </Link>
-                  </Td>
-                  <Td>{c.sortOrder}</Td>
-                  <Td>{textureName(c.defaultTextureId)}</Td>
-                  <Td>{c.buybackRateBp === null ? 'Site default' : `${(c.buybackRateBp / 100).toFixed(2)}%`}</Td>
-                  <Td>{c.cardCount ?? 0}</Td>
-                  <Td>
-                    <StatusBadge archivedAt={c.archivedAt} />
-                  </Td>
-                </Tr>
-              ))}
-            </TBody>
-          </Table>
-          <ListFooter page={page} pageSize={list.data.pageSize} total={list.data.total} onPage={(p) => set({ page: String(p) })} noun="classes" />
-        </>
+            ))}
+          </TBody>
+        </Table>
       )}
-    </div>
+    </ListShell>
   );
 }
 
@@ -110,7 +82,6 @@ const classFormSchema = z.object({
   defaultTextureId: z.string(),
   buybackPercent: percent,
 });
-type ClassForm = z.infer<typeof classFormSchema>;
 
 /** "87.5" → 8750 basis points, with string arithmetic (no float rounding). */
 function percentToBp(v: string): number | null {
@@ -125,32 +96,19 @@ function bpToPercent(bp: number | null): string {
 }
 
 export function ClassDetailScreen({ id }: { id: string }) {
-  const isNew = id === 'new';
-  const q = useQuery({ ...adminClassQuery(id), enabled: !isNew });
-  // Selects need their options before the form mounts, or they would show the placeholder.
-  const options = useQuery(adminOptionsQuery);
-  if (!isNew && q.isError) {
-    return (
-      <div>
-        <BackLink to="/admin/class">All classes</BackLink>
-        <Header title="Class" kind="class" />
-        <QueryError error={q.error} retry={() => void q.refetch()} what="this class" />
-      </div>
-    );
-  }
-  if (options.isError && !options.data) {
-    return <QueryError error={options.error} retry={() => void options.refetch()} what="the catalog options" />;
-  }
-  if ((!isNew && !q.data) || !options.data) return <DetailSkeleton />;
-  return <ClassEditor key={id} existing={isNew ? null : q.data!.class} />;
+  return (
+    <EditorScreen entity="classes" id={id} needsOptions>
+      {(answer) => <ClassEditor existing={answer?.class ?? null} />}
+    </EditorScreen>
+  );
 }
 
 function ClassEditor({ existing }: { existing: CardClass | null }) {
-  const navigate = useNavigate();
   const options = useQuery(adminOptionsQuery);
-  const save = useSaveEntity('classes');
-  const form = useForm<ClassForm>({
-    resolver: zodResolver(classFormSchema),
+  const editor = useEntityEditor({
+    entity: 'classes',
+    existing,
+    schema: classFormSchema,
     defaultValues: existing
       ? {
           name: existing.name,
@@ -160,119 +118,71 @@ function ClassEditor({ existing }: { existing: CardClass | null }) {
           buybackPercent: bpToPercent(existing.buybackRateBp),
         }
       : { name: '', colour: '#a855f7', sortOrder: 10, defaultTextureId: '', buybackPercent: '' },
+    toInput: (v) => ({
+      name: v.name,
+      colour: v.colour,
+      sortOrder: v.sortOrder,
+      defaultTextureId: v.defaultTextureId || null,
+      buybackRateBp: percentToBp(v.buybackPercent),
+    }),
+    serverFields: { buybackRateBp: 'buybackPercent' },
   });
-  const { register, handleSubmit, formState, setError, control } = form;
-  const values = useWatch({ control });
+  const { form, values } = editor;
+  const { register, formState } = form;
   const textures = options.data?.textures ?? [];
   const architect = options.data?.architects[0] ?? null;
   const texture = textures.find((t) => t.id === values.defaultTextureId) ?? null;
   const colourOk = HEX_COLOUR.test(values.colour ?? '');
 
-  const onSubmit = handleSubmit(async (v) => {
-    try {
-      const res = await save.mutateAsync({
-        id: existing?.id,
-        values: {
-          name: v.name,
-          colour: v.colour,
-          sortOrder: v.sortOrder,
-          defaultTextureId: v.defaultTextureId || null,
-          buybackRateBp: percentToBp(v.buybackPercent),
-        },
-      });
-      toast({ title: existing ? 'Class saved.' : 'Class created.', tone: 'success' });
-      if (!existing) void navigate({ to: '/admin/class/$id', params: { id: res.class.id } });
-    } catch (err) {
-      setError('root', { message: applyServerErrors(err, setError, { buybackRateBp: 'buybackPercent' }) });
-    }
-  });
-
   return (
-    <div>
-      <BackLink to="/admin/class">All classes</BackLink>
-      <Header
-        title={existing ? `Class: ${existing.name}` : 'New class'}
-        kind="class"
-        actions={
-          existing ? (
-            <RecordActions
-              entity="classes"
-              id={existing.id}
-              archived={Boolean(existing.archivedAt)}
-              noun="class"
-              onDeleted={() => void navigate({ to: '/admin/class' })}
-              deleteHint="Only a class no card uses can be deleted; otherwise archive it."
+    <EditorShell
+      editor={editor}
+      deleteHint="Only a class no card uses can be deleted; otherwise archive it."
+      archivedNotice="This class is archived: its cards keep it, but new cards cannot use it."
+      preview={
+        <CardView
+          fluid
+          size="md"
+          look={previewLook({
+            name: 'Sample card',
+            valueCents: 1234,
+            cls: { name: values.name || 'Class name', colour: colourOk ? values.colour! : '#a1a1aa' },
+            architect,
+            texture,
+          })}
+        />
+      }
+    >
+      <div className="grid gap-5 sm:grid-cols-2">
+        <FormField label="Colour" required hint="Used for the glow and the class badge." error={formState.errors.colour?.message}>
+          <div className="flex items-center gap-2">
+            <input
+              type="color"
+              aria-label="Pick colour"
+              value={colourOk ? values.colour : '#a855f7'}
+              onChange={(e) => form.setValue('colour', e.target.value, { shouldValidate: true, shouldDirty: true })}
+              className="h-10 w-12 cursor-pointer rounded-lg border border-white/15 bg-zinc-900"
             />
-          ) : undefined
-        }
-      />
-      {existing?.archivedAt ? (
-        <Notice tone="warning" className="mb-4">
-          This class is archived: its cards keep it, but new cards cannot use it.
-        </Notice>
-      ) : null}
-      <EditorLayout
-        form={
-          <form onSubmit={onSubmit} noValidate className="space-y-5">
-            {formState.errors.root?.message ? <Notice tone="danger">{formState.errors.root.message}</Notice> : null}
-            <FormField label="Name" required error={formState.errors.name?.message}>
-              <Input {...register('name')} autoComplete="off" />
-            </FormField>
-            <div className="grid gap-5 sm:grid-cols-2">
-              <FormField label="Colour" required hint="Used for the glow and the class badge." error={formState.errors.colour?.message}>
-                <div className="flex items-center gap-2">
-                  <input
-                    type="color"
-                    aria-label="Pick colour"
-                    value={colourOk ? values.colour : '#a855f7'}
-                    onChange={(e) => form.setValue('colour', e.target.value, { shouldValidate: true, shouldDirty: true })}
-                    className="h-10 w-12 cursor-pointer rounded-lg border border-white/15 bg-zinc-900"
-                  />
-                  <Input {...register('colour')} className="font-mono" />
-                </div>
-              </FormField>
-              <FormField label="Display order" required hint="Lower comes first (Common before Legendary)." error={formState.errors.sortOrder?.message}>
-                <Input type="number" inputMode="numeric" {...register('sortOrder', { valueAsNumber: true })} />
-              </FormField>
-            </div>
-            <FormField label="Default texture" hint="The foil for this class's cards that have none of their own." error={formState.errors.defaultTextureId?.message}>
-              <Select {...register('defaultTextureId')}>
-                <option value="">No foil</option>
-                {textures.map((t) => (
-                  <option key={t.id} value={t.id}>
-                    {t.name}
-                  </option>
-                ))}
-              </Select>
-            </FormField>
-            <FormField
-              label="Buyback rate (%)"
-              hint="Leave empty to use the site's default buyback rate."
-              error={formState.errors.buybackPercent?.message}
-            >
-              <Input inputMode="decimal" placeholder="e.g. 85" {...register('buybackPercent')} />
-            </FormField>
-            <FormActions>
-              <Button type="submit" loading={formState.isSubmitting}>
-                {existing ? 'Save class' : 'Create class'}
-              </Button>
-            </FormActions>
-          </form>
-        }
-        preview={
-          <CardView
-            fluid
-            size="md"
-            look={previewLook({
-              name: 'Sample card',
-              valueCents: 1234,
-              cls: { name: values.name || 'Class name', colour: colourOk ? values.colour! : '#a1a1aa' },
-              architect,
-              texture,
-            })}
-          />
-        }
-      />
-    </div>
+            <Input {...register('colour')} className="font-mono" />
+          </div>
+        </FormField>
+        <FormField label="Display order" required hint="Lower comes first (Common before Legendary)." error={formState.errors.sortOrder?.message}>
+          <Input type="number" inputMode="numeric" {...register('sortOrder', { valueAsNumber: true })} />
+        </FormField>
+      </div>
+      <FormField label="Default texture" hint="The foil for this class's cards that have none of their own." error={formState.errors.defaultTextureId?.message}>
+        <Select {...register('defaultTextureId')}>
+          <option value="">No foil</option>
+          {textures.map((t) => (
+            <option key={t.id} value={t.id}>
+              {t.name}
+            </option>
+          ))}
+        </Select>
+      </FormField>
+      <FormField label="Buyback rate (%)" hint="Leave empty to use the site's default buyback rate." error={formState.errors.buybackPercent?.message}>
+        <Input inputMode="decimal" placeholder="e.g. 85" {...register('buybackPercent')} />
+      </FormField>
+    </EditorShell>
   );
 }

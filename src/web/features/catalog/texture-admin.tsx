@@ -1,27 +1,14 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
-import { Link, useNavigate } from '@tanstack/react-router';
-import { useForm, useWatch } from 'react-hook-form';
 import { z } from 'zod';
 import { BLEND_MODES, imageUrl, UPLOAD_KEY, type BlendMode, type Texture } from '@shared/contracts/catalog';
-import { Button, buttonClasses, EmptyState, FormField, Input, Notice, Select, toast, SkeletonText } from '@web/components/ui';
-import {
-  applyServerErrors,
-  ARCHIVED_OPTIONS,
-  FilterSelect,
-  ImageUploadField,
-  ListFooter,
-  QueryError,
-  RecordActions,
-  SearchBox,
-  StatusBadge,
-  Toolbar,
-  useUrlState,
-} from './admin-kit';
-import { BackLink, DetailSkeleton, EditorLayout, FormActions, Header } from './admin-layout-parts';
-import { adminListQuery, adminOptionsQuery, adminTextureQuery, useSaveEntity } from './api';
+import { FormField, Select } from '@web/components/ui';
+import { FilterSelect, ImageUploadField } from './admin-kit';
+import { adminListQuery, adminOptionsQuery } from './api';
 import { CardView } from './card-view';
+import { EditorScreen, EditorShell } from './editor-shell';
+import { ListShell, TileGrid, useListState } from './list-shell';
 import { previewLook } from './look';
+import { useEntityEditor } from './use-entity-editor';
 
 const BLEND_LABELS: Record<BlendMode, string> = {
   'color-dodge': 'Colour dodge (bright holo)',
@@ -35,70 +22,40 @@ const BLEND_LABELS: Record<BlendMode, string> = {
 };
 
 export function TextureListScreen() {
-  const [s, set] = useUrlState({ q: '', archived: 'active', blendMode: '', sort: 'name', page: '1' });
-  const page = Number(s.page) || 1;
+  const state = useListState({ q: '', archived: 'active', blendMode: '', sort: 'name', page: '1' });
+  const { s, set, page } = state;
   const list = useQuery(
     adminListQuery<Texture>('textures', { q: s.q || undefined, archived: s.archived, blendMode: s.blendMode || undefined, sort: s.sort, page, pageSize: 24 }),
   );
   return (
-    <div>
-      <Header
-        title="Textures"
-        kind="texture"
-        actions={
-          <Link to="/admin/textures/$id" params={{ id: 'new' }} className={buttonClasses({ variant: 'primary' })}>
-            New texture
-          </Link>
-        }
-      />
-      <Toolbar>
-        <SearchBox label="Search textures" value={s.q} onChange={(q) => set({ q })} />
+    <ListShell
+      entity="textures"
+      list={list}
+      state={state}
+      sorts={[
+        { value: 'name', label: 'Name' },
+        { value: 'newest', label: 'Newest' },
+        { value: 'oldest', label: 'Oldest' },
+      ]}
+      filters={
         <FilterSelect
           label="Blend mode"
           value={s.blendMode}
           onChange={(blendMode) => set({ blendMode })}
           options={[{ value: '', label: 'Any' }, ...BLEND_MODES.map((m) => ({ value: m, label: m }))]}
         />
-        <FilterSelect label="Status" value={s.archived} onChange={(archived) => set({ archived })} options={ARCHIVED_OPTIONS} />
-        <FilterSelect
-          label="Sort"
-          value={s.sort}
-          onChange={(sort) => set({ sort })}
-          options={[
-            { value: 'name', label: 'Name' },
-            { value: 'newest', label: 'Newest' },
-            { value: 'oldest', label: 'Oldest' },
-          ]}
+      }
+      emptyHint="Upload a foil image to create the first texture."
+    >
+      {(data) => (
+        <TileGrid
+          entity="textures"
+          items={data.items}
+          image={(t) => <img src={imageUrl(t.imageKey, 'thumb')} alt="" loading="lazy" className="aspect-[5/7] w-full object-cover" />}
+          details={(t) => `${t.blendMode} · ${t.opacity}% · used by ${t.usage ?? 0}`}
         />
-      </Toolbar>
-      {list.isError && !list.data ? (
-        <QueryError error={list.error} retry={() => void list.refetch()} what="textures" />
-      ) : !list.data ? (
-        <SkeletonText lines={6} label="Loading textures" />
-      ) : list.data.items.length === 0 ? (
-        <EmptyState title="No textures here" description={s.q ? 'Nothing matches that search.' : 'Upload a foil image to create the first texture.'} />
-      ) : (
-        <>
-          <ul className="grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-4" aria-label="Textures">
-            {list.data.items.map((t) => (
-              <li key={t.id} className="overflow-hidden rounded-xl border border-white/10 bg-surface/80">
-                <Link to="/admin/textures/$id" params={{ id: t.id }} className="block focus-visible:outline-2 focus-visible:outline-violet-400">
-                  <img src={imageUrl(t.imageKey, 'thumb')} alt="" loading="lazy" className="aspect-[5/7] w-full object-cover" />
-                  <div className="space-y-1 p-3">
-                    <p className="truncate font-medium text-white">{t.name}</p>
-                    <p className="text-xs text-zinc-400">
-                      {t.blendMode} · {t.opacity}% · used by {t.usage ?? 0}
-                    </p>
-                    <StatusBadge archivedAt={t.archivedAt} />
-                  </div>
-                </Link>
-              </li>
-            ))}
-          </ul>
-          <ListFooter page={page} pageSize={list.data.pageSize} total={list.data.total} onPage={(p) => set({ page: String(p) })} noun="textures" />
-        </>
       )}
-    </div>
+    </ListShell>
   );
 }
 
@@ -108,120 +65,65 @@ const textureFormSchema = z.object({
   blendMode: z.enum(BLEND_MODES, { message: 'Pick a blend mode.' }),
   opacity: z.number({ message: 'Opacity must be a number.' }).int().min(0, 'Opacity is 0–100%.').max(100, 'Opacity is 0–100%.'),
 });
-type TextureForm = z.infer<typeof textureFormSchema>;
 
 export function TextureDetailScreen({ id }: { id: string }) {
-  const isNew = id === 'new';
-  const q = useQuery({ ...adminTextureQuery(id), enabled: !isNew });
-  if (!isNew && q.isError) {
-    return (
-      <div>
-        <BackLink to="/admin/textures">All textures</BackLink>
-        <Header title="Texture" kind="texture" />
-        <QueryError error={q.error} retry={() => void q.refetch()} what="this texture" />
-      </div>
-    );
-  }
-  if (!isNew && !q.data) return <DetailSkeleton />;
-  return <TextureEditor key={id} existing={isNew ? null : q.data!.texture} />;
+  return <EditorScreen entity="textures" id={id}>{(answer) => <TextureEditor existing={answer?.texture ?? null} />}</EditorScreen>;
 }
 
 function TextureEditor({ existing }: { existing: Texture | null }) {
-  const navigate = useNavigate();
   const options = useQuery(adminOptionsQuery);
-  const save = useSaveEntity('textures');
-  const form = useForm<TextureForm>({
-    resolver: zodResolver(textureFormSchema),
+  const editor = useEntityEditor({
+    entity: 'textures',
+    existing,
+    schema: textureFormSchema,
     defaultValues: existing
       ? { name: existing.name, imageKey: existing.imageKey, blendMode: existing.blendMode, opacity: existing.opacity }
       : { name: '', imageKey: '', blendMode: 'color-dodge', opacity: 60 },
+    toInput: (values) => values,
   });
-  const { register, handleSubmit, formState, setError, control, setValue } = form;
-  const v = useWatch({ control });
+  const { form, values: v } = editor;
+  const { register, formState, setValue } = form;
   const previewClass = options.data?.classes.find((c) => c.defaultTextureId === existing?.id) ?? options.data?.classes.at(-1) ?? null;
 
-  const onSubmit = handleSubmit(async (values) => {
-    try {
-      const res = await save.mutateAsync({ id: existing?.id, values });
-      toast({ title: existing ? 'Texture saved.' : 'Texture created.', tone: 'success' });
-      if (!existing) void navigate({ to: '/admin/textures/$id', params: { id: res.texture.id } });
-    } catch (err) {
-      setError('root', { message: applyServerErrors(err, setError) });
-    }
-  });
-
   return (
-    <div>
-      <BackLink to="/admin/textures">All textures</BackLink>
-      <Header
-        title={existing ? `Texture: ${existing.name}` : 'New texture'}
-        kind="texture"
-        actions={
-          existing ? (
-            <RecordActions
-              entity="textures"
-              id={existing.id}
-              archived={Boolean(existing.archivedAt)}
-              noun="texture"
-              onDeleted={() => void navigate({ to: '/admin/textures' })}
-              deleteHint="Only a texture no card or class uses can be deleted; otherwise archive it."
-            />
-          ) : undefined
-        }
+    <EditorShell
+      editor={editor}
+      deleteHint="Only a texture no card or class uses can be deleted; otherwise archive it."
+      archivedNotice="This texture is archived: cards that have it keep it, but it cannot be picked for new ones."
+      preview={
+        <CardView
+          fluid
+          size="md"
+          look={previewLook({
+            name: 'Sample card',
+            valueCents: 4200,
+            imageKey: options.data?.sampleImageKey,
+            cls: previewClass,
+            architect: options.data?.architects[0] ?? null,
+            texture: v.imageKey ? { imageKey: v.imageKey, blendMode: (v.blendMode ?? 'color-dodge') as BlendMode, opacity: Number.isFinite(v.opacity) ? v.opacity! : 0 } : null,
+          })}
+        />
+      }
+    >
+      <ImageUploadField
+        label="Foil image"
+        hint="A pattern or gradient; it is stretched over the whole card. PNG, JPEG or WebP, up to 5 MB."
+        value={v.imageKey}
+        onChange={(key) => setValue('imageKey', key, { shouldValidate: true, shouldDirty: true })}
+        error={formState.errors.imageKey?.message}
       />
-      {existing?.archivedAt ? (
-        <Notice tone="warning" className="mb-4">
-          This texture is archived: cards that have it keep it, but it cannot be picked for new ones.
-        </Notice>
-      ) : null}
-      <EditorLayout
-        form={
-          <form onSubmit={onSubmit} noValidate className="space-y-5">
-            {formState.errors.root?.message ? <Notice tone="danger">{formState.errors.root.message}</Notice> : null}
-            <FormField label="Name" required error={formState.errors.name?.message}>
-              <Input {...register('name')} autoComplete="off" />
-            </FormField>
-            <ImageUploadField
-              label="Foil image"
-              hint="A pattern or gradient; it is stretched over the whole card. PNG, JPEG or WebP, up to 5 MB."
-              value={v.imageKey}
-              onChange={(key) => setValue('imageKey', key, { shouldValidate: true, shouldDirty: true })}
-              error={formState.errors.imageKey?.message}
-            />
-            <FormField label="Blend mode" required hint="How the foil mixes with the card under it." error={formState.errors.blendMode?.message}>
-              <Select {...register('blendMode')}>
-                {BLEND_MODES.map((m) => (
-                  <option key={m} value={m}>
-                    {BLEND_LABELS[m]}
-                  </option>
-                ))}
-              </Select>
-            </FormField>
-            <FormField label={`Opacity: ${Number.isFinite(v.opacity) ? v.opacity : 0}%`} required error={formState.errors.opacity?.message}>
-              <input type="range" min={0} max={100} step={1} aria-label="Opacity (%)" {...register('opacity', { valueAsNumber: true })} className="w-full accent-violet-500" />
-            </FormField>
-            <FormActions>
-              <Button type="submit" loading={formState.isSubmitting}>
-                {existing ? 'Save texture' : 'Create texture'}
-              </Button>
-            </FormActions>
-          </form>
-        }
-        preview={
-          <CardView
-            fluid
-            size="md"
-            look={previewLook({
-              name: 'Sample card',
-              valueCents: 4200,
-              imageKey: options.data?.sampleImageKey,
-              cls: previewClass,
-              architect: options.data?.architects[0] ?? null,
-              texture: v.imageKey ? { imageKey: v.imageKey, blendMode: (v.blendMode ?? 'color-dodge') as BlendMode, opacity: Number.isFinite(v.opacity) ? v.opacity! : 0 } : null,
-            })}
-          />
-        }
-      />
-    </div>
+      <FormField label="Blend mode" required hint="How the foil mixes with the card under it." error={formState.errors.blendMode?.message}>
+        <Select {...register('blendMode')}>
+          {BLEND_MODES.map((m) => (
+            <option key={m} value={m}>
+              {BLEND_LABELS[m]}
+            </option>
+          ))}
+        </Select>
+      </FormField>
+      <FormField label={`Opacity: ${Number.isFinite(v.opacity) ? v.opacity : 0}%`} required error={formState.errors.opacity?.message}>
+        <input type="range" min={0} max={100} step={1} aria-label="Opacity (%)" {...register('opacity', { valueAsNumber: true })} className="w-full accent-violet-500" />
+      </FormField>
+    </EditorShell>
   );
 }
