@@ -82,7 +82,7 @@ function CurrentDrop({ drop, refs, now }: { drop: PublicDrop; refs: LookRefs; no
           to="/daily-drop/$id"
           params={{ id: drop.id }}
           className="inline-flex items-center gap-1 font-semibold text-violet-200 underline underline-offset-4 hover:text-white"
-          aria-label={`${phase === 'open' ? 'Enter' : 'See'} ${drop.title}`}
+          aria-label={`${phase === 'open' ? 'Enter' : 'See the drop'}: ${drop.title}`}
         >
           {phase === 'open' ? 'Enter' : 'See the drop'} <ArrowRight aria-hidden="true" className="size-4" />
         </Link>
