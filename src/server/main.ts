@@ -1,3 +1,4 @@
+import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { createApp } from './app.ts';
@@ -66,6 +67,13 @@ async function main() {
       database: dbh.kind,
     });
   });
+  // Idle keep-alive sockets outlive a proxy's or a client's own idle timeout (nginx 60 s): with
+  // Node's 5 s default, a request sent on a socket the server is closing at that moment gets
+  // ECONNRESET (or a proxy's 502). The headers timeout must exceed it, as Node requires.
+  if (server instanceof http.Server) {
+    server.keepAliveTimeout = 65_000;
+    server.headersTimeout = 66_000;
+  }
   server.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EADDRINUSE') {
       release();
