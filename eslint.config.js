@@ -83,7 +83,7 @@ export default tseslint.config(
       'no-restricted-syntax': [
         'error',
         {
-          selector: "CallExpression[callee.property.name=/^(insert|update|delete)$/][arguments.0.name=/^(ownedCards|stockMovements|stockAdjustments)$/]",
+          selector: "CallExpression[callee.property.name=/^(insert|update|delete)$/][arguments.0.name=/^(ownedCards|stockMovements)$/]",
           message: 'Owned cards and stock logs are written by modules/inventory only (changeStock, createCopy, moveCopies, the CTE builders).',
         },
         {
@@ -95,7 +95,7 @@ export default tseslint.config(
           message: 'Card stock is written by modules/inventory only: insert the card, then changeStock.',
         },
         {
-          selector: 'TemplateElement[value.raw=/(update\\s+"?cards"?\\s+(\\w+\\s+)?set\\s[^;]*\\bstock\\b\\s*=|update\\s+"?(owned_cards|stock_movements|stock_adjustments)"?\\s|insert\\s+into\\s+"?(owned_cards|stock_movements|stock_adjustments)|delete\\s+from\\s+"?(owned_cards|stock_movements|stock_adjustments))/i]',
+          selector: 'TemplateElement[value.raw=/(update\\s+"?cards"?\\s+(\\w+\\s+)?set\\s[^;]*\\bstock\\b\\s*=|update\\s+"?(owned_cards|stock_movements)"?\\s|insert\\s+into\\s+"?(owned_cards|stock_movements)|delete\\s+from\\s+"?(owned_cards|stock_movements))/i]',
           message: 'Card stock, owned cards and the stock logs are written by modules/inventory only.',
         },
       ],

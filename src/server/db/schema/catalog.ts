@@ -137,23 +137,6 @@ export const cards = pgTable(
   ],
 );
 
-/** Every change of a card's stock outside a pack opening, with who and why. */
-export const stockAdjustments = pgTable(
-  'stock_adjustments',
-  {
-    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
-    cardId: uuid('card_id')
-      .notNull()
-      .references(() => cards.id, { onDelete: 'cascade' }),
-    delta: integer('delta').notNull(),
-    stockAfter: integer('stock_after').notNull(),
-    reason: text('reason').notNull(),
-    actorId: text('actor_id'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  },
-  (t) => [index('stock_adjustments_card_idx').on(t.cardId, t.createdAt)],
-);
-
 /**
  * One row. `pool_version` gets a new random value, when the transaction commits, whenever a card
  * enters or leaves the drawable set (active, not archived, stock > 0) or changes class (deferred
