@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Db, Tx } from '../db/client.ts';
-import { idempotencyKeys } from '../db/schema/wallet.ts';
+import { idempotencyKeys } from '../db/schema/platform.ts';
 import { AppError, badRequest, errorBody } from '../http/errors.ts';
 import type { AppEnv } from '../http/types.ts';
 

@@ -1,40 +1,12 @@
 import { sql } from 'drizzle-orm';
-import {
-  boolean,
-  check,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  text,
-  timestamp,
-  uniqueIndex,
-  uuid,
-  type AnyPgColumn,
-} from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, jsonb, pgTable, text, timestamp, type AnyPgColumn, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import type { ArchitectLayout, BlendMode } from '../../../shared/contracts/catalog.ts';
+import { uploads } from './uploads.ts';
 
 const timestamps = {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 };
-
-export type UploadVariantRow = { file: string; width: number; height: number; bytes: number };
-
-/**
- * One uploaded image. `key` is the SHA-256 of the original bytes, so uploading the same file
- * twice yields the same row; the stored files are WebP variants named `<key>-<variant>.webp`.
- */
-export const uploads = pgTable('uploads', {
-  key: text('key').primaryKey(),
-  mime: text('mime').notNull(),
-  width: integer('width').notNull(),
-  height: integer('height').notNull(),
-  bytes: integer('bytes').notNull(),
-  variants: jsonb('variants').$type<{ thumb: UploadVariantRow; full: UploadVariantRow }>().notNull(),
-  createdBy: text('created_by'),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-});
 
 /** A foil/holo overlay image with the blend settings that make a card shine. */
 export const textures = pgTable(

@@ -8,7 +8,7 @@ import {
 import type { z } from 'zod';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { cardClasses } from '../../db/schema/catalog.ts';
-import { appSettings } from '../../db/schema/platform.ts';
+import { appSettings } from '../../db/schema/settings.ts';
 import { badRequest } from '../../http/errors.ts';
 import { audit } from '../audit/service.ts';
 

@@ -16,7 +16,7 @@ import type { DbOrTx, Tx } from '../../db/client.ts';
 import { user } from '../../db/schema/auth.ts';
 import { buybackLines, buybacks } from '../../db/schema/buyback.ts';
 import { cardClasses, cards } from '../../db/schema/catalog.ts';
-import { ownedCards } from '../../db/schema/shop.ts';
+import { ownedCards } from '../../db/schema/inventory.ts';
 import { AppError } from '../../http/errors.ts';
 import { likePattern } from '../collection/service.ts';
 import { moveCopies } from '../inventory/service.ts';

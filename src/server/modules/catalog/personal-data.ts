@@ -1,5 +1,5 @@
 import { asc, eq } from 'drizzle-orm';
-import { uploads } from '../../db/schema/catalog.ts';
+import { uploads } from '../../db/schema/uploads.ts';
 import type { PersonalDataSection } from '../personal-data.ts';
 
 /**

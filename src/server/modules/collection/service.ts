@@ -10,7 +10,8 @@ import {
 import type { DbOrTx } from '../../db/client.ts';
 import { buybackLines, buybacks } from '../../db/schema/buyback.ts';
 import { cardClasses, cards } from '../../db/schema/catalog.ts';
-import { openings, ownedCards, products } from '../../db/schema/shop.ts';
+import { openings, products } from '../../db/schema/shop.ts';
+import { ownedCards } from '../../db/schema/inventory.ts';
 import { notFound } from '../../http/errors.ts';
 import { effectiveRateSql, getDefaultRateBp } from '../buyback/rates.ts';
 import { lookRefs } from '../catalog/look-refs.ts';

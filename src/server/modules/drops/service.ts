@@ -22,7 +22,8 @@ import type {
 import type { LookRefs, PublicCard } from '../../../shared/contracts/catalog.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { user } from '../../db/schema/auth.ts';
-import { cardClasses, cards, uploads } from '../../db/schema/catalog.ts';
+import { cardClasses, cards } from '../../db/schema/catalog.ts';
+import { uploads } from '../../db/schema/uploads.ts';
 import { dropEntries, dropPrizes, dropTemplates, dropWinners, drops } from '../../db/schema/drops.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';

@@ -14,7 +14,7 @@ import type { OwnedCardStatus } from '../../../shared/contracts/shop.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { cards } from '../../db/schema/catalog.ts';
 import { stockMovements } from '../../db/schema/inventory.ts';
-import { ownedCards } from '../../db/schema/shop.ts';
+import { ownedCards } from '../../db/schema/inventory.ts';
 import { AppError } from '../../http/errors.ts';
 
 /**

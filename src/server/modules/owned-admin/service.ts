@@ -11,7 +11,7 @@ import {
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { user } from '../../db/schema/auth.ts';
 import { cardClasses, cards } from '../../db/schema/catalog.ts';
-import { ownedCards } from '../../db/schema/shop.ts';
+import { ownedCards } from '../../db/schema/inventory.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import { audit } from '../audit/service.ts';
 import { createCopy, moveCopies } from '../inventory/service.ts';

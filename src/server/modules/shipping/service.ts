@@ -28,7 +28,7 @@ import type { DbOrTx, Tx } from '../../db/client.ts';
 import { user } from '../../db/schema/auth.ts';
 import { cards } from '../../db/schema/catalog.ts';
 import { cardLocations, shipmentCards, shipmentEvents, shipments, shippingAddresses, shippingOrigins } from '../../db/schema/shipping.ts';
-import { ownedCards } from '../../db/schema/shop.ts';
+import { ownedCards } from '../../db/schema/inventory.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import { audit } from '../audit/service.ts';

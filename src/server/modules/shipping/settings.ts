@@ -8,7 +8,7 @@ import {
   type ShippingSettings,
 } from '../../../shared/contracts/shipping.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
-import { appSettings } from '../../db/schema/platform.ts';
+import { appSettings } from '../../db/schema/settings.ts';
 import { audit } from '../audit/service.ts';
 
 /** app_settings key of the fees, insurance and countries shipped to (one JSON value). */

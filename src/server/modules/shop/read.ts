@@ -16,7 +16,9 @@ import type {
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { user } from '../../db/schema/auth.ts';
 import { cardClasses, cards } from '../../db/schema/catalog.ts';
-import { openings, ownedCards, packs, products, userSeeds } from '../../db/schema/shop.ts';
+import { openings, packs, products } from '../../db/schema/shop.ts';
+import { ownedCards } from '../../db/schema/inventory.ts';
+import { userSeeds } from '../../db/schema/fairness.ts';
 import { notFound } from '../../http/errors.ts';
 import { lookRefs } from '../catalog/look-refs.ts';
 import { classesOf, packStats, slotOddsTable, type ClassPoolStats } from './odds.ts';

@@ -10,7 +10,7 @@ import {
 import { formatMoney } from '../../../shared/money.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { auditLog } from '../../db/schema/audit.ts';
-import { appSettings } from '../../db/schema/platform.ts';
+import { appSettings } from '../../db/schema/settings.ts';
 import { AppError } from '../../http/errors.ts';
 import type { Actor } from '../../http/types.ts';
 import { audit } from '../audit/service.ts';

@@ -1,5 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
-import { balances, idempotencyKeys, journalEntries, ledgerAccounts, ledgerEntries } from '../../db/schema/wallet.ts';
+import { balances, journalEntries, ledgerAccounts, ledgerEntries } from '../../db/schema/wallet.ts';
+import { idempotencyKeys } from '../../db/schema/platform.ts';
 import type { PersonalDataSection } from '../personal-data.ts';
 
 /**
