@@ -1,12 +1,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
 /**
  * Module ownership of the tables (issue 14 item 4, ADR 0013): a table's owner is the module whose
  * schema file defines it (db/schema/X.ts → modules/X), and only its owner writes it. Every server
  * file under modules/ is scanned for Drizzle writes (`.insert(t)`, `.update(t)`, `.delete(t)`, with
- * the local name an import gave the table) and raw SQL (`insert into t`, `update t`,
+ * the local name an import from the schema or a tables.ts gave the table) and raw SQL (`insert into t`, `update t`,
  * `delete from t`, quoted or interpolated). Infrastructure (db/, seed/, jobs/, lib/, test/,
  * *.test.ts and test-support.ts) is not a module and is not scanned.
  *
@@ -63,7 +64,7 @@ function moduleFiles(dir: string): string[] {
 export function writesOf(text: string, all: Map<string, Table>): string[] {
   const local = new Map<string, string>();
   for (const [name, t] of all) local.set(name, t.sqlName);
-  for (const m of text.matchAll(/import\s*(?:type\s*)?\{([^}]*)\}\s*from\s*'[^']*db\/schema\/[\w-]+\.ts'/g)) {
+  for (const m of text.matchAll(/import\s*(?:type\s*)?\{([^}]*)\}\s*from\s*'[^']*(?:db\/schema\/[\w-]+|\/tables)\.ts'/g)) {
     for (const part of m[1]!.split(',')) {
       const [name, alias] = part.replace(/^\s*type\s+/, '').split(/\s+as\s+/).map((s) => s.trim());
       if (name && alias && all.has(name)) local.set(alias, all.get(name)!.sqlName);
@@ -118,4 +119,20 @@ describe('module ownership of the tables', () => {
     ].join('\n');
     expect(writesOf(text, all).sort()).toEqual(['app_settings', 'rate_limits', 'session', 'user', 'user_seeds']);
   });
+
+  it('the lint rule refuses the schema file of another module, and lets the own file and tables.ts through', async () => {
+    const eslint = new ESLint({ cwd: root });
+    const lint = async (code: string, file: string) =>
+      (await eslint.lintText(code, { filePath: join(modulesDir, file) }))[0]!.messages.filter((m) => m.ruleId === 'no-restricted-imports').length;
+    const use = (imp: string) => `${imp}\nexport const x = [t];\n`;
+    // Refused: another module's schema file (with or without .ts), and the barrel.
+    expect(await lint(use("import { user as t } from '../../db/schema/auth.ts';"), 'shop/cheat.ts')).toBe(1);
+    expect(await lint(use("import { cards as t } from '../../db/schema/catalog';"), 'shop/cheat.ts')).toBe(1);
+    expect(await lint(use("import { cards as t } from '../../db/schema/index.ts';"), 'shop/cheat.ts')).toBe(1);
+    expect(await lint(use("import { ownedCards as t } from '../../../db/schema/inventory.ts';"), 'shop/deep/cheat.ts')).toBe(1);
+    // Allowed: the module's own file, another module's published tables, and tests.
+    expect(await lint(use("import { openings as t } from '../../db/schema/shop.ts';"), 'shop/ok.ts')).toBe(0);
+    expect(await lint(use("import { user as t } from '../auth/tables.ts';"), 'shop/ok.ts')).toBe(0);
+    expect(await lint(use("import { user as t } from '../../db/schema/auth.ts';"), 'shop/ok.test.ts')).toBe(0);
+  }, 60_000);
 });

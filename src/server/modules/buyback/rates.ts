@@ -7,7 +7,7 @@ import {
 } from '../../../shared/contracts/collection.ts';
 import type { z } from 'zod';
 import type { DbOrTx, Tx } from '../../db/client.ts';
-import { cardClasses } from '../../db/schema/catalog.ts';
+import { cardClasses } from '../catalog/tables.ts';
 import { setClassBuybackRate } from '../catalog/classes.ts';
 import { readSetting, writeSetting } from '../settings/service.ts';
 import { badRequest } from '../../http/errors.ts';

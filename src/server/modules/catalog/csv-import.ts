@@ -11,7 +11,7 @@ import {
 import { centsToDecimal, parseMoney } from '../../../shared/money.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { architects, cardClasses, cards, textures } from '../../db/schema/catalog.ts';
-import { uploads } from '../../db/schema/uploads.ts';
+import { uploads } from '../uploads/tables.ts';
 import { changeStock } from '../inventory/service.ts';
 import { audit } from '../audit/service.ts';
 import { CsvSyntaxError, parseCsv, toCsv } from '../../lib/csv.ts';

@@ -1,5 +1,5 @@
 import { asc, eq } from 'drizzle-orm';
-import { uploads } from '../../db/schema/uploads.ts';
+import { uploads } from '../uploads/tables.ts';
 import type { PersonalDataSection } from '../personal-data.ts';
 
 /**

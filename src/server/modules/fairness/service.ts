@@ -1,7 +1,7 @@
 import { and, desc, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { PoolSnapshot, Seeds } from '../../../shared/contracts/shop.ts';
 import type { Db, DbOrTx, Tx } from '../../db/client.ts';
-import { catalogState } from '../../db/schema/catalog.ts';
+import { catalogState } from '../catalog/tables.ts';
 import { fairnessPools, userSeeds } from '../../db/schema/fairness.ts';
 import { notFound } from '../../http/errors.ts';
 import { newClientSeed, newServerSeed, sha256HexSync } from './crypto.ts';

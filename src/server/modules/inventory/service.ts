@@ -12,7 +12,7 @@ import {
 } from '../../../shared/contracts/inventory.ts';
 import type { OwnedCardStatus } from '../../../shared/contracts/shop.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
-import { cards } from '../../db/schema/catalog.ts';
+import { cards } from '../catalog/tables.ts';
 import { stockMovements } from '../../db/schema/inventory.ts';
 import { ownedCards } from '../../db/schema/inventory.ts';
 import { AppError } from '../../http/errors.ts';

@@ -11,8 +11,8 @@ import type {
 import { formatMoney } from '../../../shared/money.ts';
 import type { ErrorCode } from '../../../shared/api-error.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
-import { auditLog } from '../../db/schema/audit.ts';
-import { user } from '../../db/schema/auth.ts';
+import { auditLog } from '../audit/tables.ts';
+import { user } from '../auth/tables.ts';
 import { promoCodes, promoRedemptions } from '../../db/schema/promo.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import { audit } from '../audit/service.ts';

@@ -9,7 +9,7 @@ import {
 import { formatMoney } from '../../../shared/money.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { depositLimits, selfExclusions } from '../../db/schema/responsible-play.ts';
-import { deposits } from '../../db/schema/payments.ts';
+import { deposits } from '../payments/tables.ts';
 import { AppError } from '../../http/errors.ts';
 
 /**

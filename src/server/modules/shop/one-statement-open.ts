@@ -5,7 +5,7 @@ import { PULL_EVENT_MIN_CENTS, type OpenResult, type PackSlot } from '../../../s
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Deps } from '../../deps.ts';
 import { openings, purchases, userPacks } from '../../db/schema/shop.ts';
-import { userSeeds } from '../../db/schema/fairness.ts';
+import { userSeeds } from '../fairness/tables.ts';
 import { requestHash, storeKeySql } from '../../lib/idempotency.ts';
 import { PG, pgCode } from '../../db/errors.ts';
 import { poolStored, takeNoncesSql } from '../fairness/service.ts';

@@ -9,7 +9,7 @@ import {
 } from '../../../shared/contracts/wallet.ts';
 import { formatMoney } from '../../../shared/money.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
-import { auditLog } from '../../db/schema/audit.ts';
+import { auditLog } from '../audit/tables.ts';
 import { readSetting, writeSetting } from '../settings/service.ts';
 import { AppError } from '../../http/errors.ts';
 import type { Actor } from '../../http/types.ts';

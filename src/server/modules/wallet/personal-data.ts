@@ -1,6 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
 import { balances, journalEntries, ledgerAccounts, ledgerEntries } from '../../db/schema/wallet.ts';
-import { idempotencyKeys } from '../../db/schema/platform.ts';
+import { idempotencyKeys } from '../platform/tables.ts';
 import { forgetKeysOf } from '../../lib/idempotency.ts';
 import type { PersonalDataSection } from '../personal-data.ts';
 
