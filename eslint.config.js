@@ -35,6 +35,36 @@ const featureBoundaries = webFeatures.map((feature) => ({
   },
 }));
 
+// Module ownership of the schema (issue 14, ADR 0013): a file under src/server/modules/Y imports
+// db/schema/X only when X is Y. Another module's tables come through modules/X/tables.ts, the
+// reviewed list of what X lets others read and join; writes go through X's service
+// (module-ownership.test.ts). db/, seed/, test/, jobs/, lib/, scripts and tests are infrastructure
+// and import the schema directly.
+const schemaFiles = readdirSync(new URL('./src/server/db/schema', import.meta.url))
+  .filter((f) => f.endsWith('.ts') && f !== 'index.ts')
+  .map((f) => f.slice(0, -3));
+const serverModules = readdirSync(new URL('./src/server/modules', import.meta.url), { withFileTypes: true })
+  .filter((e) => e.isDirectory())
+  .map((e) => e.name);
+const schemaOwnership = serverModules.map((mod) => ({
+  files: [`src/server/modules/${mod}/**/*.ts`],
+  ignores: ['src/**/*.test.ts', 'src/server/modules/*/test-support.ts'],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            // The barrel (db/schema, db/schema/index) and every schema file but the module's own.
+            regex: `/db/schema(/(index|${schemaFiles.filter((x) => x !== mod).join('|')})(\\.ts)?)?$`,
+            message: `Module "${mod}" imports only its own schema file (db/schema/${mod}.ts). Read another module's tables through modules/<owner>/tables.ts; write them through the owner's service.`,
+          },
+        ],
+      },
+    ],
+  },
+}));
+
 export default tseslint.config(
   { ignores: ['dist', 'node_modules', 'data', 'drizzle', 'test-results', 'playwright-report', 'bench/results'] },
   js.configs.recommended,
@@ -57,6 +87,7 @@ export default tseslint.config(
     },
   },
   ...featureBoundaries,
+  ...schemaOwnership,
   {
     files: ['src/shared/**/*.ts'],
     rules: {
@@ -83,7 +114,7 @@ export default tseslint.config(
       'no-restricted-syntax': [
         'error',
         {
-          selector: "CallExpression[callee.property.name=/^(insert|update|delete)$/][arguments.0.name=/^(ownedCards|stockMovements|stockAdjustments)$/]",
+          selector: "CallExpression[callee.property.name=/^(insert|update|delete)$/][arguments.0.name=/^(ownedCards|stockMovements)$/]",
           message: 'Owned cards and stock logs are written by modules/inventory only (changeStock, createCopy, moveCopies, the CTE builders).',
         },
         {
@@ -95,7 +126,7 @@ export default tseslint.config(
           message: 'Card stock is written by modules/inventory only: insert the card, then changeStock.',
         },
         {
-          selector: 'TemplateElement[value.raw=/(update\\s+"?cards"?\\s+(\\w+\\s+)?set\\s[^;]*\\bstock\\b\\s*=|update\\s+"?(owned_cards|stock_movements|stock_adjustments)"?\\s|insert\\s+into\\s+"?(owned_cards|stock_movements|stock_adjustments)|delete\\s+from\\s+"?(owned_cards|stock_movements|stock_adjustments))/i]',
+          selector: 'TemplateElement[value.raw=/(update\\s+"?cards"?\\s+(\\w+\\s+)?set\\s[^;]*\\bstock\\b\\s*=|update\\s+"?(owned_cards|stock_movements)"?\\s|insert\\s+into\\s+"?(owned_cards|stock_movements)|delete\\s+from\\s+"?(owned_cards|stock_movements))/i]',
           message: 'Card stock, owned cards and the stock logs are written by modules/inventory only.',
         },
       ],

@@ -439,7 +439,7 @@ async function checkDatabase(exec: Exec, acked: Acked[]): Promise<{ failures: st
     select c.id from owned_cards c left join buyback_lines l on l.owned_card_id = c.id where c.status = 'sold_back' and l.id is null`);
   await check('stock returned by sales ≠ cards sold', `
     select coalesce(l.card_id, a.card_id) as card_id, l.k, a.d from (select card_id, count(*) as k from buyback_lines group by card_id) l
-    full join (select card_id, sum(delta) as d from stock_adjustments where reason like 'Buyback %' group by card_id) a on a.card_id = l.card_id
+    full join (select card_id, sum(delta) as d from stock_movements where reason = 'buyback_return' group by card_id) a on a.card_id = l.card_id
     where coalesce(l.k, 0) <> coalesce(a.d, 0)`);
 
   // Stock.

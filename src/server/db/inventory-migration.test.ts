@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listStockAdjustments } from '../modules/catalog/cards.ts';
 import { changeStock, moveCopies, reconcileStock } from '../modules/inventory/service.ts';
 import type { DbHandle } from './client.ts';
 import { freshDbUpTo, type Exec, type FreshDb } from './migration-test-support.ts';
@@ -10,9 +11,21 @@ import { freshDbUpTo, type Exec, type FreshDb } from './migration-test-support.t
  * openings, buyback and owned-admin did before the inventory gateway (their SQL, below: an
  * UPDATE of cards.stock, a stock_adjustments row for every change but an opening's), run the rest,
  * and check that every card's history explains its stock and that the gateway works on it.
+ *
+ * Then migration 0013 (drop stock_adjustments): before it runs, the gateway of 0010–0012 also writes
+ * a change with a note (its SQL, below: the movement and the history line in one statement), and
+ * every stock_adjustments row must have its twin in stock_movements (card, delta, stock after,
+ * note = reason, actor, time), so dropping the table loses nothing the catalog's history showed.
  */
 
 const BEFORE = '0009_double-entry-ledger';
+const BEFORE_DROP = '0012_shipping';
+
+/** The stock_adjustments rows with no twin in stock_movements: what dropping the table would lose. */
+const ADJUSTMENTS_WITHOUT_TWIN = `
+  select a.id, a.reason from stock_adjustments a
+  where not exists (select 1 from stock_movements m where m.card_id = a.card_id and m.delta = a.delta and m.stock_after = a.stock_after
+    and m.note = a.reason and m.actor_id is not distinct from a.actor_id and m.created_at = a.created_at)`;
 
 /** The old code's stock change with its history line (catalog, CSV import, buyback, owned-admin). */
 async function oldAdjust(exec: Exec, cardId: string, delta: number, reason: string, actorId: string | null) {
@@ -29,6 +42,8 @@ describe('migration 0010 on stock written by the old code', () => {
   const card = { a: randomUUID(), b: randomUUID(), c: randomUUID(), d: randomUUID() };
   const owned = { opened: randomUUID(), openedSold: randomUUID(), granted: randomUUID(), revoked: randomUUID(), shipped: randomUUID() };
   const buybackId = randomUUID();
+  let adjustmentsBeforeDrop = 0;
+  let withoutTwin: unknown[] = [];
 
   beforeAll(async () => {
     db = await freshDbUpTo(BEFORE);
@@ -105,6 +120,17 @@ describe('migration 0010 on stock written by the old code', () => {
     await x(`update cards set stock = 1 where id = $1`, [card.d]);
     await x(`insert into owned_cards (id, card_id, owner_id, acquired_via, value_cents) values ($1, $2, $3, 'grant', 200)`, [owned.shipped, card.d, user]);
 
+    await db.migrateRest(BEFORE_DROP);
+    // The 0010–0012 gateway's admin adjustment of card C (a note: the history line too).
+    await x(
+      `with upd as (update cards set stock = stock + 1, updated_at = now() where id = $1 returning id, stock),
+       moved as (insert into stock_movements (card_id, delta, stock_after, reason, note, actor_id)
+         select id, 1, stock, 'admin_adjust', $2, $3 from upd returning card_id, delta, stock_after)
+       insert into stock_adjustments (card_id, delta, stock_after, reason, actor_id) select card_id, delta, stock_after, $2, $3 from moved`,
+      [card.c, 'Found one more', admin],
+    );
+    adjustmentsBeforeDrop = (await x(`select count(*)::int as n from stock_adjustments`))[0]!.n as number;
+    withoutTwin = await x(ADJUSTMENTS_WITHOUT_TWIN);
     await db.migrateRest();
     handle = await db.open();
   }, 120_000);
@@ -141,7 +167,10 @@ describe('migration 0010 on stock written by the old code', () => {
       ['grant', -1],
       ['revoke', 1],
     ]);
-    expect((await history(card.c)).map((m) => [m.reason, m.delta, m.stock_after])).toEqual([['initial', 3, 3]]);
+    expect((await history(card.c)).map((m) => [m.reason, m.delta, m.stock_after])).toEqual([
+      ['initial', 3, 3],
+      ['admin_adjust', 1, 4],
+    ]);
     // D: the copy in a vault was supplied once (initial 2) and taken (−1); stock 1.
     expect((await history(card.d)).map((m) => [m.reason, m.delta])).toEqual([
       ['initial', 2],
@@ -149,11 +178,30 @@ describe('migration 0010 on stock written by the old code', () => {
     ]);
   });
 
+  it('drops stock_adjustments only once every row has its twin in stock_movements, and the history reads from the movements', async () => {
+    expect(adjustmentsBeforeDrop).toBe(8);
+    expect(withoutTwin).toEqual([]);
+    expect(await db.exec(`select 1 from information_schema.tables where table_name = 'stock_adjustments'`)).toEqual([]);
+    const a = await listStockAdjustments(handle.db, card.a, 1, 20);
+    expect(a.total).toBe(4);
+    expect(a.items.map((i) => [i.kind, i.delta, i.reason, i.actorId])).toEqual([
+      ['pack_open', -2, 'Copies out of stock before the movement history: pack openings (migration)', null],
+      ['admin_adjust', -1, 'Water damage', admin],
+      ['buyback_return', 1, `Buyback ${buybackId}`, user],
+      ['initial', 10, 'Initial stock', admin],
+    ]);
+    const c = await listStockAdjustments(handle.db, card.c, 1, 20);
+    expect(c.items.map((i) => [i.kind, i.delta, i.reason, i.actorId])).toEqual([
+      ['admin_adjust', 1, 'Found one more', admin],
+      ['initial', 3, 'Stock before the movement history (migration)', null],
+    ]);
+  });
+
   it('lets the gateway move the migrated copies, and refuses what the state machine forbids', async () => {
     await handle.db.transaction(async (tx) => {
       const sold = await moveCopies(tx, 'sellBack', { ids: [owned.opened], ownerId: user, actorId: user, referenceType: 'buyback', referenceId: randomUUID() });
       expect(sold.map((m) => m.from)).toEqual(['in_vault']);
-      expect(await changeStock(tx, { cardId: card.c, delta: 2, reason: 'admin_adjust', actorId: admin, note: 'Restock' })).toMatchObject({ stockAfter: 5 });
+      expect(await changeStock(tx, { cardId: card.c, delta: 2, reason: 'admin_adjust', actorId: admin, note: 'Restock' })).toMatchObject({ stockAfter: 6 });
     });
     await expect(handle.db.transaction((tx) => moveCopies(tx, 'sellBack', { ids: [owned.revoked], actorId: user }))).rejects.toMatchObject({
       status: 409,

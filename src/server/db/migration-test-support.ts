@@ -15,7 +15,8 @@ export type Exec = (text: string, params?: unknown[]) => Promise<Array<Record<st
 
 export interface FreshDb {
   exec: Exec;
-  migrateRest(): Promise<void>;
+  /** The remaining migrations, or those up to `upTo` (to fill in another step of old data). */
+  migrateRest(upTo?: string): Promise<void>;
   open(): Promise<DbHandle>;
   close(): Promise<void>;
 }
@@ -34,7 +35,7 @@ export async function freshDbUpTo(before: string): Promise<FreshDb> {
     let handle: DbHandle | undefined;
     return {
       exec: async (text, params = []) => [...(await raw.unsafe(text, params as never[]))] as Array<Record<string, unknown>>,
-      migrateRest: () => migratePostgresUrl(url),
+      migrateRest: (upTo) => migratePostgresUrl(url, { upTo }),
       open: async () => (handle = await openPostgres(url, 2)),
       async close() {
         await handle?.close();
@@ -48,7 +49,7 @@ export async function freshDbUpTo(before: string): Promise<FreshDb> {
   await migratePgliteClient(client, { upTo: before });
   return {
     exec: async (text, params = []) => (await client.query<Record<string, unknown>>(text, params)).rows,
-    migrateRest: () => migratePgliteClient(client),
+    migrateRest: (upTo) => migratePgliteClient(client, { upTo }),
     open: () => openPglite(client),
     close: () => client.close(),
   };

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import type { Db, Tx } from '../db/client.ts';
-import { idempotencyKeys } from '../db/schema/wallet.ts';
+import type { Db, DbOrTx, Tx } from '../db/client.ts';
+import { idempotencyKeys } from '../db/schema/platform.ts';
 import { AppError, badRequest, errorBody } from '../http/errors.ts';
 import type { AppEnv } from '../http/types.ts';
 
@@ -163,4 +163,21 @@ export async function withIdempotency<T>(
 export function sendIdempotent<T>(c: Context<AppEnv>, r: IdempotentResult<T>): never {
   if (r.replayed) c.header('Idempotent-Replayed', 'true');
   return c.json(r.body as object, r.status) as never;
+}
+
+/**
+ * The stored first response as a statement for a caller's CTE (the one-statement open: `with key as
+ * (${storeKeySql(…)})`), so the key is written by the same statement as the sale. Returns "id" when
+ * the key was new, nothing when it already existed.
+ */
+export function storeKeySql(p: { userId: SQL; key: SQL; requestHash: SQL; status: number; body: SQL }): SQL {
+  return sql`insert into ${idempotencyKeys} ("user_id", "key", "request_hash", "response_status", "response_body")
+      values (${p.userId}, ${p.key}, ${p.requestHash}, ${sql.raw(String(Math.trunc(p.status)))}, ${p.body})
+      on conflict ("user_id", "key") do nothing
+      returning "id"`;
+}
+
+/** A deleted account's stored responses (replay cache, nothing to keep). */
+export async function forgetKeysOf(tx: DbOrTx, userId: string): Promise<void> {
+  await tx.delete(idempotencyKeys).where(eq(idempotencyKeys.userId, userId));
 }

@@ -1,4 +1,4 @@
-import { promoCodes } from '../db/schema/wallet.ts';
+import { promoCodes } from '../db/schema/promo.ts';
 import type { SeedStep } from './index.ts';
 
 /** The welcome code from the product brief: a $5 credit, once per user. Idempotent. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { STOCK_MOVEMENT_REASONS } from './inventory.ts';
 import { pageSchema, pageSizeSchema, pagedSchema } from './paging.ts';
 
 /**
@@ -288,12 +289,15 @@ export const stockAdjustmentInputSchema = z.object({
 });
 export type StockAdjustmentInput = z.infer<typeof stockAdjustmentInputSchema>;
 
+/** One line of a card's stock history: a stock movement that changed its stock (the inventory's log). */
 export const stockAdjustmentSchema = z.object({
   id: z.string(),
   cardId: z.string(),
   delta: z.number().int(),
   stockAfter: z.number().int(),
+  /** For people: the admin's note, else what happened ("Pack opening", "Shipment cancelled"…). */
   reason: z.string(),
+  kind: z.enum(STOCK_MOVEMENT_REASONS),
   actorId: z.string().nullable(),
   createdAt: dateString,
 });

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { user } from './auth.ts';
 import { cardClasses, cards } from './catalog.ts';
-import { ownedCards } from './shop.ts';
+import { ownedCards } from './inventory.ts';
 import { journalEntries } from './wallet.ts';
 
 /**

@@ -1,40 +1,12 @@
 import { sql } from 'drizzle-orm';
-import {
-  boolean,
-  check,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  text,
-  timestamp,
-  uniqueIndex,
-  uuid,
-  type AnyPgColumn,
-} from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, jsonb, pgTable, text, timestamp, type AnyPgColumn, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import type { ArchitectLayout, BlendMode } from '../../../shared/contracts/catalog.ts';
+import { uploads } from './uploads.ts';
 
 const timestamps = {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 };
-
-export type UploadVariantRow = { file: string; width: number; height: number; bytes: number };
-
-/**
- * One uploaded image. `key` is the SHA-256 of the original bytes, so uploading the same file
- * twice yields the same row; the stored files are WebP variants named `<key>-<variant>.webp`.
- */
-export const uploads = pgTable('uploads', {
-  key: text('key').primaryKey(),
-  mime: text('mime').notNull(),
-  width: integer('width').notNull(),
-  height: integer('height').notNull(),
-  bytes: integer('bytes').notNull(),
-  variants: jsonb('variants').$type<{ thumb: UploadVariantRow; full: UploadVariantRow }>().notNull(),
-  createdBy: text('created_by'),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-});
 
 /** A foil/holo overlay image with the blend settings that make a card shine. */
 export const textures = pgTable(
@@ -135,23 +107,6 @@ export const cards = pgTable(
     index('cards_created_idx').on(t.createdAt),
     index('cards_stock_idx').on(t.stock),
   ],
-);
-
-/** Every change of a card's stock outside a pack opening, with who and why. */
-export const stockAdjustments = pgTable(
-  'stock_adjustments',
-  {
-    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
-    cardId: uuid('card_id')
-      .notNull()
-      .references(() => cards.id, { onDelete: 'cascade' }),
-    delta: integer('delta').notNull(),
-    stockAfter: integer('stock_after').notNull(),
-    reason: text('reason').notNull(),
-    actorId: text('actor_id'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  },
-  (t) => [index('stock_adjustments_card_idx').on(t.cardId, t.createdAt)],
 );
 
 /**

@@ -2,8 +2,9 @@ import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, jsonb, pgEnum, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { DROP_STATUSES, type DropPrizeInput } from '../../../shared/contracts/drops.ts';
 import { user } from './auth.ts';
-import { cards, uploads } from './catalog.ts';
-import { ownedCards } from './shop.ts';
+import { cards } from './catalog.ts';
+import { ownedCards } from './inventory.ts';
+import { uploads } from './uploads.ts';
 
 /**
  * Daily drops (issue 16, modules/drops): free raffles for cards set aside from stock, drawn by

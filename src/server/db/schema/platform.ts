@@ -1,28 +1,10 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
-/** Site-wide switches an admin can flip at runtime (e.g. maintenance mode). */
-export const appSettings = pgTable('app_settings', {
-  key: text('key').primaryKey(),
-  value: jsonb('value').notNull(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-});
-
-/** Browser error reports received at /monitoring when no SENTRY_DSN is configured. */
-export const monitoringReports = pgTable(
-  'monitoring_reports',
-  {
-    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
-    eventId: text('event_id'),
-    level: text('level'),
-    message: text('message'),
-    envelope: text('envelope').notNull(),
-    ip: text('ip'),
-    userAgent: text('user_agent'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  },
-  (t) => [index('monitoring_reports_created_idx').on(t.createdAt)],
-);
+/**
+ * Platform (modules/platform): request plumbing every module relies on. Written by src/server/lib
+ * (rate-limit.ts, idempotency.ts) and the prune job; the modules reach them through those helpers.
+ */
 
 /**
  * Fixed-window counters shared by every app process (sign-in, monitoring, mail resend…).
@@ -39,12 +21,21 @@ export const rateLimits = pgTable(
   (t) => [index('rate_limits_window_start_idx').on(t.windowStart)],
 );
 
-/**
- * One row per scheduled job (jobs/scheduler.ts): when a run was last claimed and finished, so a
- * job runs once per interval however many app processes share the database.
- */
-export const jobRuns = pgTable('job_runs', {
-  name: text('name').primaryKey(),
-  startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
-  finishedAt: timestamp('finished_at', { withTimezone: true }),
-});
+/** Stored first responses of money-moving requests (src/server/lib/idempotency.ts). */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    userId: text('user_id').notNull(),
+    key: text('key').notNull(),
+    /** sha256 of method, route and canonical body. */
+    requestHash: text('request_hash').notNull(),
+    responseStatus: integer('response_status'),
+    responseBody: jsonb('response_body'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('idempotency_keys_user_key_uq').on(t.userId, t.key),
+    index('idempotency_keys_created_idx').on(t.createdAt),
+  ],
+);

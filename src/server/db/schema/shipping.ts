@@ -3,7 +3,7 @@ import { bigint, boolean, check, index, integer, jsonb, pgEnum, pgTable, text, t
 import { SHIPMENT_STATUSES, type AddressSnapshot } from '../../../shared/contracts/shipping.ts';
 import { user } from './auth.ts';
 import { cards } from './catalog.ts';
-import { ownedCards } from './shop.ts';
+import { ownedCards } from './inventory.ts';
 
 /**
  * Shipping (issue 15): users' addresses, the warehouses cards ship from, shipments with their

@@ -1,20 +1,9 @@
 import { sql } from 'drizzle-orm';
-import {
-  boolean,
-  check,
-  index,
-  integer,
-  jsonb,
-  pgEnum,
-  pgTable,
-  text,
-  timestamp,
-  uniqueIndex,
-  uuid,
-} from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, jsonb, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import type { DrawRecord, PackPool, PackSlot } from '../../../shared/contracts/shop.ts';
 import { user } from './auth.ts';
-import { cards, uploads } from './catalog.ts';
+import { userSeeds } from './fairness.ts';
+import { uploads } from './uploads.ts';
 import { journalEntries } from './wallet.ts';
 
 /**
@@ -63,31 +52,6 @@ export const products = pgTable(
     check('products_limit_positive', sql`${t.purchaseLimitPerUser} is null or ${t.purchaseLimitPerUser} > 0`),
     index('products_live_idx').on(t.featured.desc(), t.sortOrder, t.createdAt).where(sql`${t.status} = 'live'`),
     index('products_pack_idx').on(t.packId),
-  ],
-);
-
-/** One provably-fair seed pair per user at a time; rotated pairs keep their revealed server seed. */
-export const userSeeds = pgTable(
-  'user_seeds',
-  {
-    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
-    userId: text('user_id')
-      .notNull()
-      .references(() => user.id, { onDelete: 'cascade' }),
-    /** Secret while active: never sent to a client until revealedAt is set. */
-    serverSeed: text('server_seed').notNull(),
-    serverSeedHash: text('server_seed_hash').notNull(),
-    clientSeed: text('client_seed').notNull(),
-    /** The nonce the next opening with this seed uses (= openings so far). */
-    nextNonce: integer('next_nonce').notNull().default(0),
-    active: boolean('active').notNull().default(true),
-    revealedAt: timestamp('revealed_at', { withTimezone: true }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  },
-  (t) => [
-    uniqueIndex('user_seeds_one_active_uq').on(t.userId).where(sql`${t.active}`),
-    index('user_seeds_user_idx').on(t.userId, t.createdAt),
-    check('user_seeds_revealed_inactive', sql`${t.active} = (${t.revealedAt} is null)`),
   ],
 );
 
@@ -150,14 +114,6 @@ export const userPacks = pgTable(
   ],
 );
 
-/** Class pools an opening drew from, stored once per distinct content (keyed by its hash). */
-export const fairnessPools = pgTable('fairness_pools', {
-  hash: text('hash').primaryKey(),
-  /** [{ classId, cardIds (sorted) }], classes sorted by id. */
-  classes: jsonb('classes').$type<Array<{ classId: string; cardIds: string[] }>>().notNull(),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-});
-
 export const openings = pgTable(
   'openings',
   {
@@ -196,44 +152,5 @@ export const openings = pgTable(
     uniqueIndex('openings_user_pack_uq').on(t.userPackId),
     index('openings_user_created_idx').on(t.userId, t.createdAt.desc()),
     index('openings_purchase_idx').on(t.purchaseId),
-  ],
-);
-
-export const acquiredVia = pgEnum('acquired_via', ['opening', 'drop', 'grant']);
-// 'revoked': taken back to stock by an admin (issue 7, /admin/owned).
-// 'lost': lost in the post and refunded (issue 15).
-export const ownedCardStatus = pgEnum('owned_card_status', ['in_vault', 'in_shipment', 'shipped', 'delivered', 'sold_back', 'revoked', 'lost']);
-
-/** One physical copy owned by one user. Buyback and shipping move its status. */
-export const ownedCards = pgTable(
-  'owned_cards',
-  {
-    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
-    cardId: uuid('card_id')
-      .notNull()
-      .references(() => cards.id),
-    ownerId: text('owner_id')
-      .notNull()
-      .references(() => user.id, { onDelete: 'cascade' }),
-    acquiredVia: acquiredVia('acquired_via').notNull(),
-    valueCents: integer('value_cents').notNull(),
-    status: ownedCardStatus('status').notNull().default('in_vault'),
-    openingId: uuid('opening_id').references(() => openings.id),
-    /** Denormalized for /top-pulls (no join to openings on the hot read). */
-    productId: uuid('product_id').references(() => products.id),
-    slot: integer('slot'),
-    acquiredAt: timestamp('acquired_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-  },
-  (t) => [
-    index('owned_cards_owner_status_idx').on(t.ownerId, t.status, t.acquiredAt.desc()),
-    index('owned_cards_card_idx').on(t.cardId),
-    index('owned_cards_opening_idx').on(t.openingId),
-    // /top-pulls: highest values first, then filtered by window; and per product for the product page.
-    index('owned_cards_top_pulls_idx').on(t.valueCents.desc(), t.acquiredAt.desc()).where(sql`${t.openingId} is not null`),
-    index('owned_cards_recent_pulls_idx').on(t.acquiredAt.desc()).where(sql`${t.openingId} is not null`),
-    index('owned_cards_product_pulls_idx').on(t.productId, t.valueCents.desc()).where(sql`${t.openingId} is not null`),
-    check('owned_cards_value_nonnegative', sql`${t.valueCents} >= 0`),
-    check('owned_cards_opening_link', sql`(${t.acquiredVia} = 'opening') = (${t.openingId} is not null)`),
   ],
 );

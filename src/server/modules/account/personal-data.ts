@@ -1,5 +1,5 @@
 import { asc, eq, or, sql } from 'drizzle-orm';
-import { account, session, twoFactor, user, verification } from '../../db/schema/auth.ts';
+import { account, session, twoFactor, user, verification } from '../auth/tables.ts';
 import type { PersonalDataSection } from '../personal-data.ts';
 
 /** What a deleted account's user row shows instead of the person. */

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Deps } from '../../deps.ts';
 import type { DbOrTx } from '../../db/client.ts';
-import { session as sessionTable, twoFactor, user as userTable } from '../../db/schema/auth.ts';
+import { session as sessionTable, twoFactor, user as userTable } from '../auth/tables.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import type { Actor } from '../../http/types.ts';
 import type {

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { user } from '../../db/schema/auth.ts';
+import { user } from '../auth/tables.ts';
 import { auditLog } from '../../db/schema/audit.ts';
 import type { AuditList, AuditListQuery } from '../../../shared/contracts/audit.ts';
 import { instantMs } from '../../../shared/contracts/dates.ts';

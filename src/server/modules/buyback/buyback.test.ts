@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminBuybackList, BuybackQuote, BuybackRates, BuybackResult } from '../../../shared/contracts/collection.ts';
 import { auditLog } from '../../db/schema/audit.ts';
 import { buybackLines, buybacks } from '../../db/schema/buyback.ts';
-import { appSettings } from '../../db/schema/platform.ts';
+import { appSettings } from '../../db/schema/settings.ts';
 import { ledgerEntries } from '../../db/schema/wallet.ts';
 import type { BusEvent } from '../realtime/bus.ts';
 import { getBalance } from '../wallet/service.ts';

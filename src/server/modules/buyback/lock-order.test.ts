@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { OpenResult } from '../../../shared/contracts/shop.ts';
-import { idempotencyKeys } from '../../db/schema/wallet.ts';
+import { idempotencyKeys } from '../../db/schema/platform.ts';
 import { CLEAN, fund, liveProduct, makeCatalog, shopInvariants } from '../shop/test-support.ts';
 import { ledgerInvariants, moneyTestContext, type MoneyTestContext } from '../wallet/test-support.ts';
 

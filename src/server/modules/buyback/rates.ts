@@ -1,5 +1,5 @@
 import type { ActorCtx } from '../../http/types.ts';
-import { asc, eq, inArray, sql } from 'drizzle-orm';
+import { asc, inArray, sql } from 'drizzle-orm';
 import {
   DEFAULT_BUYBACK_RATE_BP,
   type BuybackRates,
@@ -7,8 +7,9 @@ import {
 } from '../../../shared/contracts/collection.ts';
 import type { z } from 'zod';
 import type { DbOrTx, Tx } from '../../db/client.ts';
-import { cardClasses } from '../../db/schema/catalog.ts';
-import { appSettings } from '../../db/schema/platform.ts';
+import { cardClasses } from '../catalog/tables.ts';
+import { setClassBuybackRate } from '../catalog/classes.ts';
+import { readSetting, writeSetting } from '../settings/service.ts';
 import { badRequest } from '../../http/errors.ts';
 import { audit } from '../audit/service.ts';
 
@@ -21,8 +22,8 @@ function parseRate(value: unknown): number {
 }
 
 export async function getDefaultRateBp(db: DbOrTx): Promise<number> {
-  const [row] = await db.select({ value: appSettings.value }).from(appSettings).where(eq(appSettings.key, DEFAULT_RATE_KEY));
-  return row ? parseRate(row.value) : DEFAULT_BUYBACK_RATE_BP;
+  const value = await readSetting(db, DEFAULT_RATE_KEY);
+  return value !== undefined ? parseRate(value) : DEFAULT_BUYBACK_RATE_BP;
 }
 
 /** The rate a card of this class sells at: the class override, else the default (SQL, for lists). */
@@ -73,16 +74,8 @@ export async function updateRates(
     });
     throw badRequest('Some classes do not exist (any more). Reload the page and try again.', fields);
   }
-  await tx
-    .insert(appSettings)
-    .values({ key: DEFAULT_RATE_KEY, value: input.defaultRateBp })
-    .onConflictDoUpdate({ target: appSettings.key, set: { value: input.defaultRateBp, updatedAt: sql`now()` } });
-  for (const c of input.classes) {
-    await tx
-      .update(cardClasses)
-      .set({ buybackRateBp: c.rateBp, updatedAt: new Date() })
-      .where(eq(cardClasses.id, c.classId));
-  }
+  await writeSetting(tx, DEFAULT_RATE_KEY, input.defaultRateBp);
+  for (const c of input.classes) await setClassBuybackRate(tx, c.classId, c.rateBp);
   const after = await getRates(tx);
   const changedIds = new Set(input.classes.map((c) => c.classId));
   const pick = (r: BuybackRates) => ({

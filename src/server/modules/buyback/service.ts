@@ -13,10 +13,10 @@ import {
 } from '../../../shared/contracts/collection.ts';
 import { dayEnd } from '../../../shared/contracts/dates.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
-import { user } from '../../db/schema/auth.ts';
+import { user } from '../auth/tables.ts';
 import { buybackLines, buybacks } from '../../db/schema/buyback.ts';
-import { cardClasses, cards } from '../../db/schema/catalog.ts';
-import { ownedCards } from '../../db/schema/shop.ts';
+import { cardClasses, cards } from '../catalog/tables.ts';
+import { ownedCards } from '../inventory/tables.ts';
 import { AppError } from '../../http/errors.ts';
 import { likePattern } from '../collection/service.ts';
 import { moveCopies } from '../inventory/service.ts';

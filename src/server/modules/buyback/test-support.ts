@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { eq, inArray } from 'drizzle-orm';
 import { DEFAULT_LAYOUT } from '../../../shared/contracts/catalog.ts';
-import { architects, cardClasses, cards, uploads } from '../../db/schema/catalog.ts';
-import { ownedCards } from '../../db/schema/shop.ts';
+import { architects, cardClasses, cards } from '../../db/schema/catalog.ts';
+import { uploads } from '../../db/schema/uploads.ts';
+import { ownedCards } from '../../db/schema/inventory.ts';
 import type { TestContext } from '../../test/harness.ts';
 import { changeStock, createCopy } from '../inventory/service.ts';
 

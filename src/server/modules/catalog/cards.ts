@@ -4,11 +4,12 @@ import { and, asc, count, desc, eq, ilike, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { adminCardListQuerySchema, cardInputSchema, cardPatchSchema, type Card, type LookRefs, type PublicSet, type StockAdjustment, type StockAdjustmentInput } from '../../../shared/contracts/catalog.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
-import { architects, cardClasses, cards, stockAdjustments, textures } from '../../db/schema/catalog.ts';
+import type { StockMovement, StockMovementReason } from '../../../shared/contracts/inventory.ts';
+import { architects, cardClasses, cards, textures } from '../../db/schema/catalog.ts';
 import type { ActorCtx } from '../../http/types.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import { audit } from '../audit/service.ts';
-import { changeStock } from '../inventory/service.ts';
+import { changeStock, listMovements } from '../inventory/service.ts';
 import { afterCatalogWrite } from './cache.ts';
 import { archivedWhere, iso, likePattern, uploadExists, withFkGuard } from './helpers.ts';
 import { lookRefs } from './look-refs.ts';
@@ -226,7 +227,6 @@ export async function adjustStock(db: Db, ctx: ActorCtx, id: string, input: Stoc
       });
     }
     const [row] = await tx.select().from(cards).where(eq(cards.id, id));
-    const [adj] = await tx.select().from(stockAdjustments).where(eq(stockAdjustments.id, moved.adjustment!.id));
     await audit(tx, {
       ...ctx,
       action: 'catalog.card.stock',
@@ -235,34 +235,57 @@ export async function adjustStock(db: Db, ctx: ActorCtx, id: string, input: Stoc
       before: { stock: row!.stock - input.delta },
       after: { stock: row!.stock, delta: input.delta, reason: input.reason },
     });
-    return { card: cardDto(row!), adjustment: adjustmentDto(adj!) };
+    const adjustment: StockAdjustment = {
+      id: moved.movement.id,
+      cardId: id,
+      delta: input.delta,
+      stockAfter: moved.stockAfter,
+      reason: input.reason,
+      kind: 'admin_adjust',
+      actorId: ctx.actorId,
+      createdAt: moved.movement.createdAt.toISOString(),
+    };
+    return { card: cardDto(row!), adjustment };
   });
 }
 
-function adjustmentDto(r: typeof stockAdjustments.$inferSelect): StockAdjustment {
+/** What a movement without a note says in the history. */
+const MOVEMENT_TEXT: Record<StockMovementReason, string> = {
+  initial: 'Initial stock',
+  admin_adjust: 'Adjusted by an admin',
+  csv_import: 'CSV import',
+  pack_open: 'Pack opening',
+  grant: 'Granted to a user',
+  drop: 'Daily drop prize',
+  buyback_return: 'Sold back',
+  revoke: 'Revoked from a user',
+  ship: 'Shipment requested',
+  ship_cancel: 'Shipment cancelled',
+  ship_dispatch: 'Shipment dispatched',
+  ship_deliver: 'Shipment delivered',
+  drop_reserve: 'Reserved for a daily drop',
+  drop_release: 'Released from a daily drop',
+  ship_return: 'Shipment returned',
+  ship_lost: 'Shipment lost',
+};
+
+function adjustmentDto(m: StockMovement): StockAdjustment {
   return {
-    id: r.id,
-    cardId: r.cardId,
-    delta: r.delta,
-    stockAfter: r.stockAfter,
-    reason: r.reason,
-    actorId: r.actorId,
-    createdAt: r.createdAt.toISOString(),
+    id: m.id,
+    cardId: m.cardId,
+    delta: m.delta,
+    stockAfter: m.stockAfter,
+    reason: m.note ?? MOVEMENT_TEXT[m.reason],
+    kind: m.reason,
+    actorId: m.actorId,
+    createdAt: m.createdAt,
   };
 }
 
+/** The card's stock history: every movement that changed its stock, from the inventory's log. */
 export async function listStockAdjustments(db: DbOrTx, cardId: string, page: number, pageSize: number): Promise<Paged<StockAdjustment>> {
-  const [rows, [{ total } = { total: 0 }]] = await Promise.all([
-    db
-      .select()
-      .from(stockAdjustments)
-      .where(eq(stockAdjustments.cardId, cardId))
-      .orderBy(desc(stockAdjustments.createdAt), desc(stockAdjustments.id))
-      .limit(pageSize)
-      .offset((page - 1) * pageSize),
-    db.select({ total: count() }).from(stockAdjustments).where(eq(stockAdjustments.cardId, cardId)),
-  ]);
-  return paged(rows.map(adjustmentDto), total, page, pageSize);
+  const res = await listMovements(db, cardId, page, pageSize, { stockChangesOnly: true });
+  return paged(res.items.map(adjustmentDto), res.total, page, pageSize);
 }
 
 /** Artwork of the most valuable active card, so previews of frames and foils have something to show. */

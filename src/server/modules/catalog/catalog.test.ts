@@ -2,7 +2,8 @@ import { and, count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_LAYOUT } from '../../../shared/contracts/catalog.ts';
 import { auditLog } from '../../db/schema/audit.ts';
-import { cards, stockAdjustments } from '../../db/schema/catalog.ts';
+import { cards } from '../../db/schema/catalog.ts';
+import { stockMovements } from '../../db/schema/inventory.ts';
 import { as, catalogTestContext, uploadImage } from './test-support.ts';
 
 let t: Awaited<ReturnType<typeof catalogTestContext>>;
@@ -422,7 +423,7 @@ describe('CSV import and export', () => {
     expect(upd).toMatchObject({ ok: true, created: 0, updated: 2 });
     const [one] = await t.deps.db.select().from(cards).where(and(eq(cards.setName, 'Csvset'), eq(cards.number, 1)));
     expect(one).toMatchObject({ name: 'Csv uno', valueCents: 30, stock: 4, description: 'Quote "inside"' });
-    const adj = await t.deps.db.select().from(stockAdjustments).where(eq(stockAdjustments.cardId, one!.id));
+    const adj = await t.deps.db.select().from(stockMovements).where(eq(stockMovements.cardId, one!.id));
     expect(adj.map((a) => a.delta).sort()).toEqual([-6, 10]);
 
     // Export in the same format round-trips.

@@ -141,3 +141,11 @@ export async function deleteClass(db: Db, ctx: ActorCtx, id: string): Promise<vo
     ),
   );
 }
+
+/**
+ * A class's buyback rate override (basis points; null = the default). Buyback's rate screen sets it
+ * and audits the change itself; the public catalog does not show it, so no cache to refresh.
+ */
+export async function setClassBuybackRate(tx: DbOrTx, classId: string, rateBp: number | null): Promise<void> {
+  await tx.update(cardClasses).set({ buybackRateBp: rateBp, updatedAt: new Date() }).where(eq(cardClasses.id, classId));
+}

@@ -10,7 +10,8 @@ import {
 } from '../../../shared/contracts/catalog.ts';
 import { centsToDecimal, parseMoney } from '../../../shared/money.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
-import { architects, cardClasses, cards, textures, uploads } from '../../db/schema/catalog.ts';
+import { architects, cardClasses, cards, textures } from '../../db/schema/catalog.ts';
+import { uploads } from '../uploads/tables.ts';
 import { changeStock } from '../inventory/service.ts';
 import { audit } from '../audit/service.ts';
 import { CsvSyntaxError, parseCsv, toCsv } from '../../lib/csv.ts';

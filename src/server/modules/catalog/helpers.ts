@@ -2,7 +2,7 @@ import { isForeignKeyViolation } from '../../db/errors.ts';
 import { eq, isNotNull, isNull, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client.ts';
-import { uploads } from '../../db/schema/catalog.ts';
+import { uploads } from '../uploads/tables.ts';
 import { AppError } from '../../http/errors.ts';
 
 /** Small helpers shared by the catalog's entity files: archive filters, in-use refusals, image checks. */

@@ -1,6 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
-import { cards } from '../../db/schema/catalog.ts';
-import { ownedCards } from '../../db/schema/shop.ts';
+import { cards } from '../catalog/tables.ts';
+import { ownedCards } from '../inventory/tables.ts';
 import type { PersonalDataSection } from '../personal-data.ts';
 
 /**

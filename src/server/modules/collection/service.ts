@@ -8,9 +8,10 @@ import {
   type OwnedCardDetail,
 } from '../../../shared/contracts/collection.ts';
 import type { DbOrTx } from '../../db/client.ts';
-import { buybackLines, buybacks } from '../../db/schema/buyback.ts';
-import { cardClasses, cards } from '../../db/schema/catalog.ts';
-import { openings, ownedCards, products } from '../../db/schema/shop.ts';
+import { buybackLines, buybacks } from '../buyback/tables.ts';
+import { cardClasses, cards } from '../catalog/tables.ts';
+import { openings, products } from '../shop/tables.ts';
+import { ownedCards } from '../inventory/tables.ts';
 import { notFound } from '../../http/errors.ts';
 import { effectiveRateSql, getDefaultRateBp } from '../buyback/rates.ts';
 import { lookRefs } from '../catalog/look-refs.ts';

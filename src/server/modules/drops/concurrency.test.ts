@@ -6,7 +6,7 @@ import { createApp } from '../../app.ts';
 import { openPostgres } from '../../db/client.ts';
 import { auditLog } from '../../db/schema/audit.ts';
 import { dropEntries, dropWinners, drops } from '../../db/schema/drops.ts';
-import { ownedCards } from '../../db/schema/shop.ts';
+import { ownedCards } from '../../db/schema/inventory.ts';
 import type { Deps } from '../../deps.ts';
 import { runJobOnce } from '../../jobs/scheduler.ts';
 import { createBus } from '../realtime/bus.ts';

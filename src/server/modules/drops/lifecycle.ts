@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
 import { drawDropWinners } from '../../../shared/drop-draw.ts';
 import type { DbOrTx } from '../../db/client.ts';
-import { user } from '../../db/schema/auth.ts';
+import { user } from '../auth/tables.ts';
 import { dropEntries, dropPrizes, dropTemplates, dropWinners, drops } from '../../db/schema/drops.ts';
 import type { Deps } from '../../deps.ts';
 import type { Job } from '../../jobs/scheduler.ts';

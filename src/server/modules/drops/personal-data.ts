@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import { cards } from '../../db/schema/catalog.ts';
+import { cards } from '../catalog/tables.ts';
 import { dropEntries, dropTemplates, dropWinners, drops } from '../../db/schema/drops.ts';
 import type { PersonalDataSection } from '../personal-data.ts';
 

@@ -21,8 +21,9 @@ import type {
 } from '../../../shared/contracts/drops.ts';
 import type { LookRefs, PublicCard } from '../../../shared/contracts/catalog.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
-import { user } from '../../db/schema/auth.ts';
-import { cardClasses, cards, uploads } from '../../db/schema/catalog.ts';
+import { user } from '../auth/tables.ts';
+import { cardClasses, cards } from '../catalog/tables.ts';
+import { uploads } from '../uploads/tables.ts';
 import { dropEntries, dropPrizes, dropTemplates, dropWinners, drops } from '../../db/schema/drops.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';

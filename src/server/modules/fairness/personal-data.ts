@@ -1,5 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
-import { openings, userSeeds } from '../../db/schema/shop.ts';
+import { openings } from '../shop/tables.ts';
+import { userSeeds } from '../../db/schema/fairness.ts';
 import type { PersonalDataSection } from '../personal-data.ts';
 
 /**

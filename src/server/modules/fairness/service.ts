@@ -1,8 +1,8 @@
-import { and, desc, eq, getTableColumns, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { PoolSnapshot, Seeds } from '../../../shared/contracts/shop.ts';
 import type { Db, DbOrTx, Tx } from '../../db/client.ts';
-import { catalogState } from '../../db/schema/catalog.ts';
-import { fairnessPools, userSeeds } from '../../db/schema/shop.ts';
+import { catalogState } from '../catalog/tables.ts';
+import { fairnessPools, userSeeds } from '../../db/schema/fairness.ts';
 import { notFound } from '../../http/errors.ts';
 import { newClientSeed, newServerSeed, sha256HexSync } from './crypto.ts';
 
@@ -129,4 +129,17 @@ export async function getPool(db: DbOrTx, hash: string): Promise<PoolSnapshot> {
   const [row] = await db.select().from(fairnessPools).where(eq(fairnessPools.hash, hash));
   if (!row) throw notFound('No pool with this hash.');
   return { hash: row.hash, classes: row.classes };
+}
+
+/**
+ * Takes `quantity` nonces of a seed as a statement for a caller's CTE (the one-statement open), only
+ * if the seed is still the active one the caller read (same nonce, client seed and hash) and `gate`
+ * holds; returns "id" when it did. Hot path: same statement, no round trip.
+ */
+export function takeNoncesSql(p: { seedId: SQL; userId: SQL; quantity: SQL; nextNonce: SQL; clientSeed: SQL; serverSeedHash: SQL; gate: SQL }): SQL {
+  return sql`update ${userSeeds} set "next_nonce" = "next_nonce" + ${p.quantity}
+      where "id" = ${p.seedId} and "user_id" = ${p.userId} and "active" and "next_nonce" = ${p.nextNonce}
+        and "client_seed" = ${p.clientSeed} and "server_seed_hash" = ${p.serverSeedHash}
+        and ${p.gate}
+      returning "id"`;
 }

@@ -14,10 +14,10 @@ const serverDir = join(root, 'src', 'server');
 const inventoryDir = join(serverDir, 'modules', 'inventory');
 
 const RULES: Array<[string, RegExp]> = [
-  ['drizzle write of owned_cards / stock logs', /\.(insert|update|delete)\(\s*(ownedCards|stockMovements|stockAdjustments)\s*\)/],
+  ['drizzle write of owned_cards / stock logs', /\.(insert|update|delete)\(\s*(ownedCards|stockMovements)\s*\)/],
   ['drizzle write of cards.stock', /\.(update\(\s*cards\s*\)\s*\.set|insert\(\s*cards\s*\)\s*\.values)\(\{[^}]*\bstock\b\s*[:,}]/],
   ['raw SQL update of cards.stock', /update\s+("?cards"?|\$\{cards\})\s+(\w+\s+)?set\s[^;`]*\bstock"?\s*=/i],
-  ['raw SQL write of owned_cards / stock logs', /(insert\s+into|update|delete\s+from)\s+("?(owned_cards|stock_movements|stock_adjustments)"?|\$\{(ownedCards|stockMovements|stockAdjustments)\})[\s(]/i],
+  ['raw SQL write of owned_cards / stock logs', /(insert\s+into|update|delete\s+from)\s+("?(owned_cards|stock_movements)"?|\$\{(ownedCards|stockMovements)\})[\s(]/i],
 ];
 
 /** The rule names each text breaks. */

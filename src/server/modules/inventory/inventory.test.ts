@@ -5,7 +5,7 @@ import { MOVES, OWNED_CARD_STATUSES_FOR_TESTS, canMove, type CopyMoveName, type 
 import type { OwnedCardStatus, ProductSummary } from '../../../shared/contracts/shop.ts';
 import { cards } from '../../db/schema/catalog.ts';
 import { stockMovements } from '../../db/schema/inventory.ts';
-import { ownedCards } from '../../db/schema/shop.ts';
+import { ownedCards } from '../../db/schema/inventory.ts';
 import { AppError } from '../../http/errors.ts';
 import { giveCards, makeCard, makeClass, statusesOf, stockOf } from '../buyback/test-support.ts';
 import { fund, makeCatalog, slots } from '../shop/test-support.ts';

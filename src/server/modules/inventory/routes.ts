@@ -2,7 +2,7 @@ import { createRoute } from '@hono/zod-openapi';
 import { idSchema } from '../../../shared/contracts/catalog.ts';
 import { stockMovementListSchema, stockMovementQuerySchema, stockReconcileSchema } from '../../../shared/contracts/inventory.ts';
 import { eq } from 'drizzle-orm';
-import { cards } from '../../db/schema/catalog.ts';
+import { cards } from '../catalog/tables.ts';
 import type { Deps } from '../../deps.ts';
 import { notFound } from '../../http/errors.ts';
 import { requireAdmin } from '../../http/guards.ts';

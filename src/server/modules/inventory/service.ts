@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { count, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, ne, sql, type SQL } from 'drizzle-orm';
 import {
   MOVES,
   OUT_OF_STOCK_STATES,
@@ -12,15 +12,14 @@ import {
 } from '../../../shared/contracts/inventory.ts';
 import type { OwnedCardStatus } from '../../../shared/contracts/shop.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
-import { cards, stockAdjustments } from '../../db/schema/catalog.ts';
+import { cards } from '../catalog/tables.ts';
 import { stockMovements } from '../../db/schema/inventory.ts';
-import { ownedCards } from '../../db/schema/shop.ts';
+import { ownedCards } from '../../db/schema/inventory.ts';
 import { AppError } from '../../http/errors.ts';
 
 /**
  * The inventory gateway (issue 14, ADR 0011): the only code that writes `cards.stock`,
- * `owned_cards` (rows and status), `stock_movements` and `stock_adjustments`
- * (inventory-boundary.test.ts enforces it). Every change of stock and every move of an owned copy
+ * `owned_cards` (rows and status) and `stock_movements` (inventory-boundary.test.ts enforces it). Every change of stock and every move of an owned copy
  * writes a stock movement with its reason and reference, in the same statement as the change, so
  * each card's movements sum to its stock (`reconcileStock`). Moves of a copy are checked against
  * the state machine of `shared/contracts/inventory.ts` by a conditional UPDATE: two moves of one
@@ -34,10 +33,7 @@ export interface MoveContext {
   actorId: string | null;
   referenceType?: string | null;
   referenceId?: string | null;
-  /**
-   * Why, for people. A stock change with a note also goes to the catalog's stock history
-   * (stock_adjustments, whose reason is this text), as every change outside an opening always has.
-   */
+  /** Why, for people (an admin's reason); the catalog's stock history shows it. */
   note?: string | null;
 }
 
@@ -47,9 +43,10 @@ function rowsOf<T>(res: unknown): T[] {
 
 
 interface Applied {
+  id: string;
   card_id: string;
   stock_after: number;
-  adjustment: { id: string; created_at: string } | null;
+  created_at: string;
 }
 
 /**
@@ -59,7 +56,6 @@ interface Applied {
  */
 async function applyStock(tx: DbOrTx, entries: ReadonlyArray<{ cardId: string; delta: number }>, reason: StockMovementReason, ctx: MoveContext) {
   const rows = entries.map((e) => ({ card_id: e.cardId, delta: e.delta }));
-  const legacy = ctx.note != null;
   const res = await tx.execute(sql`
     with w as (select * from json_to_recordset(${JSON.stringify(rows)}::json) as w(card_id uuid, delta integer)),
     locked as materialized (select c.id from ${cards} c where c.id in (select card_id from w) order by c.id for update),
@@ -74,17 +70,9 @@ async function applyStock(tx: DbOrTx, entries: ReadonlyArray<{ cardId: string; d
         ${ctx.referenceId ?? null}::text, ${ctx.note ?? null}::text, ${ctx.actorId}::text
       from w join ${cards} c on c.id = w.card_id and c.id in (select id from locked) left join upd u on u.id = w.card_id
       where w.delta = 0 or u.id is not null
-      returning "card_id", "delta", "stock_after"
-    ),
-    adj as (
-      insert into ${stockAdjustments} ("card_id", "delta", "stock_after", "reason", "actor_id")
-      select m.card_id, m.delta, m.stock_after, ${ctx.note ?? ''}::text, ${ctx.actorId}::text from moved m
-      where ${legacy}::boolean and m.delta <> 0
-      returning "id", "card_id", "created_at"
+      returning "id", "card_id", "stock_after", "created_at"
     )
-    select m.card_id, m.stock_after,
-      (select json_build_object('id', a.id, 'created_at', a.created_at) from adj a where a.card_id = m.card_id) as adjustment
-    from moved m`);
+    select m.id, m.card_id, m.stock_after, m.created_at from moved m`);
   return new Map(rowsOf<Applied>(res).map((r) => [r.card_id, { ...r, stock_after: Number(r.stock_after) }]));
 }
 
@@ -97,12 +85,11 @@ export type StockChangeReason = (typeof SUPPLY_REASONS)[number];
 export async function changeStock(
   tx: DbOrTx,
   input: { cardId: string; delta: number; reason: StockChangeReason } & MoveContext,
-): Promise<{ stockAfter: number; adjustment: { id: string; createdAt: Date } | null } | null> {
+): Promise<{ stockAfter: number; movement: { id: string; createdAt: Date } } | null> {
   if (!Number.isInteger(input.delta) || input.delta === 0) throw new Error('changeStock needs a non-zero whole delta');
   const applied = (await applyStock(tx, [{ cardId: input.cardId, delta: input.delta }], input.reason, input)).get(input.cardId);
   if (!applied) return null;
-  const a = applied.adjustment;
-  return { stockAfter: applied.stock_after, adjustment: a ? { id: a.id, createdAt: new Date(a.created_at) } : null };
+  return { stockAfter: applied.stock_after, movement: { id: applied.id, createdAt: new Date(applied.created_at) } };
 }
 
 /**
@@ -132,12 +119,6 @@ export async function createCopy(
       select t.id, ${m.stockDelta}::int, t.stock, ${m.reason}::stock_movement_reason, ${input.referenceType ?? 'owned_card'}::text,
         ${input.referenceId ?? ownedCardId}::text, ${input.note ?? null}::text, ${input.actorId}::text
       from taken t
-      returning 1
-    ),
-    adj as (
-      insert into ${stockAdjustments} ("card_id", "delta", "stock_after", "reason", "actor_id")
-      select t.id, ${m.stockDelta}::int, t.stock, ${input.note ?? ''}::text, ${input.actorId}::text from taken t
-      where ${input.note != null}::boolean
       returning 1
     )
     select t.id, t.name, t.stock, t.value_cents, (select count(*) from copy) as copies from taken t`);
@@ -325,17 +306,21 @@ function movementDto(r: typeof stockMovements.$inferSelect): StockMovement {
   };
 }
 
-/** A card's stock history, newest first. */
-export async function listMovements(db: DbOrTx, cardId: string, page: number, pageSize: number) {
+/**
+ * A card's movements, newest first. `stockChangesOnly` leaves out the moves of owned copies that
+ * stay out of stock (delta 0: shipped, delivered…), which is the catalog's stock history.
+ */
+export async function listMovements(db: DbOrTx, cardId: string, page: number, pageSize: number, opts: { stockChangesOnly?: boolean } = {}) {
+  const where = and(eq(stockMovements.cardId, cardId), opts.stockChangesOnly ? ne(stockMovements.delta, 0) : undefined);
   const [rows, [{ total } = { total: 0 }]] = await Promise.all([
     db
       .select()
       .from(stockMovements)
-      .where(eq(stockMovements.cardId, cardId))
+      .where(where)
       .orderBy(desc(stockMovements.createdAt), desc(stockMovements.id))
       .limit(pageSize)
       .offset((page - 1) * pageSize),
-    db.select({ total: count() }).from(stockMovements).where(eq(stockMovements.cardId, cardId)),
+    db.select({ total: count() }).from(stockMovements).where(where),
   ]);
   return { items: rows.map(movementDto), total, page, pageSize };
 }

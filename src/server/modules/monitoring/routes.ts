@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { retentionOf } from '../../config.ts';
 import type { Deps } from '../../deps.ts';
-import { monitoringReports } from '../../db/schema/index.ts';
+import { monitoringReports } from '../../db/schema/monitoring.ts';
 import { AppError, respondError, toAppError } from '../../http/errors.ts';
 import { clientIp } from '../../http/security.ts';
 import type { AppEnv } from '../../http/types.ts';

@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminOwnedList } from '../../../shared/contracts/collection.ts';
 import { auditLog } from '../../db/schema/audit.ts';
-import { stockAdjustments } from '../../db/schema/catalog.ts';
+import { stockMovements } from '../../db/schema/inventory.ts';
 import { giveCards, makeCard, makeClass, statusesOf, stockOf } from '../buyback/test-support.ts';
 import { moneyTestContext, type MoneyTestContext } from '../wallet/test-support.ts';
 
@@ -31,8 +31,8 @@ describe('admin owned cards', () => {
     const audits = await t.deps.db.select().from(auditLog).where(and(eq(auditLog.action, 'owned.grant'), eq(auditLog.targetId, r.ownedCard.id)));
     expect(audits).toHaveLength(1);
     expect(audits[0]!.after).toMatchObject({ reason: 'Prize for the stream', ownerId: u });
-    const adj = await t.deps.db.select().from(stockAdjustments).where(eq(stockAdjustments.cardId, card.id));
-    expect(adj.map((a) => a.delta)).toEqual([-1]);
+    const adj = await t.deps.db.select().from(stockMovements).where(eq(stockMovements.cardId, card.id));
+    expect(adj.filter((a) => a.reason === 'grant').map((a) => [a.delta, a.note?.endsWith(': Prize for the stream')])).toEqual([[-1, true]]);
 
     // The user sees it in the vault.
     const vault = (await (await t.as(u).get('/api/collection')).json()) as { items: Array<{ id: string }> };

@@ -9,9 +9,9 @@ import {
   type grantCardSchema,
 } from '../../../shared/contracts/collection.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
-import { user } from '../../db/schema/auth.ts';
-import { cardClasses, cards } from '../../db/schema/catalog.ts';
-import { ownedCards } from '../../db/schema/shop.ts';
+import { user } from '../auth/tables.ts';
+import { cardClasses, cards } from '../catalog/tables.ts';
+import { ownedCards } from '../inventory/tables.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import { audit } from '../audit/service.ts';
 import { createCopy, moveCopies } from '../inventory/service.ts';

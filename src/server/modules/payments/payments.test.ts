@@ -3,7 +3,8 @@ import { eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../config.ts';
-import { deposits, ledgerEntries, paymentEvents } from '../../db/schema/wallet.ts';
+import { deposits, paymentEvents } from '../../db/schema/payments.ts';
+import { ledgerEntries } from '../../db/schema/wallet.ts';
 import { testConfig } from '../../test/harness.ts';
 import { getBalance, moneyTransaction } from '../wallet/service.ts';
 import { idem, ledgerInvariants, moneyTestContext, type MoneyTestContext } from '../wallet/test-support.ts';
@@ -185,7 +186,7 @@ describe('sandbox deposits', () => {
       const u = await t.makeUser();
       await t.as(u).put('/api/wallet/limits', { month: 1000 });
       await t.as(u).put('/api/wallet/limits', { month: 50000 });
-      const { depositLimits } = await import('../../db/schema/wallet.ts');
+      const { depositLimits } = await import('../../db/schema/responsible-play.ts');
       await t.deps.db
         .update(depositLimits)
         .set({ pendingEffectiveAt: new Date(Date.now() - 1000) })

@@ -1,5 +1,5 @@
 import { asc, eq } from 'drizzle-orm';
-import { deposits } from '../../db/schema/wallet.ts';
+import { deposits } from '../../db/schema/payments.ts';
 import type { PersonalDataSection } from '../personal-data.ts';
 
 /** Deposits are payment records: kept on deletion (accounting, refunds, disputes). */

@@ -3,7 +3,7 @@ import type Stripe from 'stripe';
 import type { Deposit } from '../../../shared/contracts/wallet.ts';
 import { formatMoney } from '../../../shared/money.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
-import { deposits, paymentEvents } from '../../db/schema/wallet.ts';
+import { deposits, paymentEvents } from '../../db/schema/payments.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import type { Logger } from '../../lib/logger.ts';
 import { applyDepositBonus } from '../promo/service.ts';

@@ -1,5 +1,5 @@
 import { asc, eq } from 'drizzle-orm';
-import { promoCodes, promoRedemptions } from '../../db/schema/wallet.ts';
+import { promoCodes, promoRedemptions } from '../../db/schema/promo.ts';
 import type { PersonalDataSection } from '../personal-data.ts';
 
 /** Redemptions are credits paid out (kept); codes a staff member created stay with the business. */

@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog } from '../../db/schema/audit.ts';
-import { ledgerEntries, promoCodes } from '../../db/schema/wallet.ts';
+import { ledgerEntries } from '../../db/schema/wallet.ts';
+import { promoCodes } from '../../db/schema/promo.ts';
 import { seedPromoCodes } from '../../seed/wallet.ts';
 import { getBalance } from '../wallet/service.ts';
 import { idem, ledgerInvariants, moneyTestContext, type MoneyTestContext } from '../wallet/test-support.ts';

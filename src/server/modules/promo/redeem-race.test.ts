@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { promoRedemptions } from '../../db/schema/wallet.ts';
+import { promoRedemptions } from '../../db/schema/promo.ts';
 import { fund } from '../shop/test-support.ts';
 import { idem, ledgerInvariants, moneyTestContext, type MoneyTestContext } from '../wallet/test-support.ts';
 

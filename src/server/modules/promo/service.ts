@@ -11,9 +11,9 @@ import type {
 import { formatMoney } from '../../../shared/money.ts';
 import type { ErrorCode } from '../../../shared/api-error.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
-import { auditLog } from '../../db/schema/audit.ts';
-import { user } from '../../db/schema/auth.ts';
-import { promoCodes, promoRedemptions } from '../../db/schema/wallet.ts';
+import { auditLog } from '../audit/tables.ts';
+import { user } from '../auth/tables.ts';
+import { promoCodes, promoRedemptions } from '../../db/schema/promo.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import { audit } from '../audit/service.ts';
 import { assertCanSpend } from '../responsible-play/service.ts';

@@ -1,5 +1,5 @@
 import { asc, eq } from 'drizzle-orm';
-import { depositLimits, selfExclusions } from '../../db/schema/wallet.ts';
+import { depositLimits, selfExclusions } from '../../db/schema/responsible-play.ts';
 import type { PersonalDataSection } from '../personal-data.ts';
 
 /** Deposit limits and self-exclusions: protections for a live account, deleted with it. */

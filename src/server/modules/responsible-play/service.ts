@@ -8,7 +8,8 @@ import {
 } from '../../../shared/contracts/wallet.ts';
 import { formatMoney } from '../../../shared/money.ts';
 import type { DbOrTx } from '../../db/client.ts';
-import { depositLimits, deposits, selfExclusions } from '../../db/schema/wallet.ts';
+import { depositLimits, selfExclusions } from '../../db/schema/responsible-play.ts';
+import { deposits } from '../payments/tables.ts';
 import { AppError } from '../../http/errors.ts';
 
 /**

@@ -13,7 +13,7 @@ import {
   type originUpdateSchema,
 } from '../../../shared/contracts/shipping.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
-import { cards } from '../../db/schema/catalog.ts';
+import { cards } from '../catalog/tables.ts';
 import { cardLocations, shipmentCards, shipments, shippingAddresses, shippingOrigins } from '../../db/schema/shipping.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import { audit } from '../audit/service.ts';

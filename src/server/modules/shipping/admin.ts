@@ -13,8 +13,8 @@ import {
   type ShipmentStatus,
 } from '../../../shared/contracts/shipping.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
-import { user } from '../../db/schema/auth.ts';
-import { cards } from '../../db/schema/catalog.ts';
+import { user } from '../auth/tables.ts';
+import { cards } from '../catalog/tables.ts';
 import { shipmentCards, shipments, shippingOrigins } from '../../db/schema/shipping.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import { likePattern } from '../collection/service.ts';

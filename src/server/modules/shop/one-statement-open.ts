@@ -4,11 +4,11 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import { PULL_EVENT_MIN_CENTS, type OpenResult, type PackSlot } from '../../../shared/contracts/shop.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Deps } from '../../deps.ts';
-import { openings, purchases, userPacks, userSeeds } from '../../db/schema/shop.ts';
-import { idempotencyKeys } from '../../db/schema/wallet.ts';
-import { requestHash } from '../../lib/idempotency.ts';
+import { openings, purchases, userPacks } from '../../db/schema/shop.ts';
+import { userSeeds } from '../fairness/tables.ts';
+import { requestHash, storeKeySql } from '../../lib/idempotency.ts';
 import { PG, pgCode } from '../../db/errors.ts';
-import { poolStored } from '../fairness/service.ts';
+import { poolStored, takeNoncesSql } from '../fairness/service.ts';
 import { openedCopiesCte, takeStockCtes } from '../inventory/service.ts';
 import type { Bus } from '../realtime/bus.ts';
 import { debitCtes, debitValues } from '../wallet/service.ts';
@@ -145,10 +145,7 @@ function statementSql(bus: Bus, announce: boolean): { sql: SQL; announced: boole
       : sql``;
   const statement = sql`
     with key as (
-      insert into ${idempotencyKeys} ("user_id", "key", "request_hash", "response_status", "response_body")
-      values (${v('uid')}::text, ${v('key')}::text, ${v('request_hash')}::text, 201, ${v('stored')}::jsonb)
-      on conflict ("user_id", "key") do nothing
-      returning "id"
+      ${storeKeySql({ userId: sql`${v('uid')}::text`, key: sql`${v('key')}::text`, requestHash: sql`${v('request_hash')}::text`, status: 201, body: sql`${v('stored')}::jsonb` })}
     ),
     excluded as (select 1 from "self_exclusions" where "user_id" = ${v('uid')}::text and "ends_at" > ${v('at')}::timestamptz limit 1),
     product as (
@@ -163,11 +160,15 @@ function statementSql(bus: Bus, announce: boolean): { sql: SQL; announced: boole
     -- take this lock before the seed and the cards (an init plan runs before the rows it gates).
     balance_lock as materialized (select 1 from "balances" where "user_id" = ${v('uid')}::text for update),
     nonces as (
-      update "user_seeds" set "next_nonce" = "next_nonce" + ${v('quantity')}::int
-      where "id" = ${v('seed_id')}::uuid and "user_id" = ${v('uid')}::text and "active" and "next_nonce" = ${v('next_nonce')}::int
-        and "client_seed" = ${v('client_seed')}::text and "server_seed_hash" = ${v('server_seed_hash')}::text
-        and (select count(*) from balance_lock) >= 0
-      returning "id"
+      ${takeNoncesSql({
+        seedId: sql`${v('seed_id')}::uuid`,
+        userId: sql`${v('uid')}::text`,
+        quantity: sql`${v('quantity')}::int`,
+        nextNonce: sql`${v('next_nonce')}::int`,
+        clientSeed: sql`${v('client_seed')}::text`,
+        serverSeedHash: sql`${v('server_seed_hash')}::text`,
+        gate: sql`(select count(*) from balance_lock) >= 0`,
+      })}
     ),
     version as (select 1 from "catalog_state" where "id" = 1 and "pool_version" = ${v('pool_version')}::uuid),
     want as (select * from json_to_recordset(${v('want')}::json) as w(id uuid, n integer, emptied boolean)),

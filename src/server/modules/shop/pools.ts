@@ -2,7 +2,7 @@ import { asc, eq } from 'drizzle-orm';
 import type { PackPool, PackSlot } from '../../../shared/contracts/shop.ts';
 import { cmp, poolCanonical } from '../../../shared/fairness.ts';
 import type { DbOrTx } from '../../db/client.ts';
-import { cards, catalogState } from '../../db/schema/catalog.ts';
+import { cards, catalogState } from '../catalog/tables.ts';
 import { sha256HexSync } from '../fairness/crypto.ts';
 import { classesOf } from './odds.ts';
 import { eligibleWhere } from './read.ts';

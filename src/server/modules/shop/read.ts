@@ -14,9 +14,11 @@ import type {
   TopPulls,
 } from '../../../shared/contracts/shop.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
-import { user } from '../../db/schema/auth.ts';
-import { cardClasses, cards } from '../../db/schema/catalog.ts';
-import { openings, ownedCards, packs, products, userSeeds } from '../../db/schema/shop.ts';
+import { user } from '../auth/tables.ts';
+import { cardClasses, cards } from '../catalog/tables.ts';
+import { openings, packs, products } from '../../db/schema/shop.ts';
+import { ownedCards } from '../inventory/tables.ts';
+import { userSeeds } from '../fairness/tables.ts';
 import { notFound } from '../../http/errors.ts';
 import { lookRefs } from '../catalog/look-refs.ts';
 import { classesOf, packStats, slotOddsTable, type ClassPoolStats } from './odds.ts';

@@ -27,7 +27,7 @@ import {
   type PullEvent,
 } from '../../../shared/contracts/shop.ts';
 import type { Tx } from '../../db/client.ts';
-import { user } from '../../db/schema/auth.ts';
+import { user } from '../auth/tables.ts';
 import { openings, purchases, userPacks } from '../../db/schema/shop.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError, notFound } from '../../http/errors.ts';

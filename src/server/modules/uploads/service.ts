@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { UPLOAD_MAX_BYTES, type Upload } from '../../../shared/contracts/catalog.ts';
 import type { Db } from '../../db/client.ts';
-import { uploads, type UploadVariantRow } from '../../db/schema/catalog.ts';
+import { uploads, type UploadVariantRow } from '../../db/schema/uploads.ts';
 import { AppError, badRequest } from '../../http/errors.ts';
 import type { Storage } from './storage.ts';
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { count } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { uploads } from '../../db/schema/catalog.ts';
+import { uploads } from '../../db/schema/uploads.ts';
 import { auditLog } from '../../db/schema/audit.ts';
 import { as, catalogTestContext, multipart, testImage } from '../catalog/test-support.ts';
 import { sniffImage } from './service.ts';

@@ -9,8 +9,8 @@ import {
 } from '../../../shared/contracts/wallet.ts';
 import { formatMoney } from '../../../shared/money.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
-import { auditLog } from '../../db/schema/audit.ts';
-import { appSettings } from '../../db/schema/platform.ts';
+import { auditLog } from '../audit/tables.ts';
+import { readSetting, writeSetting } from '../settings/service.ts';
 import { AppError } from '../../http/errors.ts';
 import type { Actor } from '../../http/types.ts';
 import { audit } from '../audit/service.ts';
@@ -34,18 +34,15 @@ const COUNTED_ACTIONS = ['wallet.adjust', 'owned.grant'];
 const ADJUST_LOCK_NS = 7_301_013;
 
 export async function getAdjustLimits(db: DbOrTx): Promise<AdjustLimits> {
-  const [row] = await db.select({ value: appSettings.value }).from(appSettings).where(eq(appSettings.key, ADJUST_LIMITS_KEY));
+  const value = await readSetting(db, ADJUST_LIMITS_KEY);
   // A stored value that no longer validates (hand edit, older shape) falls back to the safe defaults.
-  const parsed = row ? adjustLimitsSchema.safeParse(row.value) : null;
+  const parsed = value !== undefined ? adjustLimitsSchema.safeParse(value) : null;
   return parsed?.success ? parsed.data : { ...DEFAULT_ADJUST_LIMITS };
 }
 
 export async function setAdjustLimits(tx: Tx, ctx: ActorCtx, input: AdjustLimits): Promise<AdjustLimits> {
   const before = await getAdjustLimits(tx);
-  await tx
-    .insert(appSettings)
-    .values({ key: ADJUST_LIMITS_KEY, value: input })
-    .onConflictDoUpdate({ target: appSettings.key, set: { value: input, updatedAt: sql`now()` } });
+  await writeSetting(tx, ADJUST_LIMITS_KEY, input);
   await audit(tx, {
     actorId: ctx.actorId,
     action: 'wallet.adjust_limits.update',

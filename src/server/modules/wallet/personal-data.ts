@@ -1,5 +1,7 @@
 import { asc, eq } from 'drizzle-orm';
-import { balances, idempotencyKeys, journalEntries, ledgerAccounts, ledgerEntries } from '../../db/schema/wallet.ts';
+import { balances, journalEntries, ledgerAccounts, ledgerEntries } from '../../db/schema/wallet.ts';
+import { idempotencyKeys } from '../platform/tables.ts';
+import { forgetKeysOf } from '../../lib/idempotency.ts';
 import type { PersonalDataSection } from '../personal-data.ts';
 
 /**
@@ -50,6 +52,6 @@ export const walletPersonalData: PersonalDataSection = {
     };
   },
   async erase(tx, { id }) {
-    await tx.delete(idempotencyKeys).where(eq(idempotencyKeys.userId, id));
+    await forgetKeysOf(tx, id);
   },
 };

@@ -13,7 +13,7 @@ import {
   updateLimitsSchema,
 } from '../../../shared/contracts/wallet.ts';
 import type { DbOrTx } from '../../db/client.ts';
-import { user } from '../../db/schema/auth.ts';
+import { user } from '../auth/tables.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import { actorOf, requireAdmin, requireOwner, requireUser } from '../../http/guards.ts';
