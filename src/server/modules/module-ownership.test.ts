@@ -25,15 +25,6 @@ const modulesDir = join(serverDir, 'modules');
 const ALLOWED: Record<string, string> = {
   // ADR 0011: the inventory gateway is the one writer of cards.stock (its own lint rule checks the column).
   'inventory -> cards': 'stock, through the inventory gateway (ADR 0011)',
-  // Left for a next step (ADR 0013): admin-users and account edit auth's users and sessions directly.
-  'admin-users -> user': 'ban, role and two-factor reset of a user: to move into auth',
-  'admin-users -> session': 'ending sessions on ban or reset: to move into auth',
-  'admin-users -> two_factor': 'two-factor reset: to move into auth',
-  'account -> user': 'the erase pseudonymises the user row: to move into auth',
-  'account -> session': 'the erase ends sessions: to move into auth',
-  'account -> account': 'the erase removes sign-in methods: to move into auth',
-  'account -> two_factor': 'the erase removes two-factor: to move into auth',
-  'account -> verification': 'the erase removes pending links: to move into auth',
 };
 
 interface Table {

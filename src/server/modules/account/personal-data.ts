@@ -1,21 +1,13 @@
-import { asc, eq, or, sql } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import { account, session, twoFactor, user, verification } from '../auth/tables.ts';
 import type { PersonalDataSection } from '../personal-data.ts';
-
-/** What a deleted account's user row shows instead of the person. */
-export function pseudonymOf(userId: string): { email: string; username: string; name: string } {
-  const tag = userId.slice(0, 12).toLowerCase().replace(/[^a-z0-9]/g, 'x');
-  return { email: `deleted-${userId.toLowerCase()}@deleted.invalid`, username: `deleted-${tag}`.slice(0, 20), name: 'Deleted user' };
-}
+import { eraseSignIn, linksOf } from '../auth/user-writes.ts';
 
 /** The purpose of a pending link, never its token (identifiers are `<purpose>:<token>`). */
 function linkPurpose(identifier: string): string {
   for (const p of ['reset-password', 'delete-account', 'email-verification', 'change-email']) if (identifier.startsWith(p)) return p;
   return 'other';
 }
-
-const linksOf = (id: string, email: string) =>
-  or(eq(verification.value, id), sql`strpos(lower(${verification.identifier}), lower(${email})) > 0`)!;
 
 /**
  * Sign-in data (Better Auth's tables). Credentials, sessions, two-factor and pending links are
@@ -75,28 +67,7 @@ export const accountPersonalData: PersonalDataSection = {
       pendingLinks: links.map((l) => ({ purpose: linkPurpose(l.identifier), createdAt: l.createdAt.toISOString(), expiresAt: l.expiresAt.toISOString() })),
     };
   },
-  async erase(tx, { id, email }) {
-    await tx.delete(session).where(eq(session.userId, id));
-    await tx.delete(account).where(eq(account.userId, id));
-    await tx.delete(twoFactor).where(eq(twoFactor.userId, id));
-    await tx.delete(verification).where(linksOf(id, email));
-    const alias = pseudonymOf(id);
-    await tx
-      .update(user)
-      .set({
-        email: alias.email,
-        name: alias.name,
-        username: alias.username,
-        image: null,
-        emailVerified: false,
-        twoFactorEnabled: false,
-        banned: false,
-        banReason: null,
-        banExpires: null,
-        lastSignInAt: null,
-        deletedAt: new Date(),
-        updatedAt: new Date(),
-      })
-      .where(eq(user.id, id));
+  async erase(tx, who) {
+    await eraseSignIn(tx, who);
   },
 };

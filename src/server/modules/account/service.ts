@@ -1,5 +1,5 @@
 import { isUniqueViolation } from '../../db/errors.ts';
-import { and, desc, eq, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Deps } from '../../deps.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { account as accountTable, session as sessionTable, user as userTable } from '../auth/tables.ts';
@@ -10,6 +10,7 @@ import type { Account, DataExport, SessionInfo } from '../../../shared/contracts
 import { audit } from '../audit/service.ts';
 import { getAuth } from '../auth/auth.ts';
 import { checkSecondFactor, findTwoFactor, readBackupCodes } from '../auth/second-factor.ts';
+import { endSessions, setUsername } from '../auth/user-writes.ts';
 import { erasePersonalData, exportPersonalData } from '../personal-data.ts';
 import { describeUserAgent } from './user-agent.ts';
 
@@ -66,11 +67,7 @@ export async function isUsernameAvailable(db: DbOrTx, username: string, exceptUs
 export async function changeUsername(db: Db, userId: string, username: string): Promise<Account> {
   if (!(await isUsernameAvailable(db, username, userId))) throw conflict('That username is taken.', 'username_taken');
   try {
-    const [u] = await db
-      .update(userTable)
-      .set({ username, updatedAt: new Date() })
-      .where(eq(userTable.id, userId))
-      .returning();
+    const u = await setUsername(db, userId, username);
     if (!u) throw notFound('No such account.');
     return toAccount(u);
   } catch (err) {
@@ -90,19 +87,12 @@ export async function listSessions(db: DbOrTx, userId: string, currentId: string
 }
 
 export async function revokeSession(db: DbOrTx, userId: string, sessionId: string): Promise<void> {
-  const rows = await db
-    .delete(sessionTable)
-    .where(and(eq(sessionTable.id, sessionId), eq(sessionTable.userId, userId)))
-    .returning({ id: sessionTable.id });
-  if (!rows.length) throw notFound('No such session.');
+  const ended = await endSessions(db, userId, { only: sessionId });
+  if (!ended.length) throw notFound('No such session.');
 }
 
 export async function revokeOtherSessions(db: DbOrTx, userId: string, currentId: string): Promise<number> {
-  const rows = await db
-    .delete(sessionTable)
-    .where(and(eq(sessionTable.userId, userId), ne(sessionTable.id, currentId)))
-    .returning({ id: sessionTable.id });
-  return rows.length;
+  return (await endSessions(db, userId, { except: currentId })).length;
 }
 
 export async function exportData(deps: Deps, userId: string, currentSessionId: string | null): Promise<DataExport> {

@@ -14,6 +14,7 @@ import type {
 import { toSessionInfo } from '../account/service.ts';
 import { audit } from '../audit/service.ts';
 import { getAuth } from '../auth/auth.ts';
+import { disableTwoFactor, endSessions, setBan, setRole } from '../auth/user-writes.ts';
 import { sendMail } from '../mail/service.ts';
 import { AppError } from '../../http/errors.ts';
 import { MAIL_DISABLED_MESSAGE } from '../auth/auth.ts';
@@ -134,12 +135,8 @@ export async function banUser(deps: Deps, actor: Actor, id: string, input: BanUs
   const before = await findUser(deps.db, id);
   assertCanManage(actor, before);
   await deps.db.transaction(async (tx) => {
-    const [after] = await tx
-      .update(userTable)
-      .set({ banned: true, banReason: input.reason, banExpires: expires, updatedAt: new Date() })
-      .where(eq(userTable.id, id))
-      .returning();
-    await tx.delete(sessionTable).where(eq(sessionTable.userId, id));
+    const after = await setBan(tx, id, { reason: input.reason, expires });
+    await endSessions(tx, id);
     await audit(tx, { actorId: actor.userId, action: 'user.ban', targetType: 'user', targetId: id, before: snapshot(before), after: snapshot(after!), ip });
   });
   await sendMail(deps, {
@@ -154,11 +151,7 @@ export async function unbanUser(deps: Deps, actor: Actor, id: string, ip: string
   const before = await findUser(deps.db, id);
   if (before.role !== 'user' && actor.role !== 'owner') throw forbidden('Only an owner can do this to an admin.', 'owner_role_required');
   await deps.db.transaction(async (tx) => {
-    const [after] = await tx
-      .update(userTable)
-      .set({ banned: false, banReason: null, banExpires: null, updatedAt: new Date() })
-      .where(eq(userTable.id, id))
-      .returning();
+    const after = await setBan(tx, id, null);
     await audit(tx, { actorId: actor.userId, action: 'user.unban', targetType: 'user', targetId: id, before: snapshot(before), after: snapshot(after!), ip });
   });
   return userDetail(deps.db, id);
@@ -170,13 +163,8 @@ export async function resetTwoFactor(deps: Deps, actor: Actor, id: string, ip: s
   assertCanManage(actor, before);
   if (!before.twoFactorEnabled) throw conflict('This user has no two-factor to reset.', 'two_factor_not_enabled');
   await deps.db.transaction(async (tx) => {
-    await tx.delete(twoFactor).where(eq(twoFactor.userId, id));
-    const [after] = await tx
-      .update(userTable)
-      .set({ twoFactorEnabled: false, updatedAt: new Date() })
-      .where(eq(userTable.id, id))
-      .returning();
-    await tx.delete(sessionTable).where(eq(sessionTable.userId, id));
+    const after = await disableTwoFactor(tx, id);
+    await endSessions(tx, id);
     await audit(tx, { actorId: actor.userId, action: 'user.reset_two_factor', targetType: 'user', targetId: id, before: snapshot(before), after: snapshot(after!), ip });
   });
   await sendMail(deps, { to: before.email, kind: 'two-factor-reset', data: { username: before.username, url: `${deps.config.publicUrl}/` } }).catch(
@@ -230,7 +218,7 @@ export async function promoteToAdmin(deps: Deps, actor: Actor, by: { userId?: st
   if (before.banned) throw conflict('Unban the user first.', 'user_banned');
   if (!before.emailVerified) throw conflict('The user must confirm their email first.', 'email_not_verified');
   const after = await deps.db.transaction(async (tx) => {
-    const [u] = await tx.update(userTable).set({ role: 'admin', updatedAt: new Date() }).where(eq(userTable.id, before.id)).returning();
+    const u = await setRole(tx, before.id, 'admin');
     await audit(tx, { actorId: actor.userId, action: 'admin.promote', targetType: 'user', targetId: before.id, before: { role: before.role }, after: { role: 'admin' }, ip });
     return u!;
   });
@@ -252,12 +240,7 @@ export async function demoteAdmin(deps: Deps, actor: Actor, id: string, ip: stri
   if (before.role === 'owner') throw conflict('Owners cannot be demoted here.', 'cannot_demote_owner');
   await deps.db.transaction(async (tx) => {
     // Conditional on the role, so two owners demoting at once write one audit entry.
-    const rows = await tx
-      .update(userTable)
-      .set({ role: 'user', updatedAt: new Date() })
-      .where(and(eq(userTable.id, id), eq(userTable.role, 'admin')))
-      .returning({ id: userTable.id });
-    if (!rows.length) throw conflict('That user is not an admin.', 'not_admin');
+    if (!(await setRole(tx, id, 'user', 'admin'))) throw conflict('That user is not an admin.', 'not_admin');
     await audit(tx, { actorId: actor.userId, action: 'admin.demote', targetType: 'user', targetId: id, before: { role: before.role }, after: { role: 'user' }, ip });
   });
   return { id, role: 'user' as const };
