@@ -5,6 +5,7 @@ import { Button, buttonClasses } from '@web/components/ui/button';
 import { Logo } from '@web/components/ui/logo';
 import { Skeleton } from '@web/components/ui/skeleton';
 import { useSession } from '@web/features/auth/session';
+import { DropWinAnnouncer } from '@web/features/drops/win-announcer';
 import { useSiteConfig } from '@web/hooks/use-site-config';
 import { HeaderBalance } from './header-balance';
 import { FOOTER_NAV, SITE_NAV } from './site-nav';
@@ -62,6 +63,7 @@ function HeaderAccount() {
   if (me) {
     return (
       <div className="flex items-center gap-2">
+        <DropWinAnnouncer />
         <HeaderBalance className="hidden sm:inline-flex" />
         <Suspense fallback={<Skeleton className="h-10 w-[4.5rem] lg:w-44" />}>
           <AccountMenu me={me} />
