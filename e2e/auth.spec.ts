@@ -1,25 +1,13 @@
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { TOTP } from 'otpauth';
 import { allowConsoleError, expect, test } from './fixtures.ts';
+import { latestMailLink, unique } from './support.ts';
 
 /**
  * The account journey through the real forms (the only specs that use them): register → mail →
  * verify → enrol two-factor → sign out → sign in → second factor → /home; backup codes work
  * once; repeated wrong codes lock the factor; password reset through the mailed link.
  */
-
-const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-
-async function latestMailLink(request: APIRequestContext, to: string, pattern: RegExp): Promise<string> {
-  for (let i = 0; i < 50; i++) {
-    const res = await request.get(`/api/dev/mailbox?to=${encodeURIComponent(to)}`);
-    const { items } = (await res.json()) as { items: Array<{ links: string[] }> };
-    const link = items.flatMap((m) => m.links).find((l) => pattern.test(l));
-    if (link) return link;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`no mail with ${pattern} for ${to}`);
-}
 
 /** A code for the next 30-second step, so it is never a replay of one just used. */
 async function freshCode(secret: string, lastUsedStep: { value: number }): Promise<string> {

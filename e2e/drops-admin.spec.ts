@@ -1,22 +1,12 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { allowConsoleError, expect, test } from './fixtures.ts';
+import { expectAccessible, unique } from './support.ts';
 
 /**
  * The back office's daily drops (issue 16): schedule a drop with a prize card through the form,
  * find it in the list, edit it, see a server refusal on its field, cancel it and watch the prize
  * go back to stock.
  */
-
-const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-
-async function expectAccessible(page: Page, where: string) {
-  const axe = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice', 'experimental'])
-    .analyze();
-  const bad = axe.violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
-  expect(bad, `axe violations: ${where}`).toEqual([]);
-}
 
 /** No sideways scrolling at phone width. */
 async function expectFitsPhone(page: Page, where: string) {

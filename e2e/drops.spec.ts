@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
-import type { APIRequestContext, Browser, Page } from '@playwright/test';
-import { allowConsoleError, expect, newPageAs, test } from './fixtures.ts';
+import type { Page } from '@playwright/test';
+import { allowConsoleError, expect, test } from './fixtures.ts';
+import { expectAccessible, newVerifiedUser, unique } from './support.ts';
 
 /**
  * A daily drop from end to end (issue 16): an admin schedules a drop that closes in a minute,
@@ -8,45 +8,6 @@ import { allowConsoleError, expect, newPageAs, test } from './fixtures.ts';
  * count moves live, the draw runs on the job, the winner finds the prize in the vault, and the
  * proof verifies in the browser on /daily-drop-winners.
  */
-
-const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-
-async function latestMailLink(request: APIRequestContext, to: string, pattern: RegExp): Promise<string> {
-  for (let i = 0; i < 50; i++) {
-    const res = await request.get(`/api/dev/mailbox?to=${encodeURIComponent(to)}`);
-    const { items } = (await res.json()) as { items: Array<{ links: string[] }> };
-    const link = items.flatMap((m) => m.links).find((l) => pattern.test(l));
-    if (link) return link;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`no mail with ${pattern} for ${to}`);
-}
-
-/** A collector of its own, signed up and verified here (signed in afterwards). */
-async function newCollector(browser: Browser) {
-  const { context, page, watch } = await newPageAs(browser, null);
-  await page.goto('/about');
-  const id = unique();
-  const email = `drop-${id}@packvault.test`;
-  const password = `drop-pass-${id}`;
-  const username = `d_${id}`.slice(0, 20);
-  const signUp = await page.request.post('/api/auth/sign-up/email', {
-    headers: { Origin: new URL(page.url()).origin },
-    data: { email, password, name: username, username, ageConfirmed: true, termsAccepted: true },
-  });
-  expect(signUp.ok(), await signUp.text()).toBe(true);
-  await page.goto(await latestMailLink(page.request, email, /verify/));
-  await expect(page).toHaveURL(/\/home/);
-  return { context, page, watch, email, password, username };
-}
-
-async function expectAccessible(page: Page, where: string) {
-  const axe = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice', 'experimental'])
-    .analyze();
-  const bad = axe.violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
-  expect(bad, `axe violations: ${where}`).toEqual([]);
-}
 
 /** On a phone, nothing may be wider than the screen (long hashes and ids must wrap). */
 async function expectNoOverflow(page: Page, where: string) {
@@ -98,8 +59,8 @@ test('an admin makes a drop closing in a minute; two collectors enter; the winne
   await expect(adminPage.getByRole('heading', { level: 1, name: title })).toBeVisible();
   await expect(adminPage.getByText('Staff accounts cannot enter')).toBeVisible();
 
-  const a = await newCollector(browser);
-  const b = await newCollector(browser);
+  const a = await newVerifiedUser(browser, 'drop');
+  const b = await newVerifiedUser(browser, 'drop');
   try {
     // A enters from the drop page.
     await a.page.goto(path);

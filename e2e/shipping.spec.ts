@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import AxeBuilder from '@axe-core/playwright';
-import type { APIRequestContext, Page } from '@playwright/test';
-import { allowConsoleError, expect, newPageAs, test as base } from './fixtures.ts';
+import type { Page } from '@playwright/test';
+import { allowConsoleError, expect, test as base } from './fixtures.ts';
+import { expectAccessible, newVerifiedUser } from './support.ts';
 
 /**
  * Shipping as a collector and the warehouse meet it (issue 15): ship two vault cards, watch the
@@ -9,36 +9,13 @@ import { allowConsoleError, expect, newPageAs, test as base } from './fixtures.t
  * delivered, with tracking, while the collector's page follows live.
  */
 
-const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-
-async function latestMailLink(request: APIRequestContext, to: string, pattern: RegExp): Promise<string> {
-  for (let i = 0; i < 50; i++) {
-    const res = await request.get(`/api/dev/mailbox?to=${encodeURIComponent(to)}`);
-    const { items } = (await res.json()) as { items: Array<{ links: string[] }> };
-    const link = items.flatMap((m) => m.links).find((l) => pattern.test(l));
-    if (link) return link;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`no mail with ${pattern} for ${to}`);
-}
-
 /**
  * A collector of its own (signed up and verified here): the other specs move the demo user's
  * balance and cards at any moment, and these tests count both to the cent.
  */
 const test = base.extend<{ collector: Page }>({
   collector: async ({ browser }, use) => {
-    const { context, page, watch } = await newPageAs(browser, null);
-    await page.goto('/about');
-    const id = unique();
-    const email = `ship-${id}@packvault.test`;
-    const signUp = await page.request.post('/api/auth/sign-up/email', {
-      headers: { Origin: new URL(page.url()).origin },
-      data: { email, password: `ship-pass-${id}`, name: `s_${id}`.slice(0, 20), username: `s_${id}`.slice(0, 20), ageConfirmed: true, termsAccepted: true },
-    });
-    expect(signUp.ok(), await signUp.text()).toBe(true);
-    await page.goto(await latestMailLink(page.request, email, /verify/));
-    await expect(page).toHaveURL(/\/home/);
+    const { context, page, watch } = await newVerifiedUser(browser, 'ship');
     await use(page);
     await context.close();
     expect(watch.errors, 'console errors (collector)').toEqual([]);
@@ -49,14 +26,6 @@ test.describe.configure({ mode: 'serial' });
 
 const usd = (cents: number) => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(cents / 100);
 
-/** The crawl sees these pages empty; here they are checked with data and with their dialogs open. */
-async function expectAccessible(page: Page, where: string) {
-  const axe = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice', 'experimental'])
-    .analyze();
-  const bad = axe.violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
-  expect(bad, `axe violations: ${where}`).toEqual([]);
-}
 
 async function origin(page: Page) {
   return new URL(page.url()).origin;
