@@ -103,8 +103,8 @@ test('an admin makes a drop closing in a minute; two collectors enter; the winne
     await expect(loser.page.getByText('Not this time')).toBeVisible();
     await expect(winner.page.getByText("You won: it's in your vault")).toBeVisible();
     // Told in app wherever they are: the header's announcer toasts the win (the loser gets none).
-    await expect(winner.page.getByText('You won a daily drop!')).toBeVisible();
-    await expect(loser.page.getByText('You won a daily drop!')).toHaveCount(0);
+    await expect(winner.page.getByText('You won a daily drop!', { exact: true })).toBeVisible();
+    await expect(loser.page.getByText('You won a daily drop!', { exact: true })).toHaveCount(0);
     // Radix's toast region keeps focus guards after a toast (an axe best-practice finding in the
     // shared toaster, not this page): check the won page on a fresh load.
     await winner.page.reload();
