@@ -61,3 +61,41 @@ export function FilterSelect({
     </div>
   );
 }
+
+export interface StatusChip {
+  value: string;
+  label: ReactNode;
+  /** Shown after the label when known (the API's count for that status). */
+  count?: number | undefined;
+}
+
+/** A row of toggle chips that filter a list by status, each with its count (admin queues and lists). */
+export function StatusChips({ label, chips, value, onChange }: { label: string; chips: readonly StatusChip[]; value: string; onChange: (value: string) => void }) {
+  return (
+    <nav aria-label={label}>
+      <ul className="flex flex-wrap gap-2">
+        {chips.map((c) => (
+          <li key={c.value || 'all'}>
+            <button
+              type="button"
+              aria-pressed={value === c.value}
+              onClick={() => onChange(c.value)}
+              className={
+                'rounded-full px-3 py-1.5 text-sm ring-1 ring-white/15 transition-colors ring-inset hover:bg-white/5 ' +
+                (value === c.value ? 'bg-violet-500/20 font-medium text-white ring-violet-400/50' : 'text-zinc-300')
+              }
+            >
+              {c.label}
+              {c.count !== undefined ? (
+                <>
+                  {' '}
+                  <span className="ml-1 tabular-nums text-zinc-400">{c.count}</span>
+                </>
+              ) : null}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}

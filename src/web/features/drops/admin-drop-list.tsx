@@ -18,9 +18,9 @@ import {
   Td,
   Th,
   Tr,
-  cn,
   toast,
 } from '@web/components/ui';
+import { StatusChips } from '@web/components/ui/list-controls';
 import { errorText } from '@web/lib/api-errors';
 import { useUrlState } from '@web/lib/url-state';
 import { adminDropsQuery, dropTemplatesQuery, useDeleteTemplate, useUpdateTemplate } from './admin-api';
@@ -76,31 +76,7 @@ export function AdminDropList() {
   ];
   return (
     <div className="space-y-6">
-      <nav aria-label="Drops by status">
-        <ul className="flex flex-wrap gap-2">
-          {chips.map((c) => (
-            <li key={c.value || 'all'}>
-              <button
-                type="button"
-                aria-pressed={s.status === c.value}
-                onClick={() => set({ status: c.value })}
-                className={cn(
-                  'rounded-full px-3 py-1.5 text-sm ring-1 ring-white/15 transition-colors ring-inset hover:bg-white/5',
-                  s.status === c.value ? 'bg-violet-500/20 font-medium text-white ring-violet-400/50' : 'text-zinc-300',
-                )}
-              >
-                {c.label}
-                {c.count !== undefined ? (
-                  <>
-                    {' '}
-                    <span className="ml-1 tabular-nums text-zinc-400">{c.count}</span>
-                  </>
-                ) : null}
-              </button>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <StatusChips label="Drops by status" chips={chips} value={s.status} onChange={(status) => set({ status })} />
 
       {list.isError ? (
         <LoadError what="the drops" error={list.error} retry={() => void list.refetch()} />

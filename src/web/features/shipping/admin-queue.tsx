@@ -26,7 +26,7 @@ import {
   cn,
   toast,
 } from '@web/components/ui';
-import { FilterSelect, SearchBox } from '@web/components/ui/list-controls';
+import { FilterSelect, SearchBox, StatusChips } from '@web/components/ui/list-controls';
 import { useUrlState } from '@web/lib/url-state';
 import { adminShipmentsQuery, originsQuery, useBulkAdvance } from './api';
 import { LoadError, StatusBadge, errorText, formatDate } from './parts';
@@ -100,34 +100,15 @@ export function AdminShippingQueue() {
 
   return (
     <div className="space-y-5">
-      <nav aria-label="Shipments by status">
-        <ul className="flex flex-wrap gap-2">
-          {statusChips.map((c) => (
-            <li key={c.value}>
-              <button
-                type="button"
-                aria-pressed={s.status === c.value}
-                onClick={() => {
-                  setSelected(new Set());
-                  set({ status: c.value });
-                }}
-                className={cn(
-                  'rounded-full px-3 py-1.5 text-sm ring-1 ring-white/15 transition-colors ring-inset hover:bg-white/5',
-                  s.status === c.value ? 'bg-violet-500/20 font-medium text-white ring-violet-400/50' : 'text-zinc-300',
-                )}
-              >
-                {c.label}
-                {c.count !== undefined ? (
-                  <>
-                    {' '}
-                    <span className="ml-1 tabular-nums text-zinc-400">{c.count}</span>
-                  </>
-                ) : null}
-              </button>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <StatusChips
+        label="Shipments by status"
+        chips={statusChips}
+        value={s.status}
+        onChange={(status) => {
+          setSelected(new Set());
+          set({ status });
+        }}
+      />
 
       <div role="search" aria-label="Filter shipments" className="flex flex-wrap items-end gap-3">
         <SearchBox label="Search" value={s.q} onChange={(v) => set({ q: v })} placeholder="Reference, username or email" />
