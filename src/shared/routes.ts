@@ -49,6 +49,8 @@ export const ROUTES = {
   shopProduct: r('/shop/$id', 'Pack', 'public', 'site'),
   topPulls: r('/top-pulls', 'Top pulls', 'public', 'site', { nav: 'Top pulls' }),
   invite: r('/invite/$referralCode', 'You are invited', 'public', 'site'),
+  /** Turns off one kind of notification mail from its link, without signing in. */
+  unsubscribe: r('/unsubscribe', 'Email preferences', 'public', 'site', { spec: false }),
   fairness: r('/fairness', 'Provably fair', 'public', 'site', { spec: false }),
   /** The built-in TEST MODE payment page of a deposit (sandbox provider). */
   checkout: r('/checkout/$id', 'Test checkout', 'user', 'site', { spec: false }),
@@ -81,6 +83,7 @@ export const ROUTES = {
   adminBuyback: r('/admin/buyback', 'Buyback', 'admin', 'admin', { group: 'Money', nav: 'Buyback' }),
   adminCards: r('/admin/cards', 'Cards', 'admin', 'admin', { group: 'Catalog', nav: 'Cards' }),
   adminClass: r('/admin/class', 'Classes', 'admin', 'admin', { group: 'Catalog', nav: 'Classes' }),
+  adminReferrals: r('/admin/referrals', 'Referrals', 'admin', 'admin', { spec: false, group: 'Engagement', nav: 'Referrals' }),
   adminDaily: r('/admin/daily', 'Daily drops', 'admin', 'admin', { group: 'Engagement', nav: 'Daily drops' }),
   adminHistory: r('/admin/history', 'Audit log', 'admin', 'admin', { group: 'Overview', nav: 'Audit log' }),
   adminOwned: r('/admin/owned', 'Owned cards', 'admin', 'admin', { group: 'Catalog', nav: 'Owned cards' }),
@@ -105,6 +108,7 @@ export const ROUTES = {
   adminArchitect: r('/admin/architects/$id', 'Architect', 'admin', 'admin'),
   adminCard: r('/admin/cards/$id', 'Card', 'admin', 'admin'),
   adminClassDetail: r('/admin/class/$id', 'Class', 'admin', 'admin'),
+  adminReferral: r('/admin/referrals/$id', 'Referral', 'admin', 'admin', { spec: false }),
   adminDailyDetail: r('/admin/daily/$id', 'Daily drop', 'admin', 'admin'),
   adminPack: r('/admin/packs/$id', 'Pack', 'admin', 'admin'),
   adminProduct: r('/admin/products/$id', 'Product', 'admin', 'admin'),

@@ -15,6 +15,7 @@ export const LEDGER_KINDS = [
   'shipping_refund',
   'promo_credit',
   'referral_reward',
+  'referral_clawback',
   'admin_adjustment',
   'refund',
 ] as const;
@@ -29,6 +30,7 @@ export const LEDGER_KIND_LABELS: Record<LedgerKind, string> = {
   shipping_refund: 'Shipping refund',
   promo_credit: 'Promo credit',
   referral_reward: 'Referral reward',
+  referral_clawback: 'Referral reward taken back',
   admin_adjustment: 'Adjustment',
   refund: 'Refund',
 };

@@ -38,6 +38,9 @@ export const PAGES: Record<RouteId, () => PageModule> = {
   shopProduct: () => import('./shop/product'),
   topPulls: () => import('./shop/top-pulls'),
   invite: comingSoon,
+  unsubscribe: comingSoon,
+  adminReferrals: comingSoon,
+  adminReferral: comingSoon,
   fairness: () => import('./shop/fairness'),
   checkout: () => import('./wallet/checkout'),
 

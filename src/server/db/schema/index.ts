@@ -19,3 +19,5 @@ export * from './buyback.ts';
 export * from './inventory.ts';
 export * from './drops.ts';
 export * from './shipping.ts';
+export * from './notifications.ts';
+export * from './referrals.ts';

@@ -19,6 +19,7 @@ export const ledgerKind = pgEnum('ledger_kind', [
   'shipping_refund',
   'promo_credit',
   'referral_reward',
+  'referral_clawback',
   'admin_adjustment',
   'refund',
 ]);

@@ -54,6 +54,7 @@ export const COUNTER_ACCOUNT: Record<LedgerKind, HouseAccount> = {
   shipping_refund: 'shipping_refunds',
   promo_credit: 'promo_expense',
   referral_reward: 'referral_expense',
+  referral_clawback: 'referral_expense',
   admin_adjustment: 'admin_adjustments',
 };
 
