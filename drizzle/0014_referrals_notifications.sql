@@ -70,6 +70,7 @@ CREATE TABLE "referrals" (
 	CONSTRAINT "referrals_share_within_cap" CHECK ("referrals"."share_cap_cents" is null or "referrals"."share_paid_cents" <= "referrals"."share_cap_cents")
 );
 --> statement-breakpoint
+ALTER TABLE "deposits" ADD COLUMN "payer_fingerprint" text;--> statement-breakpoint
 ALTER TABLE "notification_preferences" ADD CONSTRAINT "notification_preferences_user_id_user_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."user"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "notifications" ADD CONSTRAINT "notifications_user_id_user_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."user"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "referral_codes" ADD CONSTRAINT "referral_codes_user_id_user_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."user"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
@@ -89,4 +90,5 @@ CREATE UNIQUE INDEX "referral_rewards_once_uq" ON "referral_rewards" USING btree
 CREATE INDEX "referral_rewards_user_idx" ON "referral_rewards" USING btree ("user_id","created_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "referrals_referee_uq" ON "referrals" USING btree ("referee_id");--> statement-breakpoint
 CREATE INDEX "referrals_referrer_idx" ON "referrals" USING btree ("referrer_id","created_at");--> statement-breakpoint
-CREATE INDEX "referrals_status_idx" ON "referrals" USING btree ("status","created_at");
+CREATE INDEX "referrals_status_idx" ON "referrals" USING btree ("status","created_at");--> statement-breakpoint
+CREATE INDEX "deposits_payer_idx" ON "deposits" USING btree ("payer_fingerprint");

@@ -27,6 +27,11 @@ export const deposits = pgTable(
     providerRef: text('provider_ref'),
     /** Stripe PaymentIntent id, used to match charge.refunded. */
     paymentIntentId: text('payment_intent_id'),
+    /**
+     * Who paid, as the provider identifies them (Stripe: the card fingerprint, else the customer
+     * id; sandbox: a hash of the test card). Referrals refuse a friend who pays like the referrer.
+     */
+    payerFingerprint: text('payer_fingerprint'),
     failureReason: text('failure_reason'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -36,6 +41,7 @@ export const deposits = pgTable(
     index('deposits_user_created_idx').on(t.userId, t.createdAt),
     uniqueIndex('deposits_provider_ref_uq').on(t.provider, t.providerRef),
     index('deposits_payment_intent_idx').on(t.paymentIntentId),
+    index('deposits_payer_idx').on(t.payerFingerprint),
     check('deposits_amount_positive', sql`${t.amountCents} > 0`),
   ],
 );
