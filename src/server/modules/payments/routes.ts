@@ -175,7 +175,7 @@ export function paymentsRoutes(deps: Deps, opts: PaymentsOptions = {}) {
           db,
           { userId: actor.userId, key, scope: `POST /api/payments/sandbox/deposits/${id}/pay`, body: {} },
           async (t) => {
-            const deposit = await sandboxPay(t, actor.userId, id);
+            const deposit = await sandboxPay(deps, t, actor.userId, id);
             const { balanceCents } = await getBalance(t, actor.userId);
             return { status: 200 as const, body: { deposit, balanceCents } };
           },
@@ -236,7 +236,7 @@ export function paymentsRoutes(deps: Deps, opts: PaymentsOptions = {}) {
         log.warn('stripe webhook with a bad signature');
         throw badRequest('The webhook signature does not match.', undefined, 'invalid_signature');
       }
-      const outcome = await tx((t) => handleStripeEvent(t, event, log));
+      const outcome = await tx((t) => handleStripeEvent(deps, t, event, log));
       log.info('stripe webhook', { id: event.id, type: event.type, outcome });
       return c.json({ received: true, outcome }, 200);
     },

@@ -3,6 +3,7 @@ import type Stripe from 'stripe';
 import type { Deposit } from '../../../shared/contracts/wallet.ts';
 import { formatMoney } from '../../../shared/money.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
+import type { Deps } from '../../deps.ts';
 import { deposits, paymentEvents } from '../../db/schema/payments.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import type { Logger } from '../../lib/logger.ts';
@@ -99,6 +100,7 @@ export async function getOwnDeposit(db: DbOrTx, userId: string, depositId: strin
  * the deposit was not pending any more, i.e. it was already handled.
  */
 export async function succeedDeposit(
+  deps: Deps,
   tx: Tx,
   depositId: string,
   opts: { actorId: string | null; paymentIntentId?: string | null; now?: Date },
@@ -168,7 +170,7 @@ function notPending(row: DepositRow) {
 }
 
 /** The sandbox checkout's Pay button. */
-export async function sandboxPay(tx: Tx, userId: string, depositId: string, now = new Date()) {
+export async function sandboxPay(deps: Deps, tx: Tx, userId: string, depositId: string, now = new Date()) {
   const row = await ownSandboxDeposit(tx, userId, depositId);
   if (row.status !== 'pending') throw notPending(row);
   if (now.getTime() - row.createdAt.getTime() > PENDING_DEPOSIT_TTL_MS) {
@@ -179,7 +181,7 @@ export async function sandboxPay(tx: Tx, userId: string, depositId: string, now 
   if (ex) {
     throw new AppError(403, 'self_excluded', `You have excluded yourself until ${ex.endsAt.toISOString().replace('T', ' ').slice(0, 16)} UTC, so depositing is blocked until then.`);
   }
-  const dep = await succeedDeposit(tx, depositId, { actorId: userId, now });
+  const dep = await succeedDeposit(deps, tx, depositId, { actorId: userId, now });
   return toDeposit(dep!);
 }
 
@@ -222,7 +224,7 @@ export type WebhookOutcome = 'duplicate' | 'ignored' | 'credited' | 'failed' | '
  * transaction as its effect, and a concurrent redelivery waits on that unique key and then
  * finds it done.
  */
-export async function handleStripeEvent(tx: Tx, event: Stripe.Event, log: Logger): Promise<WebhookOutcome> {
+export async function handleStripeEvent(deps: Deps, tx: Tx, event: Stripe.Event, log: Logger): Promise<WebhookOutcome> {
   const fresh = await tx
     .insert(paymentEvents)
     .values({ provider: 'stripe', eventId: event.id, type: event.type })
@@ -250,7 +252,7 @@ export async function handleStripeEvent(tx: Tx, event: Stripe.Event, log: Logger
         log.error('stripe: paid amount differs from the deposit', { depositId: dep.id, paid: session.amount_total });
         throw new Error('Stripe session amount does not match the deposit');
       }
-      const done = await succeedDeposit(tx, dep.id, { actorId: null, paymentIntentId: paymentIntentId(session.payment_intent) });
+      const done = await succeedDeposit(deps, tx, dep.id, { actorId: null, paymentIntentId: paymentIntentId(session.payment_intent) });
       return done ? 'credited' : 'noop';
     }
     case 'checkout.session.async_payment_failed':
@@ -278,7 +280,7 @@ export async function handleStripeEvent(tx: Tx, event: Stripe.Event, log: Logger
         log.warn('stripe: refund for an unknown or uncredited deposit', { paymentIntent: pi, eventId: event.id });
         return 'ignored';
       }
-      return (await refundDeposit(tx, dep, charge.amount_refunded)) ? 'refunded' : 'noop';
+      return (await refundDeposit(deps, tx, dep, charge.amount_refunded)) ? 'refunded' : 'noop';
     }
     default:
       return 'ignored';
@@ -290,7 +292,7 @@ export async function handleStripeEvent(tx: Tx, event: Stripe.Event, log: Logger
  * once the deposit is fully refunded. The balance never goes below zero: if the user already spent
  * the money, we take what is left and note the shortfall in the entry's memo.
  */
-export async function refundDeposit(tx: Tx, dep: DepositRow, amountRefunded: number): Promise<boolean> {
+export async function refundDeposit(deps: Deps, tx: Tx, dep: DepositRow, amountRefunded: number): Promise<boolean> {
   const amount = Number(dep.amountCents);
   const already = Number(dep.refundedCents);
   const refundedNow = Math.min(amountRefunded, amount);
