@@ -168,6 +168,8 @@ const routeTree = rootRoute.addChildren([
     page(adminLayout, R.adminOwned, 'adminOwned'),
     page(adminLayout, R.adminPack, 'adminPack'),
     page(adminLayout, R.adminProducts, 'adminProducts'),
+    page(adminLayout, R.adminReferrals, 'adminReferrals'),
+    page(adminLayout, R.adminReferral, 'adminReferral'),
     page(adminLayout, R.adminProduct, 'adminProduct'),
     page(adminLayout, R.adminPromo, 'adminPromo'),
     page(adminLayout, R.adminPromoDetail, 'adminPromoDetail'),

@@ -37,10 +37,10 @@ export const PAGES: Record<RouteId, () => PageModule> = {
   shop: () => import('./shop/shop'),
   shopProduct: () => import('./shop/product'),
   topPulls: () => import('./shop/top-pulls'),
-  invite: comingSoon,
+  invite: () => import('./referrals/invite'),
   unsubscribe: comingSoon,
-  adminReferrals: comingSoon,
-  adminReferral: comingSoon,
+  adminReferrals: () => import('./referrals/admin-referrals'),
+  adminReferral: () => import('./referrals/admin-referral'),
   fairness: () => import('./shop/fairness'),
   checkout: () => import('./wallet/checkout'),
 
@@ -49,7 +49,7 @@ export const PAGES: Record<RouteId, () => PageModule> = {
   profileHistory: () => import('./wallet/history'),
   profileNotifications: () => import('./account/notifications'),
   profilePrivacy: () => import('./account/privacy-and-security'),
-  profileReferral: comingSoon,
+  profileReferral: () => import('./referrals/profile-referral'),
   profileShipping: () => import('./shipping/profile-shipping'),
 
   signIn: () => import('./auth/sign-in'),
