@@ -114,6 +114,13 @@ export const ERROR_CODES = [
   'drop_closed',
   'drop_cancelled',
   'drop_not_drawn',
+  // referrals
+  'code_taken',
+  'vanity_already_set',
+  'already_referred',
+  'referral_too_late',
+  'self_referral',
+  'referral_closed',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

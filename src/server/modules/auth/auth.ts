@@ -10,6 +10,9 @@ import { sendMail } from '../mail/service.ts';
 import { allowedOrigins } from './origin.ts';
 import { hitPasswordCheck, PASSWORD_CHECK_PATHS, passwordChecksMessage } from './password-limit.ts';
 import { demoSignInRefusal } from './demo-accounts.ts';
+import { ensureCode } from '../referrals/codes.ts';
+import { recordReferral } from '../referrals/service.ts';
+import { REFERRAL_COOKIE } from '../../../shared/contracts/referrals.ts';
 import { passwordProblem } from './passwords.ts';
 import {
   checkSecondFactor,
@@ -73,6 +76,21 @@ async function usernameTaken(deps: Deps, username: string, exceptUserId?: string
 }
 
 type Body = Record<string, unknown>;
+
+/** The invite code remembered in the pv_ref cookie of a request, if any. */
+function referralCookie(cookieHeader: string | null): string | null {
+  if (!cookieHeader) return null;
+  for (const part of cookieHeader.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq < 0 || part.slice(0, eq).trim() !== REFERRAL_COOKIE) continue;
+    try {
+      return decodeURIComponent(part.slice(eq + 1).trim()) || null;
+    } catch {
+      return null;
+    }
+  }
+  return null;
+}
 
 /** The display name's cap, as the sign-up contract has it (shared/contracts/account.ts). */
 export const NAME_MAX = 100;
@@ -220,7 +238,24 @@ export function createAuth(deps: Deps) {
             delete data.ageConfirmed;
             delete data.termsAccepted;
             if (ctx?.path === '/sign-up/email') Object.assign(data, { ageConfirmedAt, termsAcceptedAt });
+            delete data.referralCode;
             return { data: data as typeof u };
+          },
+          // Runs after the sign-up committed: give the account its referral code and record who
+          // invited it (the optional `referralCode` body field, else the pv_ref invite cookie).
+          // Never fails the sign-up.
+          after: async (u, ctx) => {
+            if (ctx?.path !== '/sign-up/email') return;
+            const body = (ctx.body ?? {}) as Body;
+            const fromBody = typeof body.referralCode === 'string' && body.referralCode.trim() ? body.referralCode : null;
+            const headers = (ctx as { headers?: Headers }).headers;
+            const code = fromBody ?? referralCookie(headers?.get('cookie') ?? null);
+            await db
+              .transaction(async (tx) => {
+                await ensureCode(tx, u.id);
+                if (code) await recordReferral(tx, { refereeId: u.id, code });
+              })
+              .catch((err: unknown) => deps.log.warn('referral at sign-up not recorded', { err, userId: u.id }));
           },
         },
       },

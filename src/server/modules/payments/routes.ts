@@ -33,6 +33,9 @@ import {
 export const STRIPE_WEBHOOK_PATH = '/api/payments/stripe/webhook';
 
 const depositParams = z.object({ id: z.uuid('Not a deposit id.') });
+const sandboxPayBodySchema = z
+  .object({ cardNumber: z.string().trim().max(32, 'At most 32 characters.').regex(/^[\d -]*$/, 'Digits only.').optional() })
+  .strict();
 const pageQuery = z.object({
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(100).default(20),
@@ -162,7 +165,12 @@ export function paymentsRoutes(deps: Deps, opts: PaymentsOptions = {}) {
       tags: ['deposits'],
       summary: 'TEST MODE: pay a pending sandbox deposit (credits the balance). Needs Idempotency-Key.',
       middleware: [requireVerified] as const,
-      request: { params: depositParams },
+      request: {
+        params: depositParams,
+        // Optional, so callers without a body keep working: the test card typed on the checkout,
+        // hashed into the deposit's payer fingerprint (referral self-check).
+        body: { required: false, content: { 'application/json': { schema: sandboxPayBodySchema } } },
+      },
       responses: { 200: jsonContent(depositResultSchema, 'Paid'), ...errorResponses },
     }),
     async (c) => {
@@ -170,12 +178,13 @@ export function paymentsRoutes(deps: Deps, opts: PaymentsOptions = {}) {
       const actor = actorOf(c);
       const key = requireIdempotencyKey(c);
       const { id } = c.req.valid('param');
+      const cardNumber = (c.req.valid('json') as { cardNumber?: string } | undefined)?.cardNumber ?? null;
       try {
         const r = await withIdempotency(
           db,
           { userId: actor.userId, key, scope: `POST /api/payments/sandbox/deposits/${id}/pay`, body: {} },
           async (t) => {
-            const deposit = await sandboxPay(deps, t, actor.userId, id);
+            const deposit = await sandboxPay(deps, t, actor.userId, id, new Date(), cardNumber);
             const { balanceCents } = await getBalance(t, actor.userId);
             return { status: 200 as const, body: { deposit, balanceCents } };
           },

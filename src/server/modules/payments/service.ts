@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { and, count, desc, eq } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import type { Deposit } from '../../../shared/contracts/wallet.ts';
@@ -8,6 +9,7 @@ import { deposits, paymentEvents } from '../../db/schema/payments.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import type { Logger } from '../../lib/logger.ts';
 import { applyDepositBonus } from '../promo/service.ts';
+import { onDepositRefunded, onDepositSucceeded } from '../referrals/service.ts';
 import { activeSelfExclusion, assertCanDeposit, PENDING_DEPOSIT_TTL_MS } from '../responsible-play/service.ts';
 import { clearingAccount, credit, debit, lockBalance } from '../wallet/service.ts';
 import type { PaymentProvider } from './provider.ts';
@@ -103,7 +105,7 @@ export async function succeedDeposit(
   deps: Deps,
   tx: Tx,
   depositId: string,
-  opts: { actorId: string | null; paymentIntentId?: string | null; now?: Date },
+  opts: { actorId: string | null; paymentIntentId?: string | null; payerFingerprint?: string | null; now?: Date },
 ): Promise<DepositRow | null> {
   const now = opts.now ?? new Date();
   const [dep] = await tx
@@ -113,6 +115,7 @@ export async function succeedDeposit(
       completedAt: now,
       updatedAt: now,
       ...(opts.paymentIntentId ? { paymentIntentId: opts.paymentIntentId } : {}),
+      ...(opts.payerFingerprint ? { payerFingerprint: opts.payerFingerprint } : {}),
     })
     .where(and(eq(deposits.id, depositId), eq(deposits.status, 'pending')))
     .returning();
@@ -130,6 +133,8 @@ export async function succeedDeposit(
     memo: dep.testMode ? 'TEST MODE deposit (no real money)' : `Card deposit via ${dep.provider}`,
   });
   const bonus = await applyDepositBonus(tx, { userId: dep.userId, depositId: dep.id, amountCents: amount, now });
+  // The friend's balance is locked by the credit above: the referral row next, then the referrer.
+  await onDepositSucceeded(deps, tx, { id: dep.id, userId: dep.userId }, now);
   if (bonus > 0) {
     const [withBonus] = await tx.update(deposits).set({ bonusCents: bonus }).where(eq(deposits.id, dep.id)).returning();
     return withBonus!;
@@ -169,8 +174,19 @@ function notPending(row: DepositRow) {
   );
 }
 
-/** The sandbox checkout's Pay button. */
-export async function sandboxPay(deps: Deps, tx: Tx, userId: string, depositId: string, now = new Date()) {
+/**
+ * Who paid on the sandbox checkout: a hash of the test card number typed (digits only), so two
+ * accounts paying with the same test card look like one payer (the referral self-check). Null
+ * when no card was given.
+ */
+export function sandboxPayerFingerprint(cardNumber: string | null | undefined): string | null {
+  const digits = (cardNumber ?? '').replace(/\D/g, '');
+  if (!digits) return null;
+  return `sandbox:${createHash('sha256').update(digits).digest('hex')}`;
+}
+
+/** The sandbox checkout's Pay button (optionally with the test card number typed). */
+export async function sandboxPay(deps: Deps, tx: Tx, userId: string, depositId: string, now = new Date(), cardNumber?: string | null) {
   const row = await ownSandboxDeposit(tx, userId, depositId);
   if (row.status !== 'pending') throw notPending(row);
   if (now.getTime() - row.createdAt.getTime() > PENDING_DEPOSIT_TTL_MS) {
@@ -181,7 +197,7 @@ export async function sandboxPay(deps: Deps, tx: Tx, userId: string, depositId: 
   if (ex) {
     throw new AppError(403, 'self_excluded', `You have excluded yourself until ${ex.endsAt.toISOString().replace('T', ' ').slice(0, 16)} UTC, so depositing is blocked until then.`);
   }
-  const dep = await succeedDeposit(deps, tx, depositId, { actorId: userId, now });
+  const dep = await succeedDeposit(deps, tx, depositId, { actorId: userId, now, payerFingerprint: sandboxPayerFingerprint(cardNumber) });
   return toDeposit(dep!);
 }
 
@@ -252,7 +268,15 @@ export async function handleStripeEvent(deps: Deps, tx: Tx, event: Stripe.Event,
         log.error('stripe: paid amount differs from the deposit', { depositId: dep.id, paid: session.amount_total });
         throw new Error('Stripe session amount does not match the deposit');
       }
-      const done = await succeedDeposit(deps, tx, dep.id, { actorId: null, paymentIntentId: paymentIntentId(session.payment_intent) });
+      // Who paid: the Stripe customer when the session has one. The card's own fingerprint would
+      // need another API call (retrieve the PaymentIntent's payment method) inside this webhook
+      // transaction; not done, so two accounts paying with one card as guests are not matched.
+      const customer = typeof session.customer === 'string' ? session.customer : (session.customer?.id ?? null);
+      const done = await succeedDeposit(deps, tx, dep.id, {
+        actorId: null,
+        paymentIntentId: paymentIntentId(session.payment_intent),
+        payerFingerprint: customer ? `stripe:${customer}` : null,
+      });
       return done ? 'credited' : 'noop';
     }
     case 'checkout.session.async_payment_failed':
@@ -282,6 +306,26 @@ export async function handleStripeEvent(deps: Deps, tx: Tx, event: Stripe.Event,
       }
       return (await refundDeposit(deps, tx, dep, charge.amount_refunded)) ? 'refunded' : 'noop';
     }
+    case 'charge.dispute.created': {
+      // A dispute is handled like a refund of the disputed amount (on top of what was already
+      // refunded): the money is taken back, never below zero, and a referral it qualified is
+      // reversed. Kept simple: a dispute later won does not give anything back (an admin adjusts).
+      const dispute = event.data.object;
+      const pi = paymentIntentId(dispute.payment_intent);
+      if (!pi) return 'ignored';
+      const [dep] = await tx
+        .select()
+        .from(deposits)
+        .where(and(eq(deposits.provider, 'stripe'), eq(deposits.paymentIntentId, pi)))
+        .for('update');
+      if (!dep || (dep.status !== 'succeeded' && dep.status !== 'refunded')) {
+        log.warn('stripe: dispute for an unknown or uncredited deposit', { paymentIntent: pi, eventId: event.id });
+        return 'ignored';
+      }
+      await tx.update(deposits).set({ failureReason: `Disputed (${dispute.reason ?? 'no reason given'})`, updatedAt: new Date() }).where(eq(deposits.id, dep.id));
+      const disputed = Number(dep.refundedCents) + dispute.amount;
+      return (await refundDeposit(deps, tx, dep, disputed, { disputed: true })) ? 'refunded' : 'noop';
+    }
     default:
       return 'ignored';
   }
@@ -292,7 +336,7 @@ export async function handleStripeEvent(deps: Deps, tx: Tx, event: Stripe.Event,
  * once the deposit is fully refunded. The balance never goes below zero: if the user already spent
  * the money, we take what is left and note the shortfall in the entry's memo.
  */
-export async function refundDeposit(deps: Deps, tx: Tx, dep: DepositRow, amountRefunded: number): Promise<boolean> {
+export async function refundDeposit(deps: Deps, tx: Tx, dep: DepositRow, amountRefunded: number, opts: { disputed?: boolean } = {}): Promise<boolean> {
   const amount = Number(dep.amountCents);
   const already = Number(dep.refundedCents);
   const refundedNow = Math.min(amountRefunded, amount);
@@ -314,7 +358,7 @@ export async function refundDeposit(deps: Deps, tx: Tx, dep: DepositRow, amountR
       idempotencyKey: `deposit-refund:${dep.id}:${refundedNow}`,
       memo:
         take < owed
-          ? `Card refund of the deposit; ${formatMoney(owed - take, dep.currency)} could not be taken back (already spent)`
+          ? `Card ${opts.disputed ? 'dispute' : 'refund'} of the deposit; ${formatMoney(owed - take, dep.currency)} could not be taken back (already spent)`
           : `Card refund of the deposit${full && Number(dep.bonusCents) > 0 ? ' (bonus included)' : ''}`,
     });
   }
@@ -322,5 +366,7 @@ export async function refundDeposit(deps: Deps, tx: Tx, dep: DepositRow, amountR
     .update(deposits)
     .set({ refundedCents: refundedNow, status: full ? 'refunded' : dep.status, updatedAt: new Date() })
     .where(eq(deposits.id, dep.id));
+  // A referral this deposit qualified is reversed and its rewards taken back (balance locked above).
+  await onDepositRefunded(tx, { id: dep.id, userId: dep.userId });
   return true;
 }
