@@ -38,7 +38,7 @@ test('a friend signs up through an invite link, deposits, and both get the rewar
     await page.goto(new URL(link).pathname);
     await expect(page.getByRole('heading', { level: 1, name: `${a.username} invited you` })).toBeVisible();
     await expect(page.getByText(/when your deposits reach/)).toBeVisible();
-    await expect(page.getByRole('link', { name: 'Sign in' })).toBeVisible();
+    await expect(page.getByRole('main').getByRole('link', { name: 'Sign in' })).toBeVisible();
     await expectAccessible(page, 'the invite page');
 
     await page.getByRole('link', { name: 'Create your account' }).click();
