@@ -121,6 +121,9 @@ export const ERROR_CODES = [
   'referral_too_late',
   'self_referral',
   'referral_closed',
+  // notifications
+  'invalid_link',
+  'link_expired',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -24,6 +24,7 @@ import { fairnessRoutes } from './fairness/routes.ts';
 import { dropsRoutes } from './drops/routes.ts';
 import { shippingRoutes } from './shipping/routes.ts';
 import { referralsRoutes } from './referrals/routes.ts';
+import { notificationsRoutes } from './notifications/routes.ts';
 
 /**
  * Every domain's API router, mounted under /api. Add one line per module.
@@ -53,4 +54,5 @@ export const apiModules: Array<(deps: Deps) => OpenAPIHono<AppEnv>> = [
   dropsRoutes,
   shippingRoutes,
   referralsRoutes,
+  notificationsRoutes,
 ];

@@ -8,6 +8,7 @@ import type { Deps } from '../../deps.ts';
 import { deposits, paymentEvents } from '../../db/schema/payments.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import type { Logger } from '../../lib/logger.ts';
+import { notify } from '../notifications/service.ts';
 import { applyDepositBonus } from '../promo/service.ts';
 import { onDepositRefunded, onDepositSucceeded } from '../referrals/service.ts';
 import { activeSelfExclusion, assertCanDeposit, PENDING_DEPOSIT_TTL_MS } from '../responsible-play/service.ts';
@@ -135,6 +136,7 @@ export async function succeedDeposit(
   const bonus = await applyDepositBonus(tx, { userId: dep.userId, depositId: dep.id, amountCents: amount, now });
   // The friend's balance is locked by the credit above: the referral row next, then the referrer.
   await onDepositSucceeded(deps, tx, { id: dep.id, userId: dep.userId }, now);
+  await notify(deps, tx, dep.userId, 'deposit_credited', { depositId: dep.id, amountCents: amount, currency: dep.currency }, { dedupeKey: `deposit:${dep.id}` });
   if (bonus > 0) {
     const [withBonus] = await tx.update(deposits).set({ bonusCents: bonus }).where(eq(deposits.id, dep.id)).returning();
     return withBonus!;
