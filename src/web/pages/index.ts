@@ -38,7 +38,7 @@ export const PAGES: Record<RouteId, () => PageModule> = {
   shopProduct: () => import('./shop/product'),
   topPulls: () => import('./shop/top-pulls'),
   invite: comingSoon,
-  unsubscribe: comingSoon,
+  unsubscribe: () => import('./account/unsubscribe'),
   adminReferrals: comingSoon,
   adminReferral: comingSoon,
   fairness: () => import('./shop/fairness'),
