@@ -40,6 +40,9 @@ const PUBLIC_API_ROUTES = new Set([
   'GET /api/drops/:id/proof',
   // Payment provider callbacks: authenticated by signature, not by session.
   'POST /api/payments/stripe/webhook',
+  // Mail unsubscribe links: authenticated by their signed token, rate-limited per address.
+  'GET /api/notifications/unsubscribe',
+  'POST /api/notifications/unsubscribe',
 ]);
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

@@ -114,6 +114,9 @@ export const ERROR_CODES = [
   'drop_closed',
   'drop_cancelled',
   'drop_not_drawn',
+  // notifications
+  'invalid_link',
+  'link_expired',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

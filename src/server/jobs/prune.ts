@@ -1,4 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
+import { NOTIFICATION_RETENTION_DAYS } from '../../shared/contracts/notifications.ts';
 import { retentionOf } from '../config.ts';
 import type { Deps } from '../deps.ts';
 import type { Job } from './scheduler.ts';
@@ -52,6 +53,15 @@ function targets(deps: Deps): Array<{ table: string; batch: (limit: number) => S
           where window_start < now() - make_interval(hours => ${r.rateLimitRetentionHours})
           order by window_start limit ${limit} for update skip locked)
           and window_start < now() - make_interval(hours => ${r.rateLimitRetentionHours})`,
+    },
+    {
+      // The inbox keeps NOTIFICATION_RETENTION_DAYS (issue 17), read or not.
+      table: 'notifications',
+      batch: (limit) => sql`
+        delete from notifications where id in (
+          select id from notifications
+          where created_at < now() - make_interval(days => ${NOTIFICATION_RETENTION_DAYS})
+          order by created_at limit ${limit} for update skip locked)`,
     },
   ];
 }

@@ -123,7 +123,7 @@ describe('the prune', () => {
       ['rate_limits', 1],
     ]);
     const pruned = logs.filter((l) => l.msg === 'pruned');
-    expect(pruned.map((l) => l.table)).toEqual(['monitoring_reports', 'idempotency_keys', 'rate_limits']);
+    expect(pruned.map((l) => l.table)).toEqual(['monitoring_reports', 'idempotency_keys', 'rate_limits', 'notifications']);
     for (const l of pruned) {
       expect(l.level).toBe('info');
       expect(typeof l.deleted).toBe('number');

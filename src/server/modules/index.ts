@@ -23,6 +23,7 @@ import { shopRoutes } from './shop/routes.ts';
 import { fairnessRoutes } from './fairness/routes.ts';
 import { dropsRoutes } from './drops/routes.ts';
 import { shippingRoutes } from './shipping/routes.ts';
+import { notificationsRoutes } from './notifications/routes.ts';
 
 /**
  * Every domain's API router, mounted under /api. Add one line per module.
@@ -51,4 +52,5 @@ export const apiModules: Array<(deps: Deps) => OpenAPIHono<AppEnv>> = [
   inventoryRoutes,
   dropsRoutes,
   shippingRoutes,
+  notificationsRoutes,
 ];

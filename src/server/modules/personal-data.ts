@@ -9,6 +9,7 @@ import { dropsPersonalData } from './drops/personal-data.ts';
 import { fairnessPersonalData } from './fairness/personal-data.ts';
 import { inventoryPersonalData } from './inventory/personal-data.ts';
 import { mailPersonalData } from './mail/personal-data.ts';
+import { notificationsPersonalData } from './notifications/personal-data.ts';
 import { paymentsPersonalData } from './payments/personal-data.ts';
 import { platformPersonalData } from './platform/personal-data.ts';
 import { promoPersonalData } from './promo/personal-data.ts';
@@ -72,6 +73,7 @@ export const personalDataSections: readonly PersonalDataSection[] = [
   inventoryPersonalData,
   auditPersonalData,
   mailPersonalData,
+  notificationsPersonalData,
   platformPersonalData,
   accountPersonalData,
 ];

@@ -1,8 +1,9 @@
 import { and, desc, eq, lte, sql } from 'drizzle-orm';
 import nodemailer, { type Transporter } from 'nodemailer';
+import type { DbOrTx } from '../../db/client.ts';
 import type { Deps } from '../../deps.ts';
 import { mailMessages } from '../../db/schema/mail.ts';
-import { renderMail, type MailKind } from './templates.ts';
+import { renderMail, type MailKind, type RenderedMail } from './templates.ts';
 
 /** Retry schedule after a failed SMTP send; after the last one the message is marked 'failed'. */
 const RETRY_DELAYS_SECONDS = [30, 120, 600, 1800, 3600, 3 * 3600, 6 * 3600, 12 * 3600];
@@ -63,6 +64,42 @@ export async function sendMail(deps: Deps, input: SendMailInput): Promise<string
   }
   await deliver(deps, id);
   return id;
+}
+
+export interface EnqueueMailInput {
+  to: string;
+  /** What the mail is for (a notification kind, e.g. 'notify:deposit_credited'). */
+  kind: string;
+  rendered: RenderedMail;
+}
+
+/**
+ * Writes an already rendered mail to the outbox inside the caller's transaction, so it exists
+ * only if the change that caused it commits. With SMTP it is 'pending' and the outbox loop
+ * (runMailOutbox / startMailOutbox) sends it; without, it is 'stored' (the dev mailbox).
+ * With MAIL_DISABLED nothing is written and null is returned.
+ */
+export async function enqueueMail(deps: Deps, tx: DbOrTx, input: EnqueueMailInput): Promise<string | null> {
+  const { rendered } = input;
+  if (deps.config.mailDisabled) {
+    deps.log.warn('mail dropped: MAIL_DISABLED is on', { to: input.to, kind: input.kind, subject: rendered.subject });
+    return null;
+  }
+  const smtp = transporter(deps);
+  const [row] = await tx
+    .insert(mailMessages)
+    .values({
+      to: input.to,
+      kind: input.kind,
+      subject: rendered.subject,
+      text: rendered.text,
+      html: rendered.html,
+      links: rendered.links,
+      status: smtp ? 'pending' : 'stored',
+      sentAt: smtp ? null : new Date(),
+    })
+    .returning({ id: mailMessages.id });
+  return row!.id;
 }
 
 /** One delivery attempt of a pending message. Safe across processes: the row is claimed by a conditional update. */

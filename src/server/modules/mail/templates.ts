@@ -17,10 +17,20 @@ export interface RenderedMail {
   links: string[];
 }
 
-const escapeHtml = (s: string) =>
+export const escapeHtml = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
-function layout(siteName: string, title: string, paragraphs: string[], action?: { label: string; url: string }) {
+/**
+ * The shared mail frame. `unsubscribe` (a notification kind's one-click link) adds a footer line
+ * in both bodies; security mail never has one.
+ */
+export function layout(
+  siteName: string,
+  title: string,
+  paragraphs: string[],
+  action?: { label: string; url: string },
+  unsubscribe?: { label: string; url: string },
+) {
   const site = escapeHtml(siteName);
   const button = action
     ? `<p style="margin:28px 0"><a href="${escapeHtml(action.url)}" style="background:#7c3aed;color:#fff;padding:12px 20px;border-radius:8px;text-decoration:none;font-weight:600">${escapeHtml(action.label)}</a></p>
@@ -33,6 +43,7 @@ function layout(siteName: string, title: string, paragraphs: string[], action?: 
 ${paragraphs.map((p) => `<p style="line-height:1.6;margin:0 0 12px">${escapeHtml(p)}</p>`).join('\n')}
 ${button}
 <p style="color:#71717a;font-size:12px;margin-top:32px">You received this because of activity on your ${site} account.</p>
+${unsubscribe ? `<p style="color:#71717a;font-size:12px"><a href="${escapeHtml(unsubscribe.url)}" style="color:#a1a1aa">${escapeHtml(unsubscribe.label)}</a></p>` : ''}
 </div></body></html>`;
   const text = [
     siteName,
@@ -43,6 +54,7 @@ ${button}
     ...(action ? ['', `${action.label}: ${action.url}`] : []),
     '',
     `You received this because of activity on your ${siteName} account.`,
+    ...(unsubscribe ? [`${unsubscribe.label}: ${unsubscribe.url}`] : []),
   ].join('\n');
   return { html, text };
 }

@@ -1,0 +1,129 @@
+import { NOTIFICATION_KIND_INFO, type NotificationKind } from '../../../shared/contracts/notifications.ts';
+import { formatMoney } from '../../../shared/money.ts';
+import { layout, type RenderedMail } from '../mail/templates.ts';
+import type { NotifyData } from './service.ts';
+
+/** What a notification says, in the inbox and in its mail. `link` is an app path (or null). */
+export interface RenderedNotification {
+  title: string;
+  body: string;
+  link: string | null;
+  /** Extra mail paragraphs after the body (details that do not fit the inbox line). */
+  details: string[];
+  actionLabel: string;
+  subject: string;
+}
+
+const SECURITY_TITLES: Record<NotifyData['security']['event'], string> = {
+  new_sign_in: 'New sign-in to your account',
+  two_factor_enabled: 'Two-factor authentication turned on',
+  two_factor_disabled: 'Two-factor authentication turned off',
+  password_changed: 'Your password was changed',
+  password_reset: 'Your password was reset',
+};
+
+/** The in-app text and link of each kind. Pure, so tests and the broadcast path share it. */
+export function renderNotification<K extends NotificationKind>(
+  site: { siteName: string; currency: string },
+  kind: K,
+  data: NotifyData[K],
+): RenderedNotification {
+  const { siteName, currency } = site;
+  const d = data as NotifyData[NotificationKind];
+  switch (kind) {
+    case 'deposit_credited': {
+      const x = d as NotifyData['deposit_credited'];
+      const amount = formatMoney(x.amountCents, x.currency);
+      return { title: 'Deposit credited', body: `${amount} was added to your balance.`, link: '/profile/billing', details: [], actionLabel: 'See your billing', subject: `${amount} was added to your ${siteName} balance` };
+    }
+    case 'big_pull': {
+      const x = d as NotifyData['big_pull'];
+      const value = formatMoney(x.valueCents, currency);
+      const from = x.productName ? ` from ${x.productName}` : '';
+      return { title: 'Big pull!', body: `You pulled ${x.cardName} (${value})${from}.`, link: '/collect', details: ['It is in your vault.'], actionLabel: 'See your vault', subject: `Big pull: ${x.cardName} (${value})` };
+    }
+    case 'buyback_paid': {
+      const x = d as NotifyData['buyback_paid'];
+      const amount = formatMoney(x.amountCents, currency);
+      const cards = x.cardCount === 1 ? '1 card' : `${x.cardCount} cards`;
+      return { title: 'Buyback paid', body: `${amount} for ${cards} was paid to your balance.`, link: '/profile/history', details: [], actionLabel: 'See your history', subject: `Buyback paid: ${amount}` };
+    }
+    case 'shipment_status': {
+      const x = d as NotifyData['shipment_status'];
+      return {
+        title: `Shipment ${x.reference}: ${x.statusLabel}`,
+        body: `The status of shipment ${x.reference} is now: ${x.statusLabel}.`,
+        link: '/profile/shipping',
+        details: [...(x.reason ? [`Note: ${x.reason}`] : []), ...(x.tracking ? [`Track it with the carrier: ${x.tracking}`] : [])],
+        actionLabel: 'See the shipment',
+        subject: `Shipment ${x.reference}: ${x.statusLabel}`,
+      };
+    }
+    case 'drop_won': {
+      const x = d as NotifyData['drop_won'];
+      return {
+        title: 'You won a daily drop',
+        body: `Your entry was drawn in "${x.dropTitle}". ${x.cardName} is already in your vault: there is nothing to claim.`,
+        link: `/daily-drop/${x.dropId}`,
+        details: ['The drop page shows the proof of the draw, so you (and anyone) can check it.'],
+        actionLabel: 'See the drop',
+        subject: `You won the ${siteName} drop "${x.dropTitle}"`,
+      };
+    }
+    case 'drop_starting': {
+      const x = d as NotifyData['drop_starting'];
+      return {
+        title: 'A daily drop is open',
+        body: `"${x.dropTitle}" is open for entries until ${new Date(x.closesAt).toUTCString()}.`,
+        link: `/daily-drop/${x.dropId}`,
+        details: [],
+        actionLabel: 'Enter the drop',
+        subject: `Daily drop open: ${x.dropTitle}`,
+      };
+    }
+    case 'referral_qualified': {
+      const x = d as NotifyData['referral_qualified'];
+      const amount = formatMoney(x.amountCents, x.currency);
+      const body =
+        x.role === 'referrer'
+          ? `${x.friendUsername} qualified: you earned ${amount}.`
+          : `Your first deposit qualified: you and ${x.friendUsername} earned a reward. ${amount} was added to your balance.`;
+      return { title: 'Referral reward', body, link: '/profile/referral', details: [], actionLabel: 'See your referrals', subject: `You earned a ${siteName} referral reward` };
+    }
+    case 'security': {
+      const x = d as NotifyData['security'];
+      const title = SECURITY_TITLES[x.event];
+      const where = [x.ip ? `Address: ${x.ip}` : null, x.userAgent ? `Device: ${x.userAgent.slice(0, 200)}` : null].filter((s): s is string => !!s);
+      const body =
+        x.event === 'new_sign_in'
+          ? 'Someone signed in to your account. If it was not you, change your password now.'
+          : `${title}. If it was not you, reset your password and contact us.`;
+      return { title, body, link: '/profile/privacy-and-security', details: where, actionLabel: 'Review your security', subject: `${siteName}: ${title.toLowerCase()}` };
+    }
+  }
+  throw new Error(`unknown notification kind ${String(kind)}`);
+}
+
+/** The outbox's `kind` column for a notification's mail (kept as the older mails named them). */
+export function mailKindOf(kind: NotificationKind): string {
+  return kind.replace(/_/g, '-');
+}
+
+/** The mail (HTML and text) of a notification. `unsubscribeUrl` is required for every kind but security. */
+export function renderNotificationMail(
+  siteName: string,
+  publicUrl: string,
+  kind: NotificationKind,
+  n: RenderedNotification,
+  username: string | null,
+  unsubscribeUrl: string | null,
+): RenderedMail {
+  const action = n.link ? { label: n.actionLabel, url: `${publicUrl}${n.link}` } : undefined;
+  const unsubscribe =
+    kind !== 'security' && unsubscribeUrl
+      ? { label: `Stop emails about “${NOTIFICATION_KIND_INFO[kind].label.toLowerCase()}”`, url: unsubscribeUrl }
+      : undefined;
+  const paragraphs = [username ? `Hi ${username},` : 'Hi,', n.body, ...n.details];
+  const { html, text } = layout(siteName, n.title, paragraphs, action, unsubscribe);
+  return { subject: n.subject, text, html, links: [...(action ? [action.url] : []), ...(unsubscribe ? [unsubscribe.url] : [])] };
+}
