@@ -59,7 +59,7 @@ export function buybackRoutes(deps: Deps) {
       const r = await withIdempotency(
         db,
         { userId: actor.userId, key, scope: 'POST /api/buyback', body },
-        async (tx) => ({ status: 201 as const, body: await sell(tx, actor.userId, body, { idempotencyKey: key }) }),
+        async (tx) => ({ status: 201 as const, body: await sell(tx, actor.userId, body, { idempotencyKey: key, deps }) }),
         (fn) => moneyTransaction(deps, fn),
       );
       return sendIdempotent(c, r);

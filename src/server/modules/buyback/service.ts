@@ -13,6 +13,8 @@ import {
 } from '../../../shared/contracts/collection.ts';
 import { dayEnd } from '../../../shared/contracts/dates.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
+import type { Deps } from '../../deps.ts';
+import { notify } from '../notifications/service.ts';
 import { user } from '../auth/tables.ts';
 import { buybackLines, buybacks } from '../../db/schema/buyback.ts';
 import { cardClasses, cards } from '../catalog/tables.ts';
@@ -151,7 +153,8 @@ export async function sell(
   tx: Tx,
   userId: string,
   input: BuybackInput,
-  opts: { idempotencyKey?: string | null } = {},
+  /** With deps, the seller is notified (buyback_paid) in the same transaction. */
+  opts: { idempotencyKey?: string | null; deps?: Deps } = {},
 ): Promise<BuybackResult> {
   // Same first lock as purchases and openings of this user: balance → owned cards → cards.
   await lockBalance(tx, userId);
@@ -215,6 +218,9 @@ export async function sell(
       amountCents: l.amountCents,
     })),
   );
+  if (opts.deps && totalCents > 0) {
+    await notify(opts.deps, tx, userId, 'buyback_paid', { saleId: buybackId, amountCents: totalCents, cardCount: lines.length }, { dedupeKey: `buyback:${buybackId}` });
+  }
   return {
     buyback: {
       id: bb!.id,

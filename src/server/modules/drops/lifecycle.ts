@@ -9,7 +9,7 @@ import { audit } from '../audit/service.ts';
 import { isBanActive } from '../auth/auth.ts';
 import { newServerSeed, nodeFair, sha256HexSync } from '../fairness/crypto.ts';
 import { awardReserved, releaseReserved } from '../inventory/service.ts';
-import { sendMail } from '../mail/service.ts';
+import { notify, notifyDropStarting } from '../notifications/service.ts';
 import { createDrop } from './service.ts';
 
 /**
@@ -34,11 +34,17 @@ export async function openDueDrops(deps: Deps): Promise<string[]> {
   const opened: string[] = [];
   for (const { id } of due) {
     const seed = newServerSeed();
-    const [row] = await deps.db
-      .update(drops)
-      .set({ status: 'open', seed, commitment: sha256HexSync(seed), updatedAt: sql`now()` })
-      .where(and(eq(drops.id, id), eq(drops.status, 'scheduled'), lte(drops.opensAt, sql`now()`)))
-      .returning({ id: drops.id, commitment: drops.commitment });
+    // The open and everyone's "drop starting" notification commit together (or neither).
+    const row = await deps.db.transaction(async (tx) => {
+      const [r] = await tx
+        .update(drops)
+        .set({ status: 'open', seed, commitment: sha256HexSync(seed), updatedAt: sql`now()` })
+        .where(and(eq(drops.id, id), eq(drops.status, 'scheduled'), lte(drops.opensAt, sql`now()`)))
+        .returning({ id: drops.id, commitment: drops.commitment, title: drops.title, closesAt: drops.closesAt });
+      if (!r) return null;
+      await notifyDropStarting(deps, tx, { dropId: r.id, dropTitle: r.title, closesAt: r.closesAt.toISOString() });
+      return r;
+    });
     if (!row) continue;
     opened.push(id);
     deps.log.info('drop opened', { dropId: id });
@@ -108,6 +114,8 @@ export async function drawDrop(deps: Deps, dropId: string): Promise<{ winners: n
       const copy = await awardReserved(tx, { ...ctx, cardId, ownerId: entry.userId });
       await tx.insert(dropWinners).values({ dropId, place: w.place, entryId: entry.id, userId: entry.userId, cardId, ownedCardId: copy.ownedCardId });
       won.push({ userId: entry.userId, email: entry.email, username: entry.username, place: w.place, ownedCardId: copy.ownedCardId, cardName: copy.card.name });
+      // Inbox and/or mail per the winner's drop_won preference, committed with the prize.
+      await notify(deps, tx, entry.userId, 'drop_won', { dropId, dropTitle: drop.title, cardName: copy.card.name }, { dedupeKey: `drop-won:${dropId}` });
     }
     const left = new Map<string, number>();
     for (const cardId of units.slice(draw.winners.length)) left.set(cardId, (left.get(cardId) ?? 0) + 1);
@@ -133,12 +141,6 @@ export async function drawDrop(deps: Deps, dropId: string): Promise<{ winners: n
   await deps.bus.publish('public', 'drop.closed', { dropId, entryCount: entries, winners: won.length }).catch(() => {});
   for (const w of won) {
     await deps.bus.publish(`user:${w.userId}`, 'drop.won', { dropId, place: w.place, ownedCardId: w.ownedCardId }).catch(() => {});
-    // The prize is already in the vault; a mail that fails here is logged, never a reason to redraw.
-    await sendMail(deps, {
-      to: w.email,
-      kind: 'drop-won',
-      data: { username: w.username, dropTitle: drop.title, cardName: w.cardName, url: `${deps.config.publicUrl}/daily-drop-winners` },
-    }).catch((err: unknown) => deps.log.error('drop win mail not written', { err, dropId }));
   }
   return { winners: won.length, entries };
 }

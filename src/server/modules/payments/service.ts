@@ -7,6 +7,7 @@ import type { Deps } from '../../deps.ts';
 import { deposits, paymentEvents } from '../../db/schema/payments.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import type { Logger } from '../../lib/logger.ts';
+import { notify } from '../notifications/service.ts';
 import { applyDepositBonus } from '../promo/service.ts';
 import { activeSelfExclusion, assertCanDeposit, PENDING_DEPOSIT_TTL_MS } from '../responsible-play/service.ts';
 import { clearingAccount, credit, debit, lockBalance } from '../wallet/service.ts';
@@ -130,6 +131,7 @@ export async function succeedDeposit(
     memo: dep.testMode ? 'TEST MODE deposit (no real money)' : `Card deposit via ${dep.provider}`,
   });
   const bonus = await applyDepositBonus(tx, { userId: dep.userId, depositId: dep.id, amountCents: amount, now });
+  await notify(deps, tx, dep.userId, 'deposit_credited', { depositId: dep.id, amountCents: amount, currency: dep.currency }, { dedupeKey: `deposit:${dep.id}` });
   if (bonus > 0) {
     const [withBonus] = await tx.update(deposits).set({ bonusCents: bonus }).where(eq(deposits.id, dep.id)).returning();
     return withBonus!;

@@ -63,6 +63,7 @@ import {
   listOwnShipments,
   loadShipment,
   notify,
+  notifyShipment,
   quote,
   resolveShipment,
   type Notice,
@@ -213,7 +214,7 @@ export function shippingRoutes(deps: Deps) {
         { userId: actor.userId, key, scope: 'POST /api/shipping/shipments', body },
         async (tx) => {
           const out = await createShipment(tx, actor.userId, body, { idempotencyKey: key, ip });
-          notice = out.notice;
+          notice = await notifyShipment(deps, tx, out.notice);
           return { status: 201 as const, body: out.result };
         },
         (fn) => moneyTransaction(deps, fn),
@@ -263,7 +264,7 @@ export function shippingRoutes(deps: Deps) {
       const userId = actorOf(c).userId;
       const { id } = c.req.valid('param');
       const ip = clientIp(c, config.trustProxy);
-      const n = await moneyTransaction(deps, (tx) => cancelShipment(tx, id, { id: userId, role: 'user', ip }, { userId }));
+      const n = await moneyTransaction(deps, async (tx) => notifyShipment(deps, tx, await cancelShipment(tx, id, { id: userId, role: 'user', ip }, { userId })));
       await tell(n);
       return c.json(await loadShipment(db, id, { viewer: 'user', userId }), 200);
     },
@@ -302,7 +303,7 @@ export function shippingRoutes(deps: Deps) {
       const results: BulkAdvanceResult['results'] = [];
       for (const id of ids) {
         try {
-          const n = await db.transaction((tx) => advanceShipment(tx, id, actor, { to }));
+          const n = await db.transaction(async (tx) => notifyShipment(deps, tx, await advanceShipment(tx, id, actor, { to })));
           await tell(n);
           results.push({ id, ok: true, status: n.status, error: null });
         } catch (err) {
@@ -342,7 +343,7 @@ export function shippingRoutes(deps: Deps) {
       const { id } = c.req.valid('param');
       const body = c.req.valid('json');
       const actor = adminActor(c);
-      const n = await db.transaction((tx) => advanceShipment(tx, id, actor, body));
+      const n = await db.transaction(async (tx) => notifyShipment(deps, tx, await advanceShipment(tx, id, actor, body)));
       await tell(n);
       return c.json(await adminShipment(db, id), 200);
     },
@@ -362,7 +363,7 @@ export function shippingRoutes(deps: Deps) {
       const { id } = c.req.valid('param');
       const { reason } = c.req.valid('json');
       const actor = adminActor(c);
-      const n = await moneyTransaction(deps, (tx) => cancelShipment(tx, id, actor, { reason }));
+      const n = await moneyTransaction(deps, async (tx) => notifyShipment(deps, tx, await cancelShipment(tx, id, actor, { reason })));
       await tell(n);
       return c.json(await adminShipment(db, id), 200);
     },
@@ -382,7 +383,7 @@ export function shippingRoutes(deps: Deps) {
       const { id } = c.req.valid('param');
       const body = c.req.valid('json');
       const actor = adminActor(c);
-      const n = await moneyTransaction(deps, (tx) => resolveShipment(tx, id, actor, body));
+      const n = await moneyTransaction(deps, async (tx) => notifyShipment(deps, tx, await resolveShipment(tx, id, actor, body)));
       await tell(n);
       return c.json(await adminShipment(db, id), 200);
     },

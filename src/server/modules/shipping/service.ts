@@ -33,7 +33,7 @@ import type { Deps } from '../../deps.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import { audit } from '../audit/service.ts';
 import { moveCopies } from '../inventory/service.ts';
-import { sendMail } from '../mail/service.ts';
+import { notify as notifyUser } from '../notifications/service.ts';
 import { credit, debit, getBalance, lockBalance } from '../wallet/service.ts';
 import { assertShipsTo, defaultOrigin } from './addresses.ts';
 import { getShippingSettings } from './settings.ts';
@@ -416,29 +416,27 @@ export function suggestedRefund(row: Pick<ShipmentRow, 'feeCents' | 'declaredVal
 
 // ───────────────────────── notify ─────────────────────────
 
-/** After commit: the user's open pages ('shipment.updated') and an email. Never throws. */
-export async function notify(deps: Pick<Deps, 'db' | 'bus' | 'log' | 'config'> & Deps, n: Notice): Promise<void> {
+/**
+ * In the transition's transaction: the user's notification (inbox and/or mail, per their
+ * shipment_status preference) through the notifications module. Returns the notice for `notify`.
+ */
+export async function notifyShipment(deps: Deps, tx: DbOrTx, n: Notice): Promise<Notice> {
+  await notifyUser(
+    deps,
+    tx,
+    n.userId,
+    'shipment_status',
+    { shipmentId: n.shipmentId, reference: n.reference, status: n.status, statusLabel: SHIPMENT_STATUS_LABEL[n.status], tracking: n.tracking, reason: n.note },
+    { dedupeKey: `shipment:${n.shipmentId}:${n.status}` },
+  );
+  return n;
+}
+
+/** After commit: the user's open pages ('shipment.updated'). Never throws. */
+export async function notify(deps: Pick<Deps, 'bus' | 'log'>, n: Notice): Promise<void> {
   await deps.bus
     .publish(`user:${n.userId}`, 'shipment.updated', { shipmentId: n.shipmentId, status: n.status })
     .catch((err: unknown) => deps.log.warn('shipment.updated publish failed', { err, shipmentId: n.shipmentId }));
-  try {
-    const [u] = await deps.db.select({ email: user.email, username: user.username }).from(user).where(eq(user.id, n.userId));
-    if (!u?.email) return;
-    await sendMail(deps, {
-      to: u.email,
-      kind: 'shipment-status',
-      data: {
-        username: u.username ?? undefined,
-        reference: n.reference,
-        status: SHIPMENT_STATUS_LABEL[n.status],
-        tracking: n.tracking,
-        reason: n.note ?? undefined,
-        url: `${deps.config.publicUrl}/profile/shipping`,
-      },
-    });
-  } catch (err) {
-    deps.log.warn('shipment mail failed', { err, shipmentId: n.shipmentId });
-  }
 }
 
 // ───────────────────────── reads ─────────────────────────

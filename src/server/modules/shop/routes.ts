@@ -37,6 +37,8 @@ import { requireIdempotencyKey, sendIdempotent, withIdempotency, type Transactio
 import { isRetryableTxError } from '../../db/errors.ts';
 import { rememberPool } from '../fairness/service.ts';
 import { moneyTransaction, publishBalance } from '../wallet/service.ts';
+import { notifyBigPullLater } from '../notifications/service.ts';
+import { BIG_PULL_THRESHOLD } from '../../../shared/contracts/notifications.ts';
 import { adminProduct, createProduct, deleteProduct, getAdminPack, listAdminProducts, previewPack, updatePack, updateProduct } from './admin.ts';
 import { listLiveProducts, packsForCard, listOpenings, openingsDto, productDetail, productWithPack, refsFor, topPulls } from './read.ts';
 import { isStoredOpen, openInOneStatement, storedOpenResult, type StoredOpen } from './one-statement-open.ts';
@@ -89,6 +91,17 @@ export function shopRoutes(deps: Deps) {
       };
       await deps.bus.publish('public', 'pull.created', event).catch((err: unknown) => deps.log.warn('pull.created publish failed', { err }));
     }
+  }
+
+  /**
+   * After the commit, never awaited by the response: big-pull notifications in their own small
+   * transaction (notifyBigPull checks each user's threshold). Nothing is added to the open itself.
+   */
+  function tellBigPulls(userId: string, outcome: Pick<OpenOutcome, 'openings'>) {
+    const pulls = outcome.openings.flatMap((o) =>
+      o.cards.filter((c) => c.valueCents >= BIG_PULL_THRESHOLD.minCents).map((c) => ({ openingId: o.id, cardId: c.id, cardName: c.name, valueCents: c.valueCents })),
+    );
+    if (pulls.length) notifyBigPullLater(deps, userId, pulls);
   }
 
   // Public ---------------------------------------------------------------------------------------
@@ -191,6 +204,7 @@ export function shopRoutes(deps: Deps) {
         // general path below answers (one-statement-open.ts).
         const done = await openInOneStatement(deps, actor, input, key);
         if (done) {
+          tellBigPulls(actor.userId, done);
           if (!done.announced) await Promise.all([publishBalance(deps, actor.userId, done.balanceCents), afterOpen(actor, done)]);
           const { poolHashes: _hashes, announced: _announced, ...result } = done;
           return c.json(result, 201);
@@ -208,7 +222,10 @@ export function shopRoutes(deps: Deps) {
         run,
       );
       const fresh = r.replayed ? null : (outcome as OpenOutcome | null);
-      if (fresh) await afterOpen(actor, fresh);
+      if (fresh) {
+        tellBigPulls(actor.userId, fresh);
+        await afterOpen(actor, fresh);
+      }
       if (r.status === 201) {
         const result = isStoredOpen(r.body) ? await storedOpenResult(db, r.body) : r.body;
         const refs = fresh ? fresh.refs : await refsFor(db, result.openings.flatMap((o) => o.cards));
