@@ -125,6 +125,7 @@ const routeTree = rootRoute.addChildren([
     page(siteLayout, R.topPulls, 'topPulls'),
     page(siteLayout, R.invite, 'invite'),
     page(siteLayout, R.fairness, 'fairness'),
+    page(siteLayout, R.unsubscribe, 'unsubscribe'),
     userSite.addChildren([
       page(userSite, R.home, 'home'),
       page(userSite, R.collect, 'collect'),

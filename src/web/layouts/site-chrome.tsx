@@ -17,6 +17,8 @@ export { FOOTER_NAV, SITE_NAV } from './site-nav';
 const loadMobileMenu = () => import('./mobile-menu');
 const MobileMenuSheet = lazy(loadMobileMenu);
 const AccountMenu = lazy(() => import('./account-menu'));
+// The bell's popover (Radix) and inbox load with a signed-in header only.
+const NotificationBell = lazy(() => import('@web/features/notifications/bell'));
 
 const navLink =
   'rounded-lg px-3 py-2 text-sm font-medium text-zinc-300 transition-colors hover:bg-white/5 hover:text-white ' +
@@ -65,6 +67,9 @@ function HeaderAccount() {
       <div className="flex items-center gap-2">
         <DropWinAnnouncer />
         <HeaderBalance className="hidden sm:inline-flex" />
+        <Suspense fallback={<Skeleton className="size-10" />}>
+          <NotificationBell />
+        </Suspense>
         <Suspense fallback={<Skeleton className="h-10 w-[4.5rem] lg:w-44" />}>
           <AccountMenu me={me} />
         </Suspense>

@@ -17,9 +17,8 @@ type PageModule = Promise<PageExports>;
 
 /**
  * The page component of every route in the route table, loaded on demand (one chunk each).
- * A feature replaces its `comingSoon` entries with its own pages.
+ * A route whose feature has not shipped yet points at `./coming-soon` (an honest placeholder).
  */
-const comingSoon = () => import('./coming-soon') as PageModule;
 
 export const PAGES: Record<RouteId, () => PageModule> = {
   root: () => import('./shop/landing'),
@@ -38,7 +37,7 @@ export const PAGES: Record<RouteId, () => PageModule> = {
   shopProduct: () => import('./shop/product'),
   topPulls: () => import('./shop/top-pulls'),
   invite: () => import('./referrals/invite'),
-  unsubscribe: comingSoon,
+  unsubscribe: () => import('./account/unsubscribe'),
   adminReferrals: () => import('./referrals/admin-referrals'),
   adminReferral: () => import('./referrals/admin-referral'),
   fairness: () => import('./shop/fairness'),

@@ -27,3 +27,5 @@ export { PageHeader } from './page-header';
 export { VisuallyHidden } from './visually-hidden';
 export { Money, CurrencyContext, useCurrency, formatCents } from './money';
 export { Logo } from './logo';
+export { Switch } from './switch';
+export { Popover, PopoverTrigger, PopoverContent, PopoverClose } from './popover';
