@@ -6,7 +6,7 @@ import { DEFAULT_REFERRAL_SETTINGS, GENERATED_CODE_LENGTH, REFERRAL_CODE_ALPHABE
 import { user } from '../../db/schema/auth.ts';
 import { auditLog } from '../../db/schema/audit.ts';
 import { deposits } from '../../db/schema/payments.ts';
-import { purchases } from '../../db/schema/shop.ts';
+import { packs, products, purchases } from '../../db/schema/shop.ts';
 import { referralCodes, referralRewards, referrals } from '../../db/schema/referrals.ts';
 import { ledgerEntries } from '../../db/schema/wallet.ts';
 import { handleStripeEvent, refundDeposit } from '../payments/service.ts';
@@ -403,35 +403,48 @@ describe('rewards', () => {
 
 describe('purchase shares', () => {
   beforeEach(clearLimits);
+  afterAll(() => setSettings({}));
 
-  /** A purchase row as the shop writes it (its ledger debit included), without the catalog. */
-  async function purchase(u: string, totalCents: number, at = new Date()) {
-    const [prod] = await t.deps.dbh.query<{ id: string; pack_id: string }>(sql`select id, pack_id from products limit 1`);
-    return { prod, u, totalCents, at };
+  /** A purchase as the shop records it (its pack_purchase debit included), at a chosen time. */
+  async function buy(u: string, cents: number, at: Date) {
+    const [pack] = await t.deps.db.insert(packs).values({ name: `P ${randomUUID().slice(0, 6)}` }).returning();
+    const [prod] = await t.deps.db.insert(products).values({ name: `P ${randomUUID().slice(0, 6)}`, priceCents: cents, packId: pack!.id }).returning();
+    const moved = await moneyTransaction(t.deps, (tx) => debit(tx, { userId: u, amountCents: cents, kind: 'pack_purchase', referenceType: 'purchase' }));
+    await t.deps.db.insert(purchases).values({ userId: u, productId: prod!.id, packId: pack!.id, quantity: 1, unitPriceCents: cents, totalCents: cents, ledgerEntryId: moved.entryId, createdAt: at });
   }
-  void purchase;
 
-  it('pays shareBps of each purchase in the window, capped, exactly once', async () => {
+  it('pays shareBps of each purchase inside the window, floored, capped, exactly once; a reversal takes shares back', async () => {
     await setSettings({ shareBps: 1000, shareCapCents: 250, shareDays: 30 });
     const r = await t.makeUser();
     const f = await friendOf(r);
-    await deposit(f, 5000);
+    const dep = await deposit(f, 10_000);
     const ref = await referralFor(f);
-    expect(ref.shareBps).toBe(1000);
-    // Fake purchases: the shop's table needs a product and pack; use raw ids from a made product.
-    const prods = await t.deps.dbh.query<{ id: string; pack_id: string }>(sql`select id, pack_id from products limit 1`);
-    if (!prods.length) return; // no product in this database: covered by the shares test with a catalog
-    const buy = async (cents: number, at: Date) => {
-      const moved = await moneyTransaction(t.deps, (tx) => debit(tx, { userId: f, amountCents: cents, kind: 'pack_purchase', referenceType: 'test' }));
-      await t.deps.db.insert(purchases).values({ userId: f, productId: prods[0]!.id, packId: prods[0]!.pack_id, quantity: 1, unitPriceCents: cents, totalCents: cents, ledgerEntryId: moved.entryId, createdAt: at });
-    };
-    await buy(1000, new Date());
-    await buy(1999, new Date());
-    expect(await payPurchaseShares(t.deps)).toBe(100 + 150);
+    expect(ref).toMatchObject({ status: 'qualified', shareBps: 1000, shareCapCents: 250 });
+    expect(ref.shareUntil!.getTime() - ref.qualifiedAt!.getTime()).toBe(30 * 86_400_000);
+    const before = new Date(ref.qualifiedAt!.getTime() - 1000);
+    const after = new Date(ref.shareUntil!.getTime() + 1000);
+    await buy(f, 1000, before); // before qualifying: no share
+    await buy(f, 999, new Date()); // 99.9 → 99
+    await buy(f, 1000, after); // after the window: no share
+    expect(await payPurchaseShares(t.deps)).toBe(99);
+    expect(await payPurchaseShares(t.deps)).toBe(0);
+    await buy(f, 2000, new Date()); // 200, but only 151 left under the cap
+    expect(await payPurchaseShares(t.deps)).toBe(151);
+    await buy(f, 2000, new Date());
+    expect(await payPurchaseShares(t.deps)).toBe(0);
+    const row = await referralFor(f);
+    expect(Number(row.sharePaidCents)).toBe(250);
+    const shares = (await rewardsOf(ref.id)).filter((x) => x.kind === 'purchase_share');
+    expect(shares.map((x) => Number(x.amountCents)).sort((a, b) => a - b)).toEqual([99, 151]);
+    expect(await balance(r)).toBe(500 + 250);
+
+    const [d] = await t.deps.db.select().from(deposits).where(eq(deposits.id, dep));
+    await moneyTransaction(t.deps, (tx) => refundDeposit(t.deps, tx, d!, 10_000));
+    expect((await referralFor(f)).status).toBe('reversed');
+    expect(await balance(r)).toBe(0);
+    await buy(f, 500, new Date()).catch(() => undefined);
     expect(await payPurchaseShares(t.deps)).toBe(0);
   });
-
-  afterAll(() => setSettings({}));
 });
 
 describe('authorization of every referral route', () => {
