@@ -27,7 +27,7 @@ afterAll(() => t.close());
 
 const clearLimits = () => t.deps.dbh.query(sql`delete from rate_limits`);
 const balance = async (u: string) => (await getBalance(t.deps.db, u)).balanceCents;
-const json = async <T = any>(res: Response) => (await res.json()) as T; // eslint-disable-line @typescript-eslint/no-explicit-any
+const json = async <T = any>(res: Response) => (await res.json()) as T;
 
 async function codeOf(u: string): Promise<string> {
   const res = await t.as(u).get('/api/referrals/me');
