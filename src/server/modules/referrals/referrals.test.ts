@@ -16,6 +16,9 @@ import { INVITE_LOOKUPS } from './routes.ts';
 import { payPurchaseShares } from './shares.ts';
 import { normaliseEmail } from './service.ts';
 import { isCleanCode } from './codes.ts';
+import { authSeedSteps } from '../auth/seed.ts';
+import { DEMO_OWNER_EMAIL, DEMO_USER_EMAIL } from '../auth/demo-accounts.ts';
+import { referralsSeedStep } from '../../seed/referrals.ts';
 
 let t: MoneyTestContext;
 let admin: string;
@@ -477,5 +480,19 @@ describe('authorization of every referral route', () => {
       expect(asNoMfa.status, r[1]).toBe(403);
       expect((await json(asNoMfa)).error.code).toBe('mfa_required');
     }
+  });
+});
+
+describe('demo seed', () => {
+  it('gives the demo accounts codes and one demo referral, idempotently', async () => {
+    for (const step of [...authSeedSteps, referralsSeedStep, referralsSeedStep]) await step.run(t.deps);
+    const [demo] = await t.deps.db.select().from(user).where(eq(user.email, DEMO_USER_EMAIL));
+    const [owner] = await t.deps.db.select().from(user).where(eq(user.email, DEMO_OWNER_EMAIL));
+    const rows = await t.deps.db.select().from(referrals).where(eq(referrals.referrerId, demo!.id));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ refereeId: owner!.id, status: 'pending' });
+    const [code] = await t.deps.db.select().from(referralCodes).where(eq(referralCodes.userId, demo!.id));
+    expect(rows[0]!.code).toBe(code!.code);
+    expect((await t.request(`/api/referrals/invite/${code!.code}`)).status).toBe(200);
   });
 });
