@@ -38,6 +38,9 @@ const PUBLIC_API_ROUTES = new Set([
   'GET /api/drops',
   'GET /api/drops/:id',
   'GET /api/drops/:id/proof',
+  // Referral invites: public and rate-limited per address (the same 404 for any unknown code).
+  'GET /api/referrals/invite/:code',
+  'GET /api/referrals/remembered',
   // Payment provider callbacks: authenticated by signature, not by session.
   'POST /api/payments/stripe/webhook',
   // Mail unsubscribe links: authenticated by their signed token, rate-limited per address.

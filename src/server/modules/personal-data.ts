@@ -13,6 +13,7 @@ import { notificationsPersonalData } from './notifications/personal-data.ts';
 import { paymentsPersonalData } from './payments/personal-data.ts';
 import { platformPersonalData } from './platform/personal-data.ts';
 import { promoPersonalData } from './promo/personal-data.ts';
+import { referralsPersonalData } from './referrals/personal-data.ts';
 import { responsiblePlayPersonalData } from './responsible-play/personal-data.ts';
 import { shippingPersonalData } from './shipping/personal-data.ts';
 import { shopPersonalData } from './shop/personal-data.ts';
@@ -62,6 +63,7 @@ export const personalDataSections: readonly PersonalDataSection[] = [
   walletPersonalData,
   paymentsPersonalData,
   promoPersonalData,
+  referralsPersonalData,
   responsiblePlayPersonalData,
   shopPersonalData,
   fairnessPersonalData,

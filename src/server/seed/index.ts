@@ -5,6 +5,7 @@ import { authSeedSteps } from '../modules/auth/seed.ts';
 import { seedPromoCodes } from './wallet.ts';
 import { dropsSeedStep } from './drops.ts';
 import { shippingSeedStep } from './shipping.ts';
+import { referralsSeedStep } from './referrals.ts';
 
 /**
  * Demo data for local use. Every step is idempotent (safe to run at every start) and never
@@ -12,7 +13,7 @@ import { shippingSeedStep } from './shipping.ts';
  */
 export type SeedStep = { name: string; run: (deps: Deps) => Promise<void> };
 
-export const SEED_STEPS: SeedStep[] = [...authSeedSteps, catalogSeedStep, shopSeedStep, seedPromoCodes, shippingSeedStep, dropsSeedStep];
+export const SEED_STEPS: SeedStep[] = [...authSeedSteps, catalogSeedStep, shopSeedStep, seedPromoCodes, shippingSeedStep, dropsSeedStep, referralsSeedStep];
 
 export async function runSeed(deps: Deps): Promise<void> {
   if (deps.config.isProduction) return;
