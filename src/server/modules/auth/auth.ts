@@ -7,6 +7,7 @@ import type { Deps } from '../../deps.ts';
 import * as authSchema from '../../db/schema/auth.ts';
 import { usernameSchema } from '../../../shared/contracts/account.ts';
 import { sendMail } from '../mail/service.ts';
+import { notify, type NotifyData } from '../notifications/service.ts';
 import { allowedOrigins } from './origin.ts';
 import { hitPasswordCheck, PASSWORD_CHECK_PATHS, passwordChecksMessage } from './password-limit.ts';
 import { demoSignInRefusal } from './demo-accounts.ts';
@@ -31,6 +32,8 @@ const TRUST_DEVICE_SECONDS = 30 * 24 * 3600;
 /** Where a session counts as having passed the second factor. */
 const SECOND_FACTOR_PATHS = new Set(['/two-factor/verify-totp', '/two-factor/verify-backup-code']);
 const SIGN_IN_PATHS = new Set(['/sign-in/email', '/sign-in/username']);
+/** Signed-in endpoints that tell the user (security notification) when they succeed. */
+const SECURITY_PATHS = new Set(['/change-password', '/two-factor/disable', '/two-factor/verify-totp']);
 /** Endpoints whose whole point is a mail (a link to click); with MAIL_DISABLED they answer 503. */
 const MAIL_ONLY_PATHS = new Set(['/sign-up/email', '/request-password-reset', '/forget-password', '/send-verification-email', '/change-email']);
 
@@ -107,6 +110,13 @@ export function createAuth(deps: Deps) {
     username: typeof u.username === 'string' ? u.username : u.name,
   });
 
+  /** Security notices (always mailed) in their own small transaction; a failure is logged, never fails the sign-in. */
+  const tellSecurity = async (userId: string, event: NotifyData['security']['event'], ip?: string | null, userAgent?: string | null) => {
+    await db
+      .transaction((tx) => notify(deps, tx, userId, 'security', { event, ip: ip ?? null, userAgent: userAgent ?? null }))
+      .catch((err: unknown) => deps.log.error('security notification failed', { err, event }));
+  };
+
   return betterAuth({
     appName: config.siteName,
     secret: config.secret,
@@ -177,6 +187,10 @@ export function createAuth(deps: Deps) {
       resetPasswordTokenExpiresIn: 3600,
       sendResetPassword: async ({ user, url }) => {
         await sendMail(deps, { to: user.email, kind: 'reset-password', data: { url, ...mailUser(user) } });
+      },
+      // Called by Better Auth once the reset succeeded.
+      onPasswordReset: async ({ user }, request) => {
+        await tellSecurity(user.id, 'password_reset', request?.headers.get(CLIENT_IP_HEADER), request?.headers.get('user-agent'));
       },
       // An existing email gets a made-up user in the answer: it must look like a new one (same
       // fields, same kind of values), or the answer tells who has an account.
@@ -252,8 +266,15 @@ export function createAuth(deps: Deps) {
             }
             return { data: { ...s, mfaVerifiedAt, lastSeenAt: new Date() } };
           },
-          after: async (s) => {
+          after: async (s, ctx) => {
             await db.update(authSchema.user).set({ lastSignInAt: new Date() }).where(eq(authSchema.user.id, s.userId));
+            // A completed sign-in: password alone (no two-factor), or the second factor of a
+            // sign-in (no session before it). Re-issued sessions (enrolment, password change) are not.
+            const path = ctx?.path ?? '';
+            const signedIn =
+              (SIGN_IN_PATHS.has(path) && !(s as { mfaVerifiedAt?: Date | null }).mfaVerifiedAt) ||
+              (SECOND_FACTOR_PATHS.has(path) && !ctx?.context.session);
+            if (signedIn) await tellSecurity(s.userId, 'new_sign_in', s.ipAddress, s.userAgent);
           },
         },
       },
@@ -403,9 +424,20 @@ export function createAuth(deps: Deps) {
         }
       }),
       after: createAuthMiddleware(async (ctx) => {
-        if (!SECOND_FACTOR_PATHS.has(ctx.path)) return;
         const returned = ctx.context.returned;
         if (returned instanceof Error || (returned instanceof Response && !returned.ok)) return;
+        const signedIn = ctx.context.session;
+        if (signedIn && SECURITY_PATHS.has(ctx.path)) {
+          const ip = ctx.headers?.get(CLIENT_IP_HEADER);
+          const ua = ctx.headers?.get('user-agent');
+          if (ctx.path === '/change-password') await tellSecurity(signedIn.user.id, 'password_changed', ip, ua);
+          else if (ctx.path === '/two-factor/disable') await tellSecurity(signedIn.user.id, 'two_factor_disabled', ip, ua);
+          // Enrolment completes on the first verified code while two-factor was still off.
+          else if (ctx.path === '/two-factor/verify-totp' && !(signedIn.user as { twoFactorEnabled?: boolean }).twoFactorEnabled) {
+            await tellSecurity(signedIn.user.id, 'two_factor_enabled', ip, ua);
+          }
+        }
+        if (!SECOND_FACTOR_PATHS.has(ctx.path)) return;
         // A signed-in session that just proved its second factor (step-up) now counts as passed.
         const current = ctx.context.session?.session;
         if (current) {

@@ -136,7 +136,7 @@ export async function drawDrop(deps: Deps, dropId: string): Promise<{ winners: n
   });
   if (!result) return null;
 
-  const { drop, won, entries } = result;
+  const { won, entries } = result;
   deps.log.info('drop drawn', { dropId, entries, winners: won.length });
   await deps.bus.publish('public', 'drop.closed', { dropId, entryCount: entries, winners: won.length }).catch(() => {});
   for (const w of won) {
