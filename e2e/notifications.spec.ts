@@ -25,6 +25,7 @@ async function payDeposit(page: Page, amountCents: number) {
 }
 
 test('the bell lights up live, the inbox links to the deposit, mark all read clears it', async ({ browser }) => {
+  test.setTimeout(90_000);
   const { context, page, watch } = await newVerifiedUser(browser, 'bell');
   // Start from a clean inbox (sign-up may already have said something).
   await page.request.post('/api/notifications/read-all', { headers: { Origin: new URL(page.url()).origin } });
@@ -85,6 +86,7 @@ test('the inbox fits a phone screen', async ({ browser }) => {
 });
 
 test('preferences stick; security mail stays on; the mail link unsubscribes without signing in', async ({ browser }) => {
+  test.setTimeout(120_000);
   const { context, page, watch, email } = await newVerifiedUser(browser, 'prefs');
   await page.goto('/profile/notifications');
   await expect(page.getByRole('heading', { level: 1, name: 'Notifications' })).toBeVisible();

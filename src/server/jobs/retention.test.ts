@@ -121,6 +121,7 @@ describe('the prune', () => {
       ['monitoring_reports', 1],
       ['idempotency_keys', 1],
       ['rate_limits', 1],
+      ['notifications', 0],
     ]);
     const pruned = logs.filter((l) => l.msg === 'pruned');
     expect(pruned.map((l) => l.table)).toEqual(['monitoring_reports', 'idempotency_keys', 'rate_limits', 'notifications']);

@@ -7,7 +7,8 @@ export const notificationsPersonalData: PersonalDataSection = {
   name: 'notifications',
   tables: [
     { table: notifications, keyedBy: ['user_id'], onDelete: 'delete', why: 'messages to the person; no use once the account is closed' },
-    { table: notificationPreferences, keyedBy: ['user_id'], onDelete: 'delete', why: 'their settings' },
+    // `email` is the mail channel switch (a boolean), named like an address column.
+    { table: notificationPreferences, keyedBy: ['user_id', 'email'], onDelete: 'delete', why: 'their settings' },
   ],
   async export(db, { id }) {
     const [items, prefs] = await Promise.all([

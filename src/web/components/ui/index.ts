@@ -28,4 +28,3 @@ export { VisuallyHidden } from './visually-hidden';
 export { Money, CurrencyContext, useCurrency, formatCents } from './money';
 export { Logo } from './logo';
 export { Switch } from './switch';
-export { Popover, PopoverTrigger, PopoverContent, PopoverClose } from './popover';
