@@ -362,3 +362,16 @@ describe('retention and personal data', () => {
     expect(await inbox(u)).toHaveLength(1);
   });
 });
+
+describe('unsubscribe rate limit (last: it spends this address budget)', () => {
+  it('hammering the public link from one address answers 429 with Retry-After', async () => {
+    let limited: Response | null = null;
+    for (let i = 0; i < 40 && !limited; i++) {
+      const res = await t.request('/api/notifications/unsubscribe?token=garbage');
+      if (res.status === 429) limited = res;
+      else expect(res.status).toBe(400);
+    }
+    expect(limited).not.toBeNull();
+    expect(Number(limited!.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+});

@@ -28,7 +28,7 @@ import {
 const json = <T>(schema: T) => ({ required: true, content: { 'application/json': { schema } } });
 
 /** Unsubscribe links are public: cap tries per client address so tokens cannot be probed in bulk. */
-const UNSUBSCRIBE_PER_MINUTE = 20;
+const UNSUBSCRIBE_PER_MINUTE = 30;
 
 /** The signed-in user's inbox and channel choices; the public one-click unsubscribe of mail links. */
 export function notificationsRoutes(deps: Deps) {
