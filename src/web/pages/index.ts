@@ -17,7 +17,6 @@ type PageModule = Promise<PageExports>;
 
 /**
  * The page component of every route in the route table, loaded on demand (one chunk each).
- * A route whose feature has not shipped yet points at `./coming-soon` (an honest placeholder).
  */
 export const PAGES: Record<RouteId, () => PageModule> = {
   root: () => import('./shop/landing'),

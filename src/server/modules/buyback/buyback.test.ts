@@ -77,7 +77,8 @@ describe('selling back', () => {
     const off = t.deps.bus.subscribe((e) => events.push(e));
     const res = await sellAs(u, { ownedCardIds: [o], expectedTotalCents: 850 });
     // On PostgreSQL the event comes back through LISTEN/NOTIFY.
-    for (let i = 0; i < 40 && !events.some((e) => e.topic === `user:${u}`); i++) await new Promise((r) => setTimeout(r, 50));
+    // The sale's notification.created may arrive first: wait for the balance event itself.
+    for (let i = 0; i < 40 && !events.some((e) => e.topic === `user:${u}` && e.type === 'balance.changed'); i++) await new Promise((r) => setTimeout(r, 50));
     off();
     expect(res.status).toBe(201);
     const r = (await res.json()) as BuybackResult;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { NotificationList, NotificationPreferences, UnsubscribeInfo } from '../../../shared/contracts/notifications.ts';
 import { mailMessages } from '../../db/schema/mail.ts';
 import { notificationPreferences, notifications } from '../../db/schema/notifications.ts';
@@ -161,7 +161,8 @@ describe('the inbox API', () => {
     const other = await t.makeUser();
     await tell(u, 'deposit_credited', deposit());
     await tell(u, 'deposit_credited', deposit());
-    expect(events.filter((e) => e.type === 'notification.created' && e.topic === `user:${u}`)).toHaveLength(2);
+    // On PostgreSQL events come back through LISTEN/NOTIFY, a moment after the commit.
+    await vi.waitFor(() => expect(events.filter((e) => e.type === 'notification.created' && e.topic === `user:${u}`)).toHaveLength(2));
     const [a, b] = await inbox(u);
     const stolen = await t.as(other).post(`/api/notifications/${a!.id}/read`);
     expect(stolen.status).toBe(404);
@@ -174,7 +175,9 @@ describe('the inbox API', () => {
     expect(await json(await t.as(u).get('/api/notifications?unread=true'))).toMatchObject({ items: [{ id: b!.id }] });
     expect(await json(await t.as(u).post('/api/notifications/read-all'))).toEqual({ unreadCount: 0 });
     expect(await json(await t.as(u).get('/api/notifications/unread-count'))).toEqual({ unreadCount: 0 });
-    expect(events.filter((e) => e.type === 'notification.read' && e.topic === `user:${u}`).map((e) => e.data)).toEqual([{ unreadCount: 1 }, { unreadCount: 0 }]);
+    await vi.waitFor(() =>
+      expect(events.filter((e) => e.type === 'notification.read' && e.topic === `user:${u}`).map((e) => e.data)).toEqual([{ unreadCount: 1 }, { unreadCount: 0 }]),
+    );
     off();
   });
 });
@@ -313,7 +316,7 @@ describe('each feature notifies', () => {
     const rows = await inbox(u);
     expect(rows.map((n) => n.kind)).toEqual(['shipment_status', 'shipment_status']);
     expect(await mailsTo(u, 'shipment-status')).toHaveLength(1); // the request's, before the switch
-    expect(events.some((e) => e.type === 'shipment.updated')).toBe(true);
+    await vi.waitFor(() => expect(events.some((e) => e.type === 'shipment.updated')).toBe(true));
   });
 
   it('drop starting (broadcast) and drop won, through the lifecycle', async () => {
@@ -332,7 +335,7 @@ describe('each feature notifies', () => {
     expect(await inbox(quiet)).toHaveLength(0);
     expect(await mailsTo(mailer, 'drop-starting')).toHaveLength(1);
     expect(await mailsTo(fan, 'drop-starting')).toHaveLength(0);
-    expect(events.filter((e) => e.type === 'notification.broadcast' && e.topic === 'public')).toHaveLength(1);
+    await vi.waitFor(() => expect(events.filter((e) => e.type === 'notification.broadcast' && e.topic === 'public')).toHaveLength(1));
     // A second run opens nothing new and tells no one again.
     await runDropTransitions(t.deps);
     expect((await inbox(fan)).filter((n) => n.kind === 'drop_starting')).toHaveLength(1);
@@ -345,7 +348,7 @@ describe('each feature notifies', () => {
     expect(won).toHaveLength(1);
     expect(won[0]!.link).toBe(`/daily-drop/${d.id}`);
     expect(await mailsTo(fan, 'drop-won')).toHaveLength(1);
-    expect(events.some((e) => e.type === 'drop.won' && e.topic === `user:${fan}`)).toBe(true);
+    await vi.waitFor(() => expect(events.some((e) => e.type === 'drop.won' && e.topic === `user:${fan}`)).toBe(true));
   });
 });
 
