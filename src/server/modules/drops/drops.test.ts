@@ -365,8 +365,12 @@ describe('recurring drops', () => {
     const tpl = (await body<{ template: { id: string } }>(res)).template;
     expect((await t.as(admin).post('/api/admin/drop-templates', { title: 'x', openTime: '25:00', durationMinutes: 60, winnerCount: 1, prizes: [{ cardId: c.id, quantity: 1 }] })).status).toBe(400);
     expect((await t.as(admin).patch(`/api/admin/drop-templates/${tpl.id}`, { winnerCount: 2 })).status).toBe(400);
-    await Promise.all([scheduleTemplateDrops(t.deps), scheduleTemplateDrops(t.deps)]);
-    await scheduleTemplateDrops(t.deps);
+    // Noon today (UTC), not the wall clock: run a minute before midnight, today's occurrence
+    // (00:00–23:59) would already be over and only tomorrow's would be made.
+    const noon = new Date();
+    noon.setUTCHours(12, 0, 0, 0);
+    await Promise.all([scheduleTemplateDrops(t.deps, noon), scheduleTemplateDrops(t.deps, noon)]);
+    await scheduleTemplateDrops(t.deps, noon);
     const made = await t.deps.db.select().from(drops).where(eq(drops.templateId, tpl.id));
     expect(made).toHaveLength(2);
     expect(await stockOf(t, c.id)).toBe(8);

@@ -33,6 +33,9 @@ const setPref = (u: string, kind: string, inApp: boolean, email: boolean) =>
   t.as(u).put('/api/notifications/preferences', { preferences: [{ kind, inApp, email }] });
 const json = async <T>(res: Response) => (await res.json()) as T;
 
+// NOTIFY comes back a moment after the commit; on a loaded CI machine that can take seconds.
+const WAIT = { timeout: 10_000, interval: 25 };
+
 describe('notify obeys the preferences per channel', () => {
   it('defaults: deposit in app and by mail; big pull in app only', async () => {
     const u = await t.makeUser();
@@ -162,7 +165,7 @@ describe('the inbox API', () => {
     await tell(u, 'deposit_credited', deposit());
     await tell(u, 'deposit_credited', deposit());
     // On PostgreSQL events come back through LISTEN/NOTIFY, a moment after the commit.
-    await vi.waitFor(() => expect(events.filter((e) => e.type === 'notification.created' && e.topic === `user:${u}`)).toHaveLength(2));
+    await vi.waitFor(() => expect(events.filter((e) => e.type === 'notification.created' && e.topic === `user:${u}`)).toHaveLength(2), WAIT);
     const [a, b] = await inbox(u);
     const stolen = await t.as(other).post(`/api/notifications/${a!.id}/read`);
     expect(stolen.status).toBe(404);
@@ -175,8 +178,9 @@ describe('the inbox API', () => {
     expect(await json(await t.as(u).get('/api/notifications?unread=true'))).toMatchObject({ items: [{ id: b!.id }] });
     expect(await json(await t.as(u).post('/api/notifications/read-all'))).toEqual({ unreadCount: 0 });
     expect(await json(await t.as(u).get('/api/notifications/unread-count'))).toEqual({ unreadCount: 0 });
-    await vi.waitFor(() =>
-      expect(events.filter((e) => e.type === 'notification.read' && e.topic === `user:${u}`).map((e) => e.data)).toEqual([{ unreadCount: 1 }, { unreadCount: 0 }]),
+    await vi.waitFor(
+      () => expect(events.filter((e) => e.type === 'notification.read' && e.topic === `user:${u}`).map((e) => e.data)).toEqual([{ unreadCount: 1 }, { unreadCount: 0 }]),
+      WAIT,
     );
     off();
   });
@@ -316,7 +320,7 @@ describe('each feature notifies', () => {
     const rows = await inbox(u);
     expect(rows.map((n) => n.kind)).toEqual(['shipment_status', 'shipment_status']);
     expect(await mailsTo(u, 'shipment-status')).toHaveLength(1); // the request's, before the switch
-    await vi.waitFor(() => expect(events.some((e) => e.type === 'shipment.updated')).toBe(true));
+    await vi.waitFor(() => expect(events.some((e) => e.type === 'shipment.updated')).toBe(true), WAIT);
   });
 
   it('drop starting (broadcast) and drop won, through the lifecycle', async () => {
@@ -335,7 +339,7 @@ describe('each feature notifies', () => {
     expect(await inbox(quiet)).toHaveLength(0);
     expect(await mailsTo(mailer, 'drop-starting')).toHaveLength(1);
     expect(await mailsTo(fan, 'drop-starting')).toHaveLength(0);
-    await vi.waitFor(() => expect(events.filter((e) => e.type === 'notification.broadcast' && e.topic === 'public')).toHaveLength(1));
+    await vi.waitFor(() => expect(events.filter((e) => e.type === 'notification.broadcast' && e.topic === 'public')).toHaveLength(1), WAIT);
     // A second run opens nothing new and tells no one again.
     await runDropTransitions(t.deps);
     expect((await inbox(fan)).filter((n) => n.kind === 'drop_starting')).toHaveLength(1);
@@ -348,7 +352,7 @@ describe('each feature notifies', () => {
     expect(won).toHaveLength(1);
     expect(won[0]!.link).toBe(`/daily-drop/${d.id}`);
     expect(await mailsTo(fan, 'drop-won')).toHaveLength(1);
-    await vi.waitFor(() => expect(events.some((e) => e.type === 'drop.won' && e.topic === `user:${fan}`)).toBe(true));
+    await vi.waitFor(() => expect(events.some((e) => e.type === 'drop.won' && e.topic === `user:${fan}`)).toBe(true), WAIT);
   });
 });
 
