@@ -11,7 +11,7 @@ import { runDropTransitions } from '../drops/lifecycle.ts';
 import type { BusEvent } from '../realtime/bus.ts';
 import { addAddress, fund } from '../shipping/test-support.ts';
 import { idem, moneyTestContext, type MoneyTestContext } from '../wallet/test-support.ts';
-import { notify, notifyBigPull, unsubscribeUrl, type NotifyData } from './service.ts';
+import { notify, notifyBigPull, notifyBigPullLater, unsubscribeUrl, type NotifyData } from './service.ts';
 import { createUnsubscribeToken, UNSUBSCRIBE_TOKEN_DAYS } from './unsubscribe-token.ts';
 
 let t: MoneyTestContext;
@@ -90,6 +90,17 @@ describe('notify obeys the preferences per channel', () => {
     expect((await t.as(u).put('/api/notifications/preferences', { bigPullThresholdCents: 20_000 })).status).toBe(200);
     await notifyBigPull(t.deps, u, [pull(19_999), pull(20_000), pull(50)]);
     expect(await inbox(u)).toHaveLength(2);
+  });
+
+  it('after an opening: the cached threshold skips small pulls and follows a change at once', async () => {
+    const u = await t.makeUser();
+    const pull = (valueCents: number) => ({ openingId: randomUUID(), cardId: randomUUID(), cardName: 'Card', valueCents });
+    notifyBigPullLater(t.deps, u, [pull(2_000)]); // under the default $50: cached, nothing written
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await inbox(u)).toHaveLength(0);
+    expect((await t.as(u).put('/api/notifications/preferences', { bigPullThresholdCents: 1_000 })).status).toBe(200);
+    notifyBigPullLater(t.deps, u, [pull(2_000), pull(500)]);
+    await vi.waitFor(async () => expect(await inbox(u)).toHaveLength(1), WAIT);
   });
 
   it('a repeat with the same dedupe key is a no-op (inbox and mail); a banned user gets no mail', async () => {

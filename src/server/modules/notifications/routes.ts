@@ -19,6 +19,7 @@ import {
   listNotifications,
   markAllRead,
   markRead,
+  preferencesChanged,
   putPreferences,
   unreadCount,
   unsubscribe,
@@ -107,7 +108,12 @@ export function notificationsRoutes(deps: Deps) {
       request: { body: json(notificationPreferencesInputSchema) },
       responses: { 200: jsonContent(notificationPreferencesSchema, 'Preferences after'), ...errorResponses },
     }),
-    async (c) => c.json(await putPreferences(db, actorOf(c).userId, c.req.valid('json')), 200),
+    async (c) => {
+      const userId = actorOf(c).userId;
+      const prefs = await putPreferences(db, userId, c.req.valid('json'));
+      await preferencesChanged(deps, userId);
+      return c.json(prefs, 200);
+    },
   );
 
   const limit = async (ip: string) => enforceRateLimit(deps.dbh, `unsubscribe:${ip}`, UNSUBSCRIBE_PER_MINUTE, 60);

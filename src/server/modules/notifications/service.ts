@@ -134,10 +134,62 @@ export async function notifyBigPull(
   });
 }
 
-/** Fire-and-forget form for the opening paths: logs, never throws. */
+/**
+ * Per process, each user's own big-pull threshold (null: the default), so an opening whose cards
+ * are all below it costs the database nothing: the bench's booster has a rare or better in every
+ * pack, and a lookup per opening would be a transaction per opening. Dropped when the user
+ * changes it (`preferencesChanged`, here and through the bus in every other process), and after
+ * a minute as a safety net.
+ */
+const THRESHOLD_TTL_MS = 60_000;
+const MAX_CACHED_THRESHOLDS = 50_000;
+const thresholdCaches = new WeakMap<Deps, Map<string, { cents: number | null; at: number }>>();
+const PREFERENCES_EVENT = 'notification.preferences';
+
+function thresholdCache(deps: Deps): Map<string, { cents: number | null; at: number }> {
+  let cache = thresholdCaches.get(deps);
+  if (!cache) {
+    const fresh = new Map<string, { cents: number | null; at: number }>();
+    deps.bus.subscribe((e) => {
+      if (e.type === PREFERENCES_EVENT && e.topic.startsWith('user:')) fresh.delete(e.topic.slice('user:'.length));
+    });
+    thresholdCaches.set(deps, fresh);
+    cache = fresh;
+  }
+  return cache;
+}
+
+async function ownBigPullThreshold(deps: Deps, userId: string): Promise<number | null> {
+  const cache = thresholdCache(deps);
+  const hit = cache.get(userId);
+  if (hit && Date.now() - hit.at < THRESHOLD_TTL_MS) return hit.cents;
+  const [row] = await deps.db
+    .select({ cents: notificationPreferences.thresholdCents })
+    .from(notificationPreferences)
+    .where(and(eq(notificationPreferences.userId, userId), eq(notificationPreferences.kind, 'big_pull')));
+  const cents = row?.cents ?? null;
+  if (cache.size >= MAX_CACHED_THRESHOLDS) cache.clear();
+  cache.set(userId, { cents, at: Date.now() });
+  return cents;
+}
+
+/** After a user's preferences changed: forget their cached threshold in every process. */
+export async function preferencesChanged(deps: Deps, userId: string): Promise<void> {
+  thresholdCache(deps).delete(userId);
+  await deps.bus.publish(`user:${userId}`, PREFERENCES_EVENT, {}).catch((err: unknown) => deps.log.warn('preferences event failed', { err }));
+}
+
+/**
+ * Fire-and-forget form for the opening paths: logs, never throws. Cards under the user's
+ * threshold (cached) never reach the database.
+ */
 export function notifyBigPullLater(deps: Deps, userId: string, pulls: Parameters<typeof notifyBigPull>[2]): void {
   if (!pulls.some((p) => p.valueCents >= BIG_PULL_THRESHOLD.minCents)) return;
-  notifyBigPull(deps, userId, pulls).catch((err: unknown) => deps.log.error('big pull notification failed', { err, userId }));
+  void (async () => {
+    const threshold = (await ownBigPullThreshold(deps, userId)) ?? BIG_PULL_THRESHOLD.defaultCents;
+    const big = pulls.filter((p) => p.valueCents >= threshold);
+    if (big.length) await notifyBigPull(deps, userId, big);
+  })().catch((err: unknown) => deps.log.error('big pull notification failed', { err, userId }));
 }
 
 /**
