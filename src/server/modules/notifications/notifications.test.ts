@@ -358,12 +358,13 @@ describe('each feature notifies', () => {
     expect((await t.as(fan).post(`/api/drops/${d.id}/entries`)).status).toBe(201);
     await pastClose(t, d.id);
     await runDropTransitions(t.deps);
-    off();
     const won = (await inbox(fan)).filter((n) => n.kind === 'drop_won');
     expect(won).toHaveLength(1);
     expect(won[0]!.link).toBe(`/daily-drop/${d.id}`);
     expect(await mailsTo(fan, 'drop-won')).toHaveLength(1);
+    // On PostgreSQL the event comes back through LISTEN/NOTIFY after the draw: keep listening until then.
     await vi.waitFor(() => expect(events.some((e) => e.type === 'drop.won' && e.topic === `user:${fan}`)).toBe(true), WAIT);
+    off();
   });
 });
 
