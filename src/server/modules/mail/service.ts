@@ -39,26 +39,9 @@ export const DEV_MAILBOX_HINT = 'GET /api/dev/mailbox (from this machine)';
  */
 export async function sendMail(deps: Deps, input: SendMailInput): Promise<string | null> {
   const rendered = renderMail(deps.config.siteName, input.kind, input.data ?? {});
-  if (deps.config.mailDisabled) {
-    deps.log.warn('mail dropped: MAIL_DISABLED is on', { to: input.to, kind: input.kind, subject: rendered.subject });
-    return null;
-  }
-  const smtp = transporter(deps);
-  const [row] = await deps.db
-    .insert(mailMessages)
-    .values({
-      to: input.to,
-      kind: input.kind,
-      subject: rendered.subject,
-      text: rendered.text,
-      html: rendered.html,
-      links: rendered.links,
-      status: smtp ? 'pending' : 'stored',
-      sentAt: smtp ? null : new Date(),
-    })
-    .returning({ id: mailMessages.id });
-  const id = row!.id;
-  if (!smtp) {
+  const id = await enqueueMail(deps, deps.db, { to: input.to, kind: input.kind, rendered });
+  if (!id) return null;
+  if (!transporter(deps)) {
     deps.log.info('mail kept in the dev mailbox', { to: input.to, kind: input.kind, subject: rendered.subject, read: DEV_MAILBOX_HINT });
     return id;
   }
