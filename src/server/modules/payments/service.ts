@@ -235,6 +235,28 @@ function paymentIntentId(v: string | { id: string } | null | undefined): string 
   return typeof v === 'string' ? v : v.id;
 }
 
+/** The credited Stripe deposit of a payment intent, locked; null (logged) when there is none. */
+async function creditedDepositOf(
+  tx: Tx,
+  intent: Parameters<typeof paymentIntentId>[0],
+  what: 'refund' | 'dispute',
+  eventId: string,
+  log: Logger,
+): Promise<DepositRow | null> {
+  const pi = paymentIntentId(intent);
+  if (!pi) return null;
+  const [dep] = await tx
+    .select()
+    .from(deposits)
+    .where(and(eq(deposits.provider, 'stripe'), eq(deposits.paymentIntentId, pi)))
+    .for('update');
+  if (!dep || (dep.status !== 'succeeded' && dep.status !== 'refunded')) {
+    log.warn(`stripe: ${what} for an unknown or uncredited deposit`, { paymentIntent: pi, eventId });
+    return null;
+  }
+  return dep;
+}
+
 export type WebhookOutcome = 'duplicate' | 'ignored' | 'credited' | 'failed' | 'refunded' | 'noop';
 
 /**
@@ -295,17 +317,8 @@ export async function handleStripeEvent(deps: Deps, tx: Tx, event: Stripe.Event,
     }
     case 'charge.refunded': {
       const charge = event.data.object;
-      const pi = paymentIntentId(charge.payment_intent);
-      if (!pi) return 'ignored';
-      const [dep] = await tx
-        .select()
-        .from(deposits)
-        .where(and(eq(deposits.provider, 'stripe'), eq(deposits.paymentIntentId, pi)))
-        .for('update');
-      if (!dep || (dep.status !== 'succeeded' && dep.status !== 'refunded')) {
-        log.warn('stripe: refund for an unknown or uncredited deposit', { paymentIntent: pi, eventId: event.id });
-        return 'ignored';
-      }
+      const dep = await creditedDepositOf(tx, charge.payment_intent, 'refund', event.id, log);
+      if (!dep) return 'ignored';
       return (await refundDeposit(deps, tx, dep, charge.amount_refunded)) ? 'refunded' : 'noop';
     }
     case 'charge.dispute.created': {
@@ -313,17 +326,8 @@ export async function handleStripeEvent(deps: Deps, tx: Tx, event: Stripe.Event,
       // refunded): the money is taken back, never below zero, and a referral it qualified is
       // reversed. Kept simple: a dispute later won does not give anything back (an admin adjusts).
       const dispute = event.data.object;
-      const pi = paymentIntentId(dispute.payment_intent);
-      if (!pi) return 'ignored';
-      const [dep] = await tx
-        .select()
-        .from(deposits)
-        .where(and(eq(deposits.provider, 'stripe'), eq(deposits.paymentIntentId, pi)))
-        .for('update');
-      if (!dep || (dep.status !== 'succeeded' && dep.status !== 'refunded')) {
-        log.warn('stripe: dispute for an unknown or uncredited deposit', { paymentIntent: pi, eventId: event.id });
-        return 'ignored';
-      }
+      const dep = await creditedDepositOf(tx, dispute.payment_intent, 'dispute', event.id, log);
+      if (!dep) return 'ignored';
       await tx.update(deposits).set({ failureReason: `Disputed (${dispute.reason ?? 'no reason given'})`, updatedAt: new Date() }).where(eq(deposits.id, dep.id));
       const disputed = Number(dep.refundedCents) + dispute.amount;
       return (await refundDeposit(deps, tx, dep, disputed, { disputed: true })) ? 'refunded' : 'noop';
