@@ -44,6 +44,9 @@ export default defineConfig({
       PUBLIC_URL: E2E_BASE_URL,
       SEED_DEMO: 'true',
       LOG_LEVEL: 'warn',
+      // The loopback peer (the test runner) may name a client address, so each fixture user
+      // signs up from an address of its own instead of the suite sharing one sign-up budget.
+      TRUST_PROXY: '127.0.0.1',
     },
   },
 });
