@@ -1,6 +1,7 @@
 import { readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { BIG_PULL_THRESHOLD } from '../../src/shared/contracts/notifications.ts';
 import type { BenchOptions } from './options.ts';
 import { buildScript, pgbench, type PgbenchResult, type Script, type Statement } from './pgbench.ts';
 import { cloneDatabase, connect, databaseName, dropDatabase } from './pg.ts';
@@ -76,6 +77,21 @@ export async function captureOpenSql(opts: { databaseUrl: string; poolSize: numb
     };
     // Users from the top of the range, so the load phases start on untouched users anyway.
     let user = opts.users;
+    // The captured script is the opening's own request. A pull above the user's big-pull threshold
+    // also sends a notification after the commit, in a small transaction of its own that the
+    // response does not wait for (notifications/service.ts notifyBigPullLater); replayed with the
+    // captured dedupe key it would insert nothing. The captured users' threshold is above every
+    // card, so their window holds only the request's statements; the load phases keep the
+    // default threshold and pay for those notifications in the app's numbers.
+    await sql`
+      insert into notification_preferences (user_id, kind, in_app, email, threshold_cents)
+      select 'bench' || g, 'big_pull', true, false, ${BIG_PULL_THRESHOLD.maxCents}
+      from generate_series(${Math.max(1, opts.users - opts.count - 3)}::int, ${opts.users}::int) g
+      on conflict (user_id, kind) do update set threshold_cents = excluded.threshold_cents`;
+    // Work that trails a response (post-commit notifies) must not spill into the next window.
+    const settled = async () => {
+      for (let last = -1, now = size(); now !== last; last = now, now = size()) await new Promise((r) => setTimeout(r, 150));
+    };
     for (let w = 0; w < 3; w++) {
       const r = await openOnce(server, user--);
       if (r.status !== 201) throw new Error(`warm-up open answered ${r.status}: ${JSON.stringify(r.body)}`);
@@ -91,6 +107,7 @@ export async function captureOpenSql(opts: { databaseUrl: string; poolSize: numb
       const first = await openOnce(server, n);
       if (first.status !== 201) throw new Error(`warm-up open answered ${first.status}: ${JSON.stringify(first.body)}`);
       opens++;
+      await settled();
       const before = size();
       const key = newKey();
       const res = await fetch(`${server.origin}${OPEN_PATH}`, {
@@ -102,7 +119,7 @@ export async function captureOpenSql(opts: { databaseUrl: string; poolSize: numb
       if (res.status !== 201) throw new Error(`captured open answered ${res.status}: ${JSON.stringify(body)}`);
       opens++;
       // Statements are appended synchronously, but post-commit notifies may trail the response a little.
-      await new Promise((r) => setTimeout(r, 100));
+      await settled();
       const lines = readFileSync(file).subarray(before).toString('utf8').split('\n').filter(Boolean);
       const stmts = lines.map((l) => JSON.parse(l) as Statement);
       statements += stmts.length;
