@@ -170,10 +170,16 @@ describe('the per-process cache', () => {
   it('follows a bus event from another process, and ignores one older than what it has', async () => {
     const cache = maintenanceCache(t.deps);
     const now = new Date().toISOString();
+    // On PostgreSQL the event comes back through NOTIFY: wait for it as another process would.
+    const delivered = async (type: string) => {
+      for (let i = 0; i < 100 && !events.some((e) => e.data && (e.data as { message?: string }).message === type); i++) await new Promise((r) => setTimeout(r, 10));
+    };
     await t.deps.bus.publish('public', MAINTENANCE_EVENT, { enabled: true, message: 'From elsewhere', endsAt: inHours(1), changedAt: now });
+    await delivered('From elsewhere');
     expect(cache.state).toMatchObject({ enabled: true, message: 'From elsewhere' });
     expect((await get('/api/shop/products')).status).toBe(503);
-    await t.deps.bus.publish('public', MAINTENANCE_EVENT, { enabled: false, message: '', endsAt: null, changedAt: new Date(Date.now() - 60_000).toISOString() });
+    await t.deps.bus.publish('public', MAINTENANCE_EVENT, { enabled: false, message: 'stale', endsAt: null, changedAt: new Date(Date.now() - 60_000).toISOString() });
+    await delivered('stale');
     expect(cache.state.enabled).toBe(true);
     // The stored switch (off) wins again on the next re-read only when it is newer; here it is
     // older, so the event stays; an owner's switch is newer than both.

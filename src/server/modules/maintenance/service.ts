@@ -61,8 +61,8 @@ const caches = new WeakMap<Deps, Cache>();
  * case an event was lost. The gate reads it on every API request, so it must not cost a query.
  */
 export function maintenanceCache(deps: Deps): Cache {
-  let cache = caches.get(deps);
-  if (cache) return cache;
+  const cached = caches.get(deps);
+  if (cached) return cached;
   const c: Cache = {
     state: MAINTENANCE_OFF,
     ready: Promise.resolve(),
@@ -79,7 +79,6 @@ export function maintenanceCache(deps: Deps): Cache {
       }
     },
   };
-  cache = c;
   caches.set(deps, c);
   const unsubscribe = deps.bus.subscribe((event) => {
     if (event.type !== MAINTENANCE_EVENT) return;

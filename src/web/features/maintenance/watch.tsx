@@ -58,7 +58,7 @@ export function MaintenanceWatch({ me, sessionReady }: { me: Me | null | undefin
 
   if (!on || !admin) return null;
   return (
-    <div role="status" className="flex flex-wrap items-center justify-center gap-x-3 gap-y-1 bg-amber-400 px-4 py-2 text-center text-sm font-medium text-zinc-950">
+    <aside aria-label="Maintenance mode" className="flex flex-wrap items-center justify-center gap-x-3 gap-y-1 bg-amber-400 px-4 py-2 text-center text-sm font-medium text-zinc-950">
       <Wrench aria-hidden="true" className="size-4 shrink-0" />
       <span>Maintenance mode is on — visitors see the maintenance page.</span>
       {me?.user.role === 'owner' ? (
@@ -66,6 +66,6 @@ export function MaintenanceWatch({ me, sessionReady }: { me: Me | null | undefin
           Turn it off
         </Link>
       ) : null}
-    </div>
+    </aside>
   );
 }
