@@ -22,6 +22,7 @@ async function signIn(page: Page, account: typeof ADMIN | typeof USER) {
 }
 
 test('an owner switches maintenance on: a user’s open page moves to /maintenance, and back when it goes off', async ({ browser }) => {
+  test.setTimeout(120_000);
   const owner = await newPageAs(browser, null);
   const user = await newPageAs(browser, null);
   const visitor = await newPageAs(browser, null);
@@ -38,12 +39,12 @@ test('an owner switches maintenance on: a user’s open page moves to /maintenan
 
     await owner.page.goto('/admin/maintenance');
     await expect(owner.page.getByRole('heading', { name: 'Maintenance', level: 1 })).toBeVisible();
-    await expect(owner.page.getByText('Off — the shop is open')).toBeVisible();
+    await expect(owner.page.getByText('Off — the shop is open', { exact: true })).toBeVisible();
     await expectAccessible(owner.page, '/admin/maintenance, off');
     await owner.page.getByLabel('Message to visitors').fill('Moving the vault to a bigger room.');
     await owner.page.getByRole('button', { name: 'Turn maintenance on…' }).click();
     await owner.page.getByRole('button', { name: 'Turn on', exact: true }).click();
-    await expect(owner.page.getByText('On — visitors see the maintenance page')).toBeVisible();
+    await expect(owner.page.getByText('On — visitors see the maintenance page', { exact: true })).toBeVisible();
     // The owner keeps working, under a banner.
     const banner = owner.page.getByRole('complementary', { name: 'Maintenance mode' });
     await expect(banner).toContainText('Maintenance mode is on');
@@ -57,8 +58,10 @@ test('an owner switches maintenance on: a user’s open page moves to /maintenan
     await expectAccessible(user.page, '/maintenance, on');
 
     // A visitor arriving now is sent there too; the API says why.
-    await visitor.page.goto('/cards');
+    // The SPA replaces the URL as soon as it learns the shop is closed, possibly before `load`.
+    await visitor.page.goto('/cards', { waitUntil: 'commit' });
     await expect(visitor.page).toHaveURL(/\/maintenance/);
+    await expect(visitor.page.getByText('Moving the vault to a bigger room.')).toBeVisible();
     const api = await visitor.page.request.get('/api/shop/products');
     expect(api.status()).toBe(503);
     expect(Number(api.headers()['retry-after'])).toBeGreaterThan(0);
@@ -68,7 +71,7 @@ test('an owner switches maintenance on: a user’s open page moves to /maintenan
     await owner.page.goto('/admin/maintenance');
     await owner.page.getByRole('button', { name: 'Turn maintenance off' }).click();
     await owner.page.getByRole('button', { name: 'Turn off', exact: true }).click();
-    await expect(owner.page.getByText('Off — the shop is open')).toBeVisible();
+    await expect(owner.page.getByText('Off — the shop is open', { exact: true })).toBeVisible();
     await expect(banner).toHaveCount(0);
     await expect(user.page).toHaveURL(/\/shop$/, { timeout: 12_000 });
     await expect(user.page.getByRole('heading', { level: 1 })).toBeVisible();
