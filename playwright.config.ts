@@ -8,6 +8,26 @@ export const E2E_BASE_URL = `http://localhost:${port}`;
 // A fresh embedded database for every run; the server seeds the demo data into it.
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(os.tmpdir(), 'packvault-e2e-'));
 process.env.E2E_DATA_DIR = dataDir;
+// Maintenance mode closes the shop for everyone on its server, so its spec gets a server (port,
+// data directory) of its own while the rest of the suite runs in parallel against the main one.
+const maintenancePort = Number(process.env.E2E_MAINTENANCE_PORT ?? port + 10);
+const maintenanceBaseUrl = `http://localhost:${maintenancePort}`;
+const maintenanceDataDir = process.env.E2E_MAINTENANCE_DATA_DIR ?? mkdtempSync(path.join(os.tmpdir(), 'packvault-e2e-maint-'));
+process.env.E2E_MAINTENANCE_DATA_DIR = maintenanceDataDir;
+const MAINTENANCE_SPEC = /maintenance\.spec\.ts/;
+
+const serverEnv = (p: number, dir: string, url: string) => ({
+  NODE_ENV: 'development',
+  PORT: String(p),
+  HOST: '127.0.0.1',
+  DATA_DIR: dir,
+  PUBLIC_URL: url,
+  SEED_DEMO: 'true',
+  LOG_LEVEL: 'warn',
+  // The loopback peer (the test runner) may name a client address, so each fixture user
+  // signs up from an address of its own instead of the suite sharing one sign-up budget.
+  TRUST_PROXY: '127.0.0.1',
+});
 
 export default defineConfig({
   testDir: 'e2e',
@@ -28,25 +48,28 @@ export default defineConfig({
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'],
     },
   },
-  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
-  webServer: {
-    command: 'node dist/server/main.mjs',
-    url: `${E2E_BASE_URL}/api/health`,
-    reuseExistingServer: false,
-    timeout: 120_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
-    env: {
-      NODE_ENV: 'development',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      PUBLIC_URL: E2E_BASE_URL,
-      SEED_DEMO: 'true',
-      LOG_LEVEL: 'warn',
-      // The loopback peer (the test runner) may name a client address, so each fixture user
-      // signs up from an address of its own instead of the suite sharing one sign-up budget.
-      TRUST_PROXY: '127.0.0.1',
+  projects: [
+    { name: 'chromium', testIgnore: MAINTENANCE_SPEC, use: { ...devices['Desktop Chrome'], channel: undefined } },
+    { name: 'maintenance', testMatch: MAINTENANCE_SPEC, use: { ...devices['Desktop Chrome'], channel: undefined, baseURL: maintenanceBaseUrl } },
+  ],
+  webServer: [
+    {
+      command: 'node dist/server/main.mjs',
+      url: `${E2E_BASE_URL}/api/health`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: serverEnv(port, dataDir, E2E_BASE_URL),
     },
-  },
+    {
+      command: 'node dist/server/main.mjs',
+      url: `${maintenanceBaseUrl}/api/health`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: serverEnv(maintenancePort, maintenanceDataDir, maintenanceBaseUrl),
+    },
+  ],
 });

@@ -9,6 +9,7 @@ import type { AppEnv } from './http/types.ts';
 import { actorMiddleware } from './modules/auth/actor.ts';
 import { originGuard } from './modules/auth/origin.ts';
 import { apiModules } from './modules/index.ts';
+import { maintenanceGate } from './modules/maintenance/gate.ts';
 import { monitoringRoutes } from './modules/monitoring/routes.ts';
 import { spaRoutes } from './modules/pages/spa.ts';
 import { UPLOAD_PATH } from './modules/uploads/routes.ts';
@@ -65,6 +66,8 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
   );
   app.use('/api/*', originGuard(deps.config));
   app.use('*', options.actorMiddleware ?? actorMiddleware(deps));
+  // Maintenance mode: decided here, at the start of a request, never in the middle of one.
+  app.use('/api/*', maintenanceGate(deps));
 
   for (const mod of [...apiModules, ...(options.extraApiModules ?? [])]) app.route('/api', mod(deps));
 

@@ -11,6 +11,8 @@ import { createTestContext, type TestContext } from './test/harness.ts';
 const PUBLIC_API_ROUTES = new Set([
   'GET /api/health',
   'GET /api/config',
+  // Maintenance mode's public state (the /maintenance page reads it).
+  'GET /api/maintenance',
   'GET /api/openapi.json',
   // Who is signed in: null for a visitor.
   'GET /api/me',

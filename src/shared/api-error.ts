@@ -7,6 +7,8 @@ export const apiErrorSchema = z.object({
     message: z.string(),
     fields: z.record(z.string(), z.array(z.string())).optional(),
     retryAfter: z.number().int().optional(),
+    /** With `maintenance` (503): the expected end, an ISO instant, or null when unknown. */
+    endsAt: z.string().nullable().optional(),
   }),
 });
 export type ApiError = z.infer<typeof apiErrorSchema>['error'];

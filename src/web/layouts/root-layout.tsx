@@ -4,6 +4,7 @@ import { Button } from '@web/components/ui/button';
 import { CurrencyContext } from '@web/components/ui/money';
 import { Toaster } from '@web/components/ui/toast';
 import { useSession } from '@web/features/auth/session';
+import { MaintenanceWatch } from '@web/features/maintenance/watch';
 import { useRouteDef } from '@web/hooks/use-route-def';
 import { useSiteConfig } from '@web/hooks/use-site-config';
 import { ErrorBoundary } from '@web/lib/error-boundary';
@@ -55,6 +56,7 @@ export function RootLayout() {
       >
         Skip to content
       </a>
+      <MaintenanceWatch me={session.data} sessionReady={!session.isPending} />
       <ErrorBoundary fallback={({ reset }) => <CrashPage reset={reset} />}>
         <Outlet />
       </ErrorBoundary>

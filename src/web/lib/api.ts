@@ -15,6 +15,12 @@ export class ApiClientError extends Error {
   }
 }
 
+/**
+ * Signals from every API answer that the whole app reacts to: `maintenance` (a 503 with that code,
+ * detail = the error) lets the maintenance feature send the visitor to /maintenance at once.
+ */
+export const apiSignals = new EventTarget();
+
 export interface RequestOptions {
   idempotencyKey?: string;
   signal?: AbortSignal;
@@ -50,6 +56,7 @@ async function request<T>(method: string, path: string, body?: unknown, opts: Re
   }
   if (!res.ok) {
     const e = (data as { error?: ApiError } | undefined)?.error;
+    if (res.status === 503 && e?.code === 'maintenance') apiSignals.dispatchEvent(new CustomEvent('maintenance', { detail: e }));
     throw new ApiClientError(
       res.status,
       // The server sends only ERROR_CODES (AppError is typed with them).

@@ -60,6 +60,7 @@ export const PAGES: Record<RouteId, () => PageModule> = {
 
   admin: () => import('./admin-dashboard'),
   adminAdmins: () => import('./admin-users/admins'),
+  adminMaintenance: () => import('./maintenance/admin-maintenance'),
   adminArchitects: () => import('./catalog/admin-architects'),
   adminArchitect: () => import('./catalog/admin-architect'),
   adminBuyback: () => import('./collection/admin-buyback'),
