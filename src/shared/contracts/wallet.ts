@@ -137,7 +137,8 @@ const RETURN_BASE = 'https://packvault.invalid';
  * are refused, as are control characters, spaces and API paths.
  */
 export function isSafeReturnPath(v: string): boolean {
-  if (v.length > 512 || !v.startsWith('/') || v.startsWith('//') || /[\\\s\u0000-\u001f\u007f]/.test(v)) return false;
+  if (v.length > 512 || !v.startsWith('/') || v.startsWith('//') || /[\\\s]/.test(v)) return false;
+  for (let i = 0; i < v.length; i++) if (v.charCodeAt(i) < 0x20 || v.charCodeAt(i) === 0x7f) return false;
   if (v === '/api' || v.startsWith('/api/') || v.startsWith('/api?')) return false;
   try {
     const u = new URL(v, RETURN_BASE);
