@@ -71,7 +71,7 @@ test('top up the difference, finish the purchase, find it in history, sell back 
   await expect(page.getByText(/coming soon/i)).toHaveCount(0);
   const panel = page.getByRole('region', { name: 'Sell back' });
   await expect(panel).toBeVisible();
-  await expect(panel.getByRole('button', { name: /^Sell .+ back$/ })).toHaveCount(3);
+  await expect(panel.getByRole('button', { name: /^Sell for \$[\d.,]+ ?: .+/ })).toHaveCount(3);
   await noHorizontalOverflow(page, 'product page reveal results');
   await expectAccessible(page, 'product page reveal results');
 
@@ -95,7 +95,7 @@ test('top up the difference, finish the purchase, find it in history, sell back 
   await history.close();
 
   // Sell one card back from the product page's reveal.
-  await panel.getByRole('button', { name: /^Sell .+ back$/ }).first().click();
+  await panel.getByRole('button', { name: /^Sell for \$[\d.,]+ ?: .+/ }).first().click();
   const dialog = page.getByRole('dialog', { name: 'Sell back to Packvault' });
   await dialog.getByRole('button', { name: /^Sell 1 for / }).click();
   await expect(dialog).toBeHidden();
