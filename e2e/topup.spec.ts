@@ -82,7 +82,7 @@ test('top up the difference, finish the purchase, find it in history, sell back 
   const row = history.getByRole('row').filter({ hasText: 'Pack purchase' });
   await expect(row).toHaveCount(1);
   await expect(row.getByRole('link', { name: 'Opened 3 packs' })).toBeVisible();
-  const proofs = row.getByRole('link', { name: /^Fairness proof of opening \d of 3$/ });
+  const proofs = row.getByRole('link', { name: /^proof \d ?: fairness proof of opening \d of 3$/ });
   await expect(proofs).toHaveCount(3);
   const hrefs = await proofs.evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).getAttribute('href')));
   expect(new Set(hrefs)).toEqual(new Set(result.openings.map((o) => `/fairness?opening=${o.id}`)));

@@ -21,6 +21,7 @@ import {
   Th,
   THead,
   Tr,
+  VisuallyHidden,
   cn,
 } from '@web/components/ui';
 import { historyParams, ledgerQuery, type HistoryFilter } from './api';
@@ -59,9 +60,9 @@ function PurchaseReference({ purchase, linked }: { purchase: NonNullable<LedgerE
                 to={'/fairness' as never}
                 search={{ opening: id } as never}
                 className={refLink}
-                aria-label={opened === 1 ? 'Fairness proof of this opening' : `Fairness proof of opening ${i + 1} of ${opened}`}
               >
                 {opened === 1 ? 'proof' : `proof ${i + 1}`}
+                <VisuallyHidden>{opened === 1 ? ': fairness proof of this opening' : `: fairness proof of opening ${i + 1} of ${opened}`}</VisuallyHidden>
               </Link>
             </span>
           ))}
