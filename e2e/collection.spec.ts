@@ -60,7 +60,7 @@ test('open a pack, sell a card from the reveal, and the header balance follows l
   const panel = page.getByRole('region', { name: 'Sell back' });
   await expect(panel).toBeVisible();
 
-  const sell = panel.getByRole('button', { name: /^Sell .+ back$/ }).first();
+  const sell = panel.getByRole('button', { name: /^Sell for \$[\d.,]+ ?: .+/ }).first();
   await expect(sell).toBeVisible();
   const before = await balance(page);
   await expect(page.getByRole('link', { name: `Balance: ${usd(before)}` })).toBeVisible();

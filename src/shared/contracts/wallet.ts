@@ -56,7 +56,13 @@ export const ledgerEntrySchema = z.object({
   balanceAfter: centsInt,
   memo: z.string().nullable(),
   createdAt: isoDate,
+  /**
+   * A pack purchase (referenceType "purchase"): how many packs it bought and the openings they
+   * became, oldest first (each has its fairness proof at /fairness?opening=<id>). Null for other kinds.
+   */
+  purchase: z.object({ packs: z.number().int(), openingIds: z.array(z.string()) }).nullable(),
 });
+export type PurchaseRef = NonNullable<z.infer<typeof ledgerEntrySchema>['purchase']>;
 export type LedgerEntry = z.infer<typeof ledgerEntrySchema>;
 
 
@@ -106,6 +112,8 @@ export const depositSchema = z.object({
   provider: z.string(),
   testMode: z.boolean(),
   failureReason: z.string().nullable(),
+  /** The validated path to return to after the checkout, when the deposit was started with one. */
+  returnPath: z.string().nullable(),
   createdAt: isoDate,
   completedAt: isoDate.nullable(),
 });
@@ -121,11 +129,37 @@ export const depositOptionsSchema = z.object({
 });
 export type DepositOptions = z.infer<typeof depositOptionsSchema>;
 
+const RETURN_BASE = 'https://packvault.invalid';
+
+/**
+ * Where the checkout sends the user back to: a path of this site, never another origin (no open
+ * redirect). A leading "//" or a backslash would let a browser read it as another host, so both
+ * are refused, as are control characters, spaces and API paths.
+ */
+export function isSafeReturnPath(v: string): boolean {
+  if (v.length > 512 || !v.startsWith('/') || v.startsWith('//') || /[\\\s]/.test(v)) return false;
+  for (let i = 0; i < v.length; i++) if (v.charCodeAt(i) < 0x20 || v.charCodeAt(i) === 0x7f) return false;
+  if (v === '/api' || v.startsWith('/api/') || v.startsWith('/api?')) return false;
+  try {
+    const u = new URL(v, RETURN_BASE);
+    return u.origin === RETURN_BASE && `${u.pathname}${u.search}${u.hash}` === v;
+  } catch {
+    return false;
+  }
+}
+
+export const returnPathSchema = z
+  .string()
+  .max(512, 'At most 512 characters.')
+  .refine(isSafeReturnPath, 'Use a path on this site, such as /shop/…');
+
 export const createDepositSchema = z.object({
   amountCents: z
     .number({ message: 'Enter an amount.' })
     .int('Use whole cents.')
     .positive('Enter an amount above zero.'),
+  /** Where to come back after paying (e.g. the product page, to finish a purchase); billing otherwise. */
+  returnPath: returnPathSchema.optional(),
 });
 export type CreateDepositInput = z.infer<typeof createDepositSchema>;
 

@@ -33,6 +33,8 @@ export const deposits = pgTable(
      */
     payerFingerprint: text('payer_fingerprint'),
     failureReason: text('failure_reason'),
+    /** Where the checkout returns to (a same-origin path checked by returnPathSchema); billing when null. */
+    returnPath: text('return_path'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     completedAt: timestamp('completed_at', { withTimezone: true }),

@@ -20,6 +20,7 @@ export const paymentsPersonalData: PersonalDataSection = {
         testMode: d.testMode,
         providerReference: d.providerRef,
         failureReason: d.failureReason,
+        returnPath: d.returnPath,
         createdAt: d.createdAt.toISOString(),
         completedAt: d.completedAt?.toISOString() ?? null,
       })),

@@ -10,6 +10,8 @@ export interface CheckoutRequest {
   userId: string;
   amountCents: number;
   currency: string;
+  /** A same-origin path (validated by returnPathSchema) to come back to; billing when absent. */
+  returnPath?: string | null;
 }
 
 export interface CheckoutStart {
@@ -50,7 +52,8 @@ export function stripeProvider(config: Config, client: StripeCheckoutClient): Pa
     name: 'stripe',
     testMode,
     async startCheckout(req) {
-      const back = `${config.publicUrl}/profile/billing?deposit=${encodeURIComponent(req.depositId)}`;
+      const path = req.returnPath ?? '/profile/billing';
+      const back = `${config.publicUrl}${path}${path.includes('?') ? '&' : '?'}deposit=${encodeURIComponent(req.depositId)}`;
       const session = await client.checkout.sessions.create(
         {
           mode: 'payment',

@@ -104,7 +104,7 @@ export function paymentsRoutes(deps: Deps, opts: PaymentsOptions = {}) {
         { userId: actor.userId, key, scope: 'POST /api/wallet/deposits', body },
         async (t) => {
           try {
-            return { status: 201 as const, body: await createDeposit(t, provider, settings, { userId: actor.userId, amountCents: body.amountCents }) };
+            return { status: 201 as const, body: await createDeposit(t, provider, settings, { userId: actor.userId, amountCents: body.amountCents, returnPath: body.returnPath ?? null }) };
           } catch (err) {
             if (err instanceof AppError) throw err;
             if (err instanceof Stripe.errors.StripeError) {

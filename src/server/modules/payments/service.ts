@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { and, count, desc, eq } from 'drizzle-orm';
 import type Stripe from 'stripe';
-import type { Deposit } from '../../../shared/contracts/wallet.ts';
+import { isSafeReturnPath, type Deposit } from '../../../shared/contracts/wallet.ts';
 import { formatMoney } from '../../../shared/money.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import type { Deps } from '../../deps.ts';
@@ -34,6 +34,7 @@ export function toDeposit(row: DepositRow): Deposit {
     provider: row.provider,
     testMode: row.testMode,
     failureReason: row.failureReason,
+    returnPath: row.returnPath,
     createdAt: row.createdAt.toISOString(),
     completedAt: row.completedAt?.toISOString() ?? null,
   };
@@ -50,9 +51,14 @@ export async function createDeposit(
   tx: Tx,
   provider: PaymentProvider,
   settings: DepositSettings,
-  input: { userId: string; amountCents: number; now?: Date },
+  input: { userId: string; amountCents: number; returnPath?: string | null; now?: Date },
 ): Promise<{ deposit: Deposit; checkoutUrl: string }> {
   const { userId, amountCents } = input;
+  // The route validates it too; checked here as well because the stored path becomes a redirect.
+  const returnPath = input.returnPath ?? null;
+  if (returnPath !== null && !isSafeReturnPath(returnPath)) {
+    throw badRequest('Some fields need attention.', { returnPath: ['Use a path on this site, such as /shop/…'] });
+  }
   if (amountCents < settings.minCents || amountCents > settings.maxCents) {
     throw badRequest('Some fields need attention.', {
       amountCents: [
@@ -65,10 +71,10 @@ export async function createDeposit(
   await assertCanDeposit(tx, userId, amountCents, settings.currency, input.now);
   const [row] = await tx
     .insert(deposits)
-    .values({ userId, amountCents, currency: settings.currency, provider: provider.name, testMode: provider.testMode })
+    .values({ userId, amountCents, currency: settings.currency, provider: provider.name, testMode: provider.testMode, returnPath })
     .returning();
   let dep = row!;
-  const start = await provider.startCheckout({ depositId: dep.id, userId, amountCents, currency: settings.currency });
+  const start = await provider.startCheckout({ depositId: dep.id, userId, amountCents, currency: settings.currency, returnPath });
   if (start.providerRef) {
     [dep] = (await tx
       .update(deposits)

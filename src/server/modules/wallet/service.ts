@@ -1,10 +1,11 @@
 import { centsToDecimal } from '../../../shared/money.ts';
 import { toCsv } from '../../lib/csv.ts';
-import { and, count, desc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, getViewSelectedFields, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import { dayEnd } from '../../../shared/contracts/dates.ts';
-import type { HistoryPage, LedgerEntry, LedgerKind } from '../../../shared/contracts/wallet.ts';
+import type { HistoryPage, LedgerEntry, LedgerKind, PurchaseRef } from '../../../shared/contracts/wallet.ts';
 import type { Db, DbOrTx, Tx } from '../../db/client.ts';
 import { balances, journalEntries, ledgerAccounts, ledgerEntries, postings } from '../../db/schema/wallet.ts';
+import { openings, purchases } from '../shop/tables.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
 
@@ -321,7 +322,24 @@ function historyWhere(userId: string, f: Omit<HistoryFilter, 'page' | 'pageSize'
   return and(...conds)!;
 }
 
-export function toLedgerEntry(row: typeof ledgerEntries.$inferSelect): LedgerEntry {
+/**
+ * A pack purchase's packs and the openings they became, read in the history's own query (one
+ * correlated subquery per row of the page, on purchases' key and openings_purchase_idx).
+ */
+const purchaseRef = sql<PurchaseRef | string | null>`case when ${ledgerEntries.referenceType} = 'purchase'
+  and ${ledgerEntries.referenceId} ~ '^[0-9a-fA-F-]{36}$' then (
+    select json_build_object('packs', p.quantity, 'openingIds', coalesce(
+      (select json_agg(o.id order by o.created_at, o.id) from ${openings} o where o.purchase_id = p.id), '[]'::json))
+    from ${purchases} p where p.id = ${ledgerEntries.referenceId}::uuid
+  ) end`;
+
+function toPurchaseRef(v: PurchaseRef | string | null | undefined): PurchaseRef | null {
+  if (v === null || v === undefined) return null;
+  const o = (typeof v === 'string' ? JSON.parse(v) : v) as PurchaseRef;
+  return { packs: Number(o.packs), openingIds: (o.openingIds ?? []).map(String) };
+}
+
+export function toLedgerEntry(row: typeof ledgerEntries.$inferSelect & { purchase?: PurchaseRef | string | null }): LedgerEntry {
   return {
     id: row.id,
     amountCents: Number(row.amountCents),
@@ -332,6 +350,7 @@ export function toLedgerEntry(row: typeof ledgerEntries.$inferSelect): LedgerEnt
     balanceAfter: Number(row.balanceAfter),
     memo: row.memo,
     createdAt: row.createdAt.toISOString(),
+    purchase: toPurchaseRef(row.purchase),
   };
 }
 
@@ -339,7 +358,7 @@ export async function listHistory(db: DbOrTx, userId: string, f: HistoryFilter):
   const where = historyWhere(userId, f);
   const [rows, [total]] = await Promise.all([
     db
-      .select()
+      .select({ ...getViewSelectedFields(ledgerEntries), purchase: purchaseRef })
       .from(ledgerEntries)
       .where(where)
       .orderBy(desc(ledgerEntries.seq))

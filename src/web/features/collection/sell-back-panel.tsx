@@ -3,7 +3,7 @@ import { Link } from '@tanstack/react-router';
 import { useId, useState } from 'react';
 import { parseMoney } from '@shared/money';
 import { STATUS_LABEL, type BuybackInput } from '@shared/contracts/collection';
-import { Badge, Button, FieldError, Input, Label, Money, Notice, SkeletonText, buttonClasses, cn } from '@web/components/ui';
+import { Badge, Button, FieldError, Input, Label, Money, Notice, SkeletonText, VisuallyHidden, buttonClasses, cn } from '@web/components/ui';
 import { collectionQuery } from './api';
 import { STATUS_TONE } from './format';
 import { SellBackDialog } from './sell-back-dialog';
@@ -89,8 +89,10 @@ export function SellBackPanel({ ownedCardIds, className }: SellBackPanelProps) {
                   </span>
                 </span>
                 {i.status === 'in_vault' ? (
-                  <Button size="sm" variant="secondary" onClick={() => setSale({ ownedCardIds: [i.id] })} aria-label={`Sell ${i.card.name} back`}>
+                  <Button size="sm" variant="secondary" onClick={() => setSale({ ownedCardIds: [i.id] })}>
+                    {/* The name starts with the visible text (axe: label-content-name-mismatch), then says which card. */}
                     Sell for <Money cents={i.buybackCents} />
+                    <VisuallyHidden>: {i.card.name}</VisuallyHidden>
                   </Button>
                 ) : (
                   <Badge tone={STATUS_TONE[i.status]}>{STATUS_LABEL[i.status]}</Badge>

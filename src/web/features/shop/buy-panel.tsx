@@ -6,6 +6,7 @@ import { Minus, PackageOpen, Plus, ShoppingBag } from 'lucide-react';
 import type { Balance } from '@shared/contracts/wallet';
 import type { OpenResult, ProductSummary, PurchaseResult } from '@shared/contracts/shop';
 import { MAX_PURCHASE_QUANTITY } from '@shared/contracts/shop';
+import { productReturnPath } from '@shared/top-up';
 import { Button, buttonClasses, Money, Notice } from '@web/components/ui';
 import { api, ApiClientError, newIdempotencyKey } from '@web/lib/api';
 import { useOpen, usePurchase } from './api';
@@ -95,12 +96,21 @@ export interface BuyPanelProps {
   signedIn: boolean;
   /** Buy-and-open finished: the openings are settled; the page shows the reveal. */
   onOpened: (result: OpenResult, quantity: number) => void;
+  /**
+   * With too little credit: the page's "Top up the difference" (the wallet feature's), given the
+   * shortfall and the path that brings the user back here with the purchase waiting.
+   */
+  topUp?: (shortfallCents: number, returnPath: string) => ReactNode;
+  /** A purchase waiting since a top-up (from the return path): offered, never bought without a click. */
+  pendingQuantity?: number | null;
+  /** The waiting purchase was bought or dismissed: the page drops it from the URL. */
+  onPendingDone?: () => void;
 }
 
 /** Quantity, price, "Buy" and "Buy and open". Each click sends a fresh Idempotency-Key. */
-export function BuyPanel({ product, signedIn, onOpened }: BuyPanelProps) {
+export function BuyPanel({ product, signedIn, onOpened, topUp, pendingQuantity = null, onPendingDone }: BuyPanelProps) {
   const location = useLocation();
-  const [quantity, setQuantity] = useState(1);
+  const [quantity, setQuantity] = useState(() => pendingQuantity ?? 1);
   const [bought, setBought] = useState<PurchaseResult | null>(null);
   const purchase = usePurchase();
   const open = useOpen();
@@ -114,7 +124,9 @@ export function BuyPanel({ product, signedIn, onOpened }: BuyPanelProps) {
   const error = purchase.error ?? open.error;
   const total = product.priceCents * quantity;
   const unavailable = product.soldOut || product.upcoming;
-  const short = balance.data && balance.data.balanceCents < total;
+  const shortfall = balance.data ? Math.max(0, total - balance.data.balanceCents) : 0;
+  const short = shortfall > 0;
+  const pending = pendingQuantity !== null && pendingQuantity === quantity && signedIn;
 
   const setQ = (q: number) => setQuantity(Math.min(MAX_PURCHASE_QUANTITY, Math.max(1, Math.round(q) || 1)));
 
@@ -123,15 +135,29 @@ export function BuyPanel({ product, signedIn, onOpened }: BuyPanelProps) {
     open.reset();
     purchase.mutate(
       { input: { productId: product.id, quantity }, key: newIdempotencyKey() },
-      { onSuccess: (r) => setBought(r) },
+      {
+        onSuccess: (r) => {
+          setBought(r);
+          onPendingDone?.();
+        },
+      },
     );
   };
   const buyAndOpen = () => {
     setBought(null);
     purchase.reset();
     preloadRevealAnimation();
-    open.mutate({ input: { productId: product.id, quantity }, key: newIdempotencyKey() }, { onSuccess: (r) => onOpened(r, quantity) });
+    open.mutate(
+      { input: { productId: product.id, quantity }, key: newIdempotencyKey() },
+      {
+        onSuccess: (r) => {
+          onPendingDone?.();
+          onOpened(r, quantity);
+        },
+      },
+    );
   };
+  const packsLabel = `${quantity} pack${quantity === 1 ? '' : 's'}`;
 
   if (unavailable) {
     return (
@@ -195,7 +221,44 @@ export function BuyPanel({ product, signedIn, onOpened }: BuyPanelProps) {
         </div>
       </div>
 
-      {signedIn ? (
+      {signedIn && pending && !short ? (
+        <Notice
+          tone="success"
+          title="Finish your purchase"
+          action={
+            <div className="flex flex-wrap gap-2">
+              <Button onClick={buyAndOpen} loading={open.isPending} loadingText="Opening…" disabled={busy}>
+                <PackageOpen aria-hidden="true" className="size-4" /> Buy and open {packsLabel}
+              </Button>
+              <Button variant="secondary" onClick={buy} loading={purchase.isPending} loadingText="Buying…" disabled={busy}>
+                <ShoppingBag aria-hidden="true" className="size-4" /> Buy {packsLabel}
+              </Button>
+              <Button variant="ghost" onClick={onPendingDone} disabled={busy}>
+                Not now
+              </Button>
+            </div>
+          }
+        >
+          Your credit is in. {packsLabel} of {product.name} for <Money cents={total} /> are waiting for your click.
+        </Notice>
+      ) : signedIn && short ? (
+        <div className="space-y-3">
+          {pending ? (
+            <Notice tone="info" title="Waiting for your deposit">
+              Your purchase is waiting here. Your balance updates by itself once the payment is confirmed.
+            </Notice>
+          ) : null}
+          <div className="rounded-xl border border-amber-300/30 bg-amber-400/10 p-3">
+            <Button size="lg" variant="secondary" className="w-full" disabled aria-describedby="buy-shortfall">
+              <ShoppingBag aria-hidden="true" className="size-5" /> Add <Money cents={shortfall} /> to buy
+            </Button>
+            <p id="buy-shortfall" className="mt-1.5 text-sm text-amber-100">
+              Your balance is <Money cents={balance.data?.balanceCents ?? 0} />; {packsLabel} cost <Money cents={total} />.
+            </p>
+          </div>
+          {topUp?.(shortfall, productReturnPath(product.id, quantity))}
+        </div>
+      ) : signedIn ? (
         <div className="grid gap-2 sm:grid-cols-2">
           <Button size="lg" onClick={buyAndOpen} loading={open.isPending} loadingText="Opening…" disabled={busy}>
             <PackageOpen aria-hidden="true" className="size-5" /> Buy and open

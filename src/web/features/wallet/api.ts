@@ -182,8 +182,12 @@ export function useIdempotent<TBody, TResult>(fn: (body: TBody, key: string) => 
 }
 
 export const walletApi = {
-  startDeposit: (amountCents: number, key: string) =>
-    api.post<{ deposit: Deposit; checkoutUrl: string }>('/api/wallet/deposits', { amountCents }, { idempotencyKey: key }),
+  startDeposit: (amountCents: number, key: string, returnPath?: string) =>
+    api.post<{ deposit: Deposit; checkoutUrl: string }>(
+      '/api/wallet/deposits',
+      returnPath ? { amountCents, returnPath } : { amountCents },
+      { idempotencyKey: key },
+    ),
   sandboxPay: (depositId: string, key: string) =>
     api.post<{ deposit: Deposit; balanceCents: number }>(
       `/api/payments/sandbox/deposits/${encodeURIComponent(depositId)}/pay`,

@@ -2,6 +2,7 @@
 export { ResponsiblePlaySection } from './responsible-play';
 export { BalanceSummary } from './balance-summary';
 export { DepositPanel } from './deposit-panel';
+export { TopUpDifference } from './top-up-difference';
 export { DepositHistory, DepositReceipt } from './deposit-history';
 export { PromoRedeem } from './promo-redeem';
 export { LedgerView } from './ledger-view';

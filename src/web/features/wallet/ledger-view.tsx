@@ -21,6 +21,7 @@ import {
   Th,
   THead,
   Tr,
+  VisuallyHidden,
   cn,
 } from '@web/components/ui';
 import { historyParams, ledgerQuery, type HistoryFilter } from './api';
@@ -29,7 +30,66 @@ import { formatDateTime } from '@web/lib/format';
 
 const PAGE_SIZE = 25;
 
+const refLink = 'text-violet-300 underline-offset-2 hover:text-violet-200 hover:underline';
+
+/**
+ * A pack purchase: "Opened 2 packs · proof 1 · proof 2", each proof the opening's fairness check,
+ * and what is still unopened. Admins get the proofs too (the opening API shows them any opening).
+ */
+function PurchaseReference({ purchase, linked }: { purchase: NonNullable<LedgerEntry['purchase']>; linked: boolean }) {
+  const opened = purchase.openingIds.length;
+  const unopened = purchase.packs - opened;
+  const plural = (n: number) => `${n} pack${n === 1 ? '' : 's'}`;
+  return (
+    <span className="inline-flex flex-wrap items-baseline gap-x-1.5 text-zinc-300">
+      {opened > 0 ? (
+        <>
+          {linked ? (
+            <Link to="/collect" className={refLink}>
+              Opened {plural(opened)}
+            </Link>
+          ) : (
+            <span>Opened {plural(opened)}</span>
+          )}
+          {purchase.openingIds.map((id, i) => (
+            <span key={id}>
+              <span aria-hidden="true" className="text-zinc-500">
+                ·{' '}
+              </span>
+              <Link
+                to={'/fairness' as never}
+                search={{ opening: id } as never}
+                className={refLink}
+              >
+                {opened === 1 ? 'proof' : `proof ${i + 1}`}
+                <VisuallyHidden>{opened === 1 ? ': fairness proof of this opening' : `: fairness proof of opening ${i + 1} of ${opened}`}</VisuallyHidden>
+              </Link>
+            </span>
+          ))}
+        </>
+      ) : null}
+      {unopened > 0 ? (
+        <span>
+          {opened > 0 ? (
+            <span aria-hidden="true" className="text-zinc-500">
+              ·{' '}
+            </span>
+          ) : null}
+          {linked ? (
+            <Link to="/open-pack" className={refLink}>
+              {plural(unopened)} unopened
+            </Link>
+          ) : (
+            `${plural(unopened)} unopened`
+          )}
+        </span>
+      ) : null}
+    </span>
+  );
+}
+
 function Reference({ entry, linked }: { entry: LedgerEntry; linked: boolean }) {
+  if (entry.purchase) return <PurchaseReference purchase={entry.purchase} linked={linked} />;
   const ref = referenceLink(entry);
   if (!ref) return <span className="text-zinc-500">—</span>;
   if (!linked || !ref.to) {

@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link } from '@tanstack/react-router';
+import { Link, useRouter } from '@tanstack/react-router';
 import { CheckCircle2, CreditCard, XCircle } from 'lucide-react';
 import { useState } from 'react';
 import { formatMoney } from '@shared/money';
@@ -21,6 +21,12 @@ export function SandboxCheckout({ depositId }: { depositId: string }) {
   const [error, setError] = useState<string | null>(null);
   const [paidBalance, setPaidBalance] = useState<number | null>(null);
   const pay = useIdempotent((id: string, key: string) => walletApi.sandboxPay(id, key));
+  const router = useRouter();
+  // A deposit started from elsewhere ("Top up the difference") goes back there, as Stripe's redirect
+  // does. The server accepted the path only if it is on this site; pushState cannot leave it either.
+  const returnPath = q.data?.returnPath ?? null;
+  const back = (result: 'success' | 'cancelled') =>
+    returnPath ? `${returnPath}${returnPath.includes('?') ? '&' : '?'}deposit=${encodeURIComponent(depositId)}&result=${result}` : null;
 
   async function act(kind: 'pay' | 'decline') {
     setBusy(kind);
@@ -30,6 +36,12 @@ export function SandboxCheckout({ depositId }: { depositId: string }) {
         const r = await pay(depositId);
         setPaidBalance(r.balanceCents);
         qc.setQueryData(walletKeys.deposit(depositId), r.deposit);
+        const to = back('success');
+        if (to) {
+          await qc.invalidateQueries({ queryKey: walletKeys.all });
+          router.history.push(to);
+          return;
+        }
       } else {
         const r = await walletApi.sandboxDecline(depositId);
         qc.setQueryData(walletKeys.deposit(depositId), r.deposit);
@@ -125,10 +137,15 @@ export function SandboxCheckout({ depositId }: { depositId: string }) {
             )}
             {d.status !== 'pending' || d.provider !== 'sandbox' ? (
               <div className="flex flex-wrap justify-end gap-2">
+                {returnPath ? (
+                  <Button onClick={() => router.history.push(back(d.status === 'succeeded' ? 'success' : 'cancelled')!)}>
+                    {d.status === 'succeeded' ? 'Go back and finish your purchase' : 'Go back'}
+                  </Button>
+                ) : null}
                 <Link to="/profile/history" className={buttonClasses({ variant: 'ghost' })}>
                   See history
                 </Link>
-                <Link to="/profile/billing" className={buttonClasses({ variant: 'primary' })}>
+                <Link to="/profile/billing" className={buttonClasses({ variant: returnPath ? 'secondary' : 'primary' })}>
                   Back to billing
                 </Link>
               </div>

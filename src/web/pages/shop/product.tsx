@@ -1,9 +1,10 @@
 import { useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Link, useParams } from '@tanstack/react-router';
+import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { ArrowLeft, ShieldCheck } from 'lucide-react';
 import { lookFromRefs } from '@shared/contracts/catalog-look';
 import type { OpenResult } from '@shared/contracts/shop';
+import { pendingPurchaseQuantity } from '@shared/top-up';
 import {
   Button,
   buttonClasses,
@@ -27,6 +28,8 @@ import { ProductBadges } from '@web/features/shop/product-tile';
 import { timeAgo, useNow } from '@web/features/shop/pulls';
 import { PackOpening } from '@web/features/shop/reveal/pack-opening';
 import { ValueRange } from '@web/features/shop/value-range';
+import { SellBackPanel } from '@web/features/collection';
+import { TopUpDifference, useWalletLiveUpdates } from '@web/features/wallet';
 import { WithCards } from './with-cards';
 
 /** /shop/$id — one pack: art, description, full odds, value range, best recent pulls, buying. */
@@ -37,6 +40,14 @@ export default function ProductPage() {
   const classes = useQuery(classesQuery);
   const now = useNow();
   const [opened, setOpened] = useState<OpenResult | null>(null);
+  // Back from "Top up the difference": ?buy=<quantity>&deposit=<id>&result=success|cancelled.
+  const search = useSearch({ strict: false }) as { buy?: unknown; result?: unknown };
+  const navigate = useNavigate();
+  const pendingQuantity = pendingPurchaseQuantity(search);
+  const cancelled = search.result === 'cancelled';
+  const clearPending = () => void navigate({ to: '/shop/$id', params: { id }, search: {}, replace: true, resetScroll: false });
+  // A Stripe deposit is credited by its webhook, maybe after the return: the balance follows live.
+  useWalletLiveUpdates();
 
   const classMap = useMemo(() => {
     const m = new Map<string, { name: string; colour: string }>();
@@ -97,6 +108,7 @@ export default function ProductPage() {
         <PackOpening
           packs={packs}
           autoStart={false}
+          sellBack={<SellBackPanel ownedCardIds={opened.openings.flatMap((o) => o.cards.map((c) => c.ownedCardId))} />}
           actions={
             <>
               <Button onClick={() => setOpened(null)}>Buy more {product.name}</Button>
@@ -135,7 +147,19 @@ export default function ProductPage() {
             priceCents={product.priceCents}
           />
           <div className="rounded-2xl border border-white/10 bg-surface/80 p-5">
-            <BuyPanel product={product} signedIn={Boolean(me)} onOpened={(r) => setOpened(r)} />
+            {cancelled && pendingQuantity ? (
+              <Notice tone="warning" title="Checkout cancelled" className="mb-4">
+                Nothing was charged. You can top up again or choose fewer packs.
+              </Notice>
+            ) : null}
+            <BuyPanel
+              product={product}
+              signedIn={Boolean(me)}
+              onOpened={(r) => setOpened(r)}
+              pendingQuantity={cancelled ? null : pendingQuantity}
+              onPendingDone={clearPending}
+              topUp={(shortfallCents, returnPath) => <TopUpDifference shortfallCents={shortfallCents} returnPath={returnPath} />}
+            />
           </div>
           <p className="flex items-start gap-2 text-sm text-zinc-400">
             <ShieldCheck aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-emerald-300" />

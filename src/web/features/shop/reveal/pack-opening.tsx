@@ -19,7 +19,7 @@ export interface PackOpeningProps {
   /** Start straight at the first card instead of showing the sealed pack first. */
   autoStart?: boolean;
   className?: string;
-  /** Selling back after the reveal (the collection feature's SellBackPanel, composed by the page). */
+  /** Selling back after the reveal (the collection feature's SellBackPanel, composed by every page that reveals). */
   sellBack?: ReactNode;
 }
 
@@ -113,28 +113,13 @@ export function PackOpening({ packs, actions, autoStart = false, className, sell
                     <Badge tone="success" className="self-start">
                       <Check aria-hidden="true" className="size-3" /> Kept in your vault
                     </Badge>
-                    {sellBack ? null : (
-                      <Button
-                        variant="secondary"
-                        size="sm"
-                        disabled
-                        title="Selling cards back is not available yet"
-                        aria-describedby="sellback-note"
-                      >
-                        Sell back (soon)
-                      </Button>
-                    )}
                   </div>
                 </li>
               ))}
             </ul>
           </div>
         ))}
-        {sellBack ?? (
-          <p id="sellback-note" className="text-sm text-zinc-400">
-            Selling cards back to the shop is coming soon. Until then every card you pull stays in your vault, yours to keep.
-          </p>
-        )}
+        {sellBack}
         <Link to="/collect" className={buttonClasses({ variant: 'secondary' })}>
           <Vault aria-hidden="true" className="size-4" /> Go to my vault
         </Link>
