@@ -25,6 +25,7 @@ import { dropsRoutes } from './drops/routes.ts';
 import { shippingRoutes } from './shipping/routes.ts';
 import { referralsRoutes } from './referrals/routes.ts';
 import { notificationsRoutes } from './notifications/routes.ts';
+import { settingsRoutes } from './settings/routes.ts';
 
 /**
  * Every domain's API router, mounted under /api. Add one line per module.
@@ -32,6 +33,8 @@ import { notificationsRoutes } from './notifications/routes.ts';
  */
 export const apiModules: Array<(deps: Deps) => OpenAPIHono<AppEnv>> = [
   healthRoutes,
+  // Before every module that reads a setting: building it attaches this app's settings store.
+  settingsRoutes,
   platformRoutes,
   realtimeRoutes,
   authRoutes,
