@@ -86,6 +86,7 @@ export const ROUTES = {
   adminReferrals: r('/admin/referrals', 'Referrals', 'admin', 'admin', { spec: false, group: 'Engagement', nav: 'Referrals' }),
   adminDaily: r('/admin/daily', 'Daily drops', 'admin', 'admin', { group: 'Engagement', nav: 'Daily drops' }),
   adminHistory: r('/admin/history', 'Audit log', 'admin', 'admin', { group: 'Overview', nav: 'Audit log' }),
+  adminSettings: r('/admin/settings', 'Settings', 'admin', 'admin', { spec: false, group: 'Overview', nav: 'Settings' }),
   adminOwned: r('/admin/owned', 'Owned cards', 'admin', 'admin', { group: 'Catalog', nav: 'Owned cards' }),
   adminProducts: r('/admin/products', 'Products', 'admin', 'admin', { group: 'Shop', nav: 'Products' }),
   adminPromo: r('/admin/promo', 'Promo codes', 'admin', 'admin', { group: 'Money', nav: 'Promo codes' }),
