@@ -32,7 +32,7 @@ test('an admin changes a setting, sees an out-of-bounds value refused on its fie
     const field = site.getByLabel(/^Support email/);
     await field.fill(email);
     await field.press('Enter');
-    await expect(page.getByText('Site name and support email saved')).toBeVisible();
+    await expect(page.getByText('Site name and support email saved', { exact: true })).toBeVisible();
     expect(((await (await page.request.get('/api/config')).json()) as { supportEmail: string }).supportEmail).toBe(email);
 
     // The history shows it with before and after.

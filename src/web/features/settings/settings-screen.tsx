@@ -47,7 +47,9 @@ function SettingForm({ entry, canEdit }: { entry: SettingEntry & { key: SettingK
   const save = useSaveSetting();
   const form = useForm<FormValues>({ resolver: zodResolver(schema as never) as unknown as Resolver<FormValues>, defaultValues: { value: entry.value } });
   const { register, handleSubmit, formState, setError, reset, watch } = form;
-  useEffect(() => reset({ value: entry.value }), [entry.value, reset]);
+  // Keyed by content: saving another section refetches every entry, and must not wipe this one's edits.
+  const stored = JSON.stringify(entry.value);
+  useEffect(() => reset({ value: JSON.parse(stored) as unknown }), [stored, reset]);
   const known = def.fields.map(pathOf);
   const formId = `setting-${entry.key.replace(/\W+/g, '-')}`;
 
