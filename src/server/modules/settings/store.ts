@@ -68,30 +68,28 @@ async function seedFromEnvironment(db: DbOrTx, config: StoreDeps['config']): Pro
 export function createSettingsStore(deps: StoreDeps, opts: { refreshMs?: number } = {}): SettingsStore {
   const values = defaultValues() as Record<SettingKey, unknown>;
   const stamps = new Map<SettingKey, Date | null>();
-  // Bumped by every single-key reload, so a full load that started earlier does not put back an
-  // older value over a newer one.
-  const generation = new Map<SettingKey, number>();
-  const gen = (k: SettingKey) => generation.get(k) ?? 0;
+  // Every read gets a ticket; a result is applied only if no read that started later was applied
+  // first (a later read sees a state at least as new), so out-of-order answers never go back.
+  let tickets = 0;
+  const applied = new Map<SettingKey, number>();
+  const apply = (k: SettingKey, ticket: number, row: { value: unknown; updatedAt: Date } | undefined) => {
+    if ((applied.get(k) ?? 0) > ticket) return;
+    applied.set(k, ticket);
+    values[k] = row ? parsed(k, row.value) : SETTINGS[k].default;
+    stamps.set(k, row?.updatedAt ?? null);
+  };
 
   async function load() {
-    const started = new Map(SETTING_KEYS.map((k) => [k, gen(k)]));
+    const ticket = ++tickets;
     const rows = await deps.db.select().from(appSettings).where(inArray(appSettings.key, SETTING_KEYS));
     const byKey = new Map(rows.map((r) => [r.key, r]));
-    for (const k of SETTING_KEYS) {
-      if (gen(k) !== started.get(k)) continue;
-      const row = byKey.get(k);
-      values[k] = row ? parsed(k, row.value) : SETTINGS[k].default;
-      stamps.set(k, row?.updatedAt ?? null);
-    }
+    for (const k of SETTING_KEYS) apply(k, ticket, byKey.get(k));
   }
 
   async function reload(key: SettingKey) {
-    generation.set(key, gen(key) + 1);
-    const mine = gen(key);
+    const ticket = ++tickets;
     const [row] = await deps.db.select().from(appSettings).where(sql`${appSettings.key} = ${key}`);
-    if (gen(key) !== mine) return;
-    values[key] = row ? parsed(key, row.value) : SETTINGS[key].default;
-    stamps.set(key, row?.updatedAt ?? null);
+    apply(key, ticket, row);
   }
 
   const unsubscribe = deps.bus.subscribe((event) => {
