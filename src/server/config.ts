@@ -54,6 +54,10 @@ const envSchema = z.object({
     .string()
     .url('must be an absolute URL such as https://packvault.example')
     .optional(),
+  /**
+   * Initial value only: the site name, the deposit limits are settings (admin screen, settings
+   * registry). These seed them on the first start, when the database has no value yet (ADR 0016).
+   */
   SITE_NAME: z.string().min(1).max(60).default('Packvault'),
   CURRENCY: z
     .string()
@@ -150,6 +154,7 @@ export type Config = {
   dbStatementLog?: string | undefined;
   secret: string;
   publicUrl: string;
+  /** SITE_NAME: the first start's site name (then the 'site.identity' setting), and the TOTP issuer. */
   siteName: string;
   currency: string;
   smtpUrl: string | undefined;
@@ -164,6 +169,7 @@ export type Config = {
   stripeWebhookSecret?: string | undefined;
   /** Lets the test-mode sandbox provider run with NODE_ENV=production. */
   allowSandboxPayments?: boolean;
+  /** First-start values of the 'payments.depositLimits' setting (DEPOSIT_MIN_CENTS / DEPOSIT_MAX_CENTS). */
   depositMinCents?: number;
   depositMaxCents?: number;
   /** Retention and prune schedule; see RetentionConfig. Optional so test configs stay valid. */

@@ -15,6 +15,7 @@ import { revokeDemoSessions } from './modules/auth/demo-accounts.ts';
 import { DROPS_TICK_MS, dropsJob, runDropTransitions } from './modules/drops/lifecycle.ts';
 import { startMailOutbox } from './modules/mail/service.ts';
 import { createBus } from './modules/realtime/bus.ts';
+import { settingsReady } from './modules/settings/store.ts';
 import { runSeed } from './seed/index.ts';
 
 const SHUTDOWN_GRACE_MS = 3_500;
@@ -62,6 +63,8 @@ async function main() {
   const jobs = startJobs(deps, [pruneJob(deps), referralSharesJob()]);
   const dropJobs = startJobs(deps, [dropsJob()], { tickMs: DROPS_TICK_MS, firstDelayMs: DROPS_TICK_MS });
   const app = createApp(deps);
+  // Settings (site name, limits, rates…) are read from a per-process cache: fill it before serving.
+  await settingsReady();
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info: AddressInfo) => {
     log.info('listening', {
       url: `http://${info.address === '0.0.0.0' || info.address === '::' ? 'localhost' : info.address}:${info.port}`,

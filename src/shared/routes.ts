@@ -87,6 +87,7 @@ export const ROUTES = {
   adminDaily: r('/admin/daily', 'Daily drops', 'admin', 'admin', { group: 'Engagement', nav: 'Daily drops' }),
   adminMaintenance: r('/admin/maintenance', 'Maintenance', 'owner', 'admin', { spec: false, group: 'Overview', nav: 'Maintenance' }),
   adminHistory: r('/admin/history', 'Audit log', 'admin', 'admin', { group: 'Overview', nav: 'Audit log' }),
+  adminSettings: r('/admin/settings', 'Settings', 'admin', 'admin', { spec: false, group: 'Overview', nav: 'Settings' }),
   adminOwned: r('/admin/owned', 'Owned cards', 'admin', 'admin', { group: 'Catalog', nav: 'Owned cards' }),
   adminProducts: r('/admin/products', 'Products', 'admin', 'admin', { group: 'Shop', nav: 'Products' }),
   adminPromo: r('/admin/promo', 'Promo codes', 'admin', 'admin', { group: 'Money', nav: 'Promo codes' }),

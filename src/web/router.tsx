@@ -171,6 +171,7 @@ const routeTree = rootRoute.addChildren([
     page(adminLayout, R.adminPack, 'adminPack'),
     page(adminLayout, R.adminProducts, 'adminProducts'),
     page(adminLayout, R.adminReferrals, 'adminReferrals'),
+    page(adminLayout, R.adminSettings, 'adminSettings'),
     page(adminLayout, R.adminReferral, 'adminReferral'),
     page(adminLayout, R.adminProduct, 'adminProduct'),
     page(adminLayout, R.adminPromo, 'adminPromo'),

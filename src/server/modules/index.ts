@@ -26,6 +26,7 @@ import { shippingRoutes } from './shipping/routes.ts';
 import { referralsRoutes } from './referrals/routes.ts';
 import { notificationsRoutes } from './notifications/routes.ts';
 import { maintenanceRoutes } from './maintenance/routes.ts';
+import { settingsRoutes } from './settings/routes.ts';
 
 /**
  * Every domain's API router, mounted under /api. Add one line per module.
@@ -33,6 +34,8 @@ import { maintenanceRoutes } from './maintenance/routes.ts';
  */
 export const apiModules: Array<(deps: Deps) => OpenAPIHono<AppEnv>> = [
   healthRoutes,
+  // Before every module that reads a setting: building it attaches this app's settings store.
+  settingsRoutes,
   platformRoutes,
   realtimeRoutes,
   authRoutes,

@@ -9,6 +9,7 @@ import { openPglite, openPostgres, type DbHandle } from '../db/client.ts';
 import type { Deps } from '../deps.ts';
 import { createLogger } from '../lib/logger.ts';
 import { createBus } from '../modules/realtime/bus.ts';
+import { settingsReady } from '../modules/settings/store.ts';
 
 export const TEST_ORIGIN = 'http://localhost:3000';
 
@@ -94,6 +95,7 @@ export async function createTestContext(
     shutdown: shutdown.signal,
   };
   const app = (opts.createApp ?? createApp)(deps, opts.appOptions);
+  await settingsReady();
   return {
     deps,
     app,

@@ -479,8 +479,8 @@ export const topPullsSchema = z.object({
 export type TopPulls = z.infer<typeof topPullsSchema>;
 
 /**
- * Realtime 'pull.created' on the public topic, after the commit, for pulls worth at least
- * PULL_EVENT_MIN_CENTS. Small on purpose: refetch /api/top-pulls (or GET /api/top-pulls/{ownedCardId}
+ * Realtime 'pull.created' on the public topic, after the commit, for pulls worth at least the
+ * top-pull threshold (settings registry 'pulls.thresholds'; PULL_EVENT_MIN_CENTS is its default). Small on purpose: refetch /api/top-pulls (or GET /api/top-pulls/{ownedCardId}
  * is not needed — the payload carries what a ticker shows).
  */
 export const PULL_EVENT_MIN_CENTS = 500;

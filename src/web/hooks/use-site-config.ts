@@ -3,6 +3,8 @@ import { api } from '@web/lib/api';
 
 export interface SiteConfig {
   siteName: string;
+  /** Where players write to (an admin setting). */
+  supportEmail: string;
   currency: string;
   monitoringDsn: string;
   environment: string;
@@ -11,6 +13,7 @@ export interface SiteConfig {
 /** What the page can show before /api/config answers (and if it never does). */
 export const DEFAULT_SITE_CONFIG: SiteConfig = {
   siteName: 'Packvault',
+  supportEmail: '',
   currency: 'USD',
   monitoringDsn: '',
   environment: 'production',
@@ -23,7 +26,7 @@ export const siteConfigQueryOptions = queryOptions({
   gcTime: Infinity,
 });
 
-/** Public site configuration (site name, currency), with defaults while it loads. */
+/** Public site configuration (site name, support email, currency), with defaults while it loads. */
 export function useSiteConfig(): SiteConfig {
   const { data } = useQuery(siteConfigQueryOptions);
   return data ?? DEFAULT_SITE_CONFIG;

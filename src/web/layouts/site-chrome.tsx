@@ -114,7 +114,7 @@ export function SiteHeader() {
 }
 
 export function SiteFooter() {
-  const { siteName } = useSiteConfig();
+  const { siteName, supportEmail } = useSiteConfig();
   return (
     <footer className="mt-16 border-t border-white/10 bg-black/20">
       <div className="mx-auto flex max-w-7xl flex-col gap-6 px-4 py-10 sm:px-6 md:flex-row md:items-start md:justify-between">
@@ -124,6 +124,15 @@ export function SiteFooter() {
             Open packs on screen and own the real cards you pull. Keep them in our vault, sell them back, or have
             them shipped.
           </p>
+          {supportEmail ? (
+            <p className="text-sm text-zinc-400">
+              Questions? Write to{' '}
+              <a href={`mailto:${supportEmail}`} className="break-all text-zinc-200 underline hover:text-white">
+                {supportEmail}
+              </a>
+              .
+            </p>
+          ) : null}
         </div>
         <nav aria-label="Footer">
           <ul className="grid grid-cols-2 gap-x-8 gap-y-2 text-sm sm:grid-cols-3">

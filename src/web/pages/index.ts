@@ -37,6 +37,7 @@ export const PAGES: Record<RouteId, () => PageModule> = {
   invite: () => import('./referrals/invite'),
   unsubscribe: () => import('./account/unsubscribe'),
   adminReferrals: () => import('./referrals/admin-referrals'),
+  adminSettings: () => import('./settings/admin-settings'),
   adminReferral: () => import('./referrals/admin-referral'),
   fairness: () => import('./shop/fairness'),
   checkout: () => import('./wallet/checkout'),

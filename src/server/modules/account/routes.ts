@@ -17,6 +17,7 @@ import {
 } from '../../../shared/contracts/account.ts';
 import { getAuth } from '../auth/auth.ts';
 import { hitPasswordCheck, passwordChecksMessage } from '../auth/password-limit.ts';
+import { setting } from '../settings/store.ts';
 import {
   changeUsername,
   deleteAccount,
@@ -134,7 +135,7 @@ export function accountRoutes(deps: Deps) {
     async (c) => {
       const actor = actorOf(c);
       const data = await exportData(deps, actor.userId, actor.sessionId);
-      c.header('Content-Disposition', `attachment; filename="${deps.config.siteName.toLowerCase()}-data-${data.exportedAt.slice(0, 10)}.json"`);
+      c.header('Content-Disposition', `attachment; filename="${setting('site.identity').siteName.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-data-${data.exportedAt.slice(0, 10)}.json"`);
       c.header('Cache-Control', 'no-store');
       return c.json(data, 200);
     },

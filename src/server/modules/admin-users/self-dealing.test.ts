@@ -6,6 +6,7 @@ import { appSettings } from '../../db/schema/settings.ts';
 import { ownedCards } from '../../db/schema/inventory.ts';
 import { ledgerEntries } from '../../db/schema/wallet.ts';
 import { giveCards, makeCard, makeClass, stockOf } from '../buyback/test-support.ts';
+import { processSettings } from '../settings/store.ts';
 import { ADJUST_LIMITS_KEY } from '../wallet/adjust-policy.ts';
 import { getBalance } from '../wallet/service.ts';
 import { idem, ledgerInvariants, moneyTestContext, type MoneyTestContext } from '../wallet/test-support.ts';
@@ -275,6 +276,8 @@ describe('adjustment limit settings', () => {
 
     // Back to the defaults so the other tests' numbers hold whatever the order.
     await t.deps.db.delete(appSettings).where(eq(appSettings.key, ADJUST_LIMITS_KEY));
+    // Written behind the settings cache's back: re-read it (as its periodic re-read would).
+    await processSettings().reload(ADJUST_LIMITS_KEY);
     expect(await t.deps.db.select().from(auditLog).where(like(auditLog.action, 'wallet.adjust_limits%'))).toHaveLength(1);
   });
 });

@@ -1,7 +1,6 @@
 import type { ActorCtx } from '../../http/types.ts';
 import { asc, inArray, sql } from 'drizzle-orm';
 import {
-  DEFAULT_BUYBACK_RATE_BP,
   type BuybackRates,
   type updateBuybackRatesSchema,
 } from '../../../shared/contracts/collection.ts';
@@ -9,21 +8,16 @@ import type { z } from 'zod';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { cardClasses } from '../catalog/tables.ts';
 import { setClassBuybackRate } from '../catalog/classes.ts';
-import { readSetting, writeSetting } from '../settings/service.ts';
+import { processBus, setting, writeRegistrySetting } from '../settings/store.ts';
 import { badRequest } from '../../http/errors.ts';
 import { audit } from '../audit/service.ts';
 
-/** app_settings key of the default buyback rate (basis points). */
-export const DEFAULT_RATE_KEY = 'buyback.defaultRateBp';
+/** Settings registry key of the default buyback rate (basis points). */
+export const DEFAULT_RATE_KEY = 'buyback.defaultRateBp' as const;
 
-function parseRate(value: unknown): number {
-  const n = typeof value === 'number' ? value : Number(value);
-  return Number.isInteger(n) && n >= 0 && n <= 10_000 ? n : DEFAULT_BUYBACK_RATE_BP;
-}
-
-export async function getDefaultRateBp(db: DbOrTx): Promise<number> {
-  const value = await readSetting(db, DEFAULT_RATE_KEY);
-  return value !== undefined ? parseRate(value) : DEFAULT_BUYBACK_RATE_BP;
+/** The default rate, from the settings cache (the registry validates it; its default is DEFAULT_BUYBACK_RATE_BP). */
+export function getDefaultRateBp(): number {
+  return setting(DEFAULT_RATE_KEY);
 }
 
 /** The rate a card of this class sells at: the class override, else the default (SQL, for lists). */
@@ -31,9 +25,9 @@ export function effectiveRateSql(defaultRateBp: number) {
   return sql<number>`coalesce(${cardClasses.buybackRateBp}, ${defaultRateBp})::int`;
 }
 
-export async function getRates(db: DbOrTx): Promise<BuybackRates> {
-  const [defaultRateBp, classes] = await Promise.all([
-    getDefaultRateBp(db),
+/** `defaultRateBp`: the rate to apply instead of the cached one (a change not committed yet). */
+export async function getRates(db: DbOrTx, defaultRateBp = getDefaultRateBp()): Promise<BuybackRates> {
+  const [classes] = await Promise.all([
     db
       .select({
         id: cardClasses.id,
@@ -74,9 +68,10 @@ export async function updateRates(
     });
     throw badRequest('Some classes do not exist (any more). Reload the page and try again.', fields);
   }
-  await writeSetting(tx, DEFAULT_RATE_KEY, input.defaultRateBp);
+  // The settings registry's writer: its NOTIFY goes out with this transaction (the route refreshes the cache after).
+  await writeRegistrySetting(tx, processBus(), DEFAULT_RATE_KEY, input.defaultRateBp);
   for (const c of input.classes) await setClassBuybackRate(tx, c.classId, c.rateBp);
-  const after = await getRates(tx);
+  const after = await getRates(tx, input.defaultRateBp);
   const changedIds = new Set(input.classes.map((c) => c.classId));
   const pick = (r: BuybackRates) => ({
     defaultRateBp: r.defaultRateBp,
@@ -96,7 +91,7 @@ export async function updateRates(
 
 /** Class rates for a set of classes (class id → effective rate). */
 export async function ratesFor(db: DbOrTx, classIds: string[]): Promise<Map<string, number>> {
-  const defaultRateBp = await getDefaultRateBp(db);
+  const defaultRateBp = getDefaultRateBp();
   const rows = classIds.length
     ? await db.select({ id: cardClasses.id, rateBp: cardClasses.buybackRateBp }).from(cardClasses).where(inArray(cardClasses.id, classIds))
     : [];

@@ -14,7 +14,8 @@ import { createRouter, errorResponses, jsonContent } from '../../http/openapi.ts
 import { clientIp } from '../../http/security.ts';
 import { requireIdempotencyKey, sendIdempotent, withIdempotency } from '../../lib/idempotency.ts';
 import { moneyTransaction } from '../wallet/service.ts';
-import { getRates, updateRates } from './rates.ts';
+import { DEFAULT_RATE_KEY, getRates, updateRates } from './rates.ts';
+import { afterSettingCommit } from '../settings/store.ts';
 import { listBuybacks, quote, sell } from './service.ts';
 
 const json = <T>(schema: T) => ({ required: true, content: { 'application/json': { schema } } });
@@ -107,6 +108,7 @@ export function buybackRoutes(deps: Deps) {
       const actor = actorOf(c);
       const ip = clientIp(c, config.trustProxy);
       const rates = await db.transaction((tx) => updateRates(tx, { actorId: actor.userId, ip }, c.req.valid('json')));
+      await afterSettingCommit(deps.bus, DEFAULT_RATE_KEY);
       return c.json(rates, 200);
     },
   );

@@ -138,7 +138,7 @@ function priceLines(rows: Candidate[], defaultRateBp: number): BuybackLine[] {
 const sum = (lines: BuybackLine[], k: 'marketValueCents' | 'amountCents') => lines.reduce((s, l) => s + l[k], 0);
 
 export async function quote(db: DbOrTx, userId: string, input: BuybackInput): Promise<BuybackQuote> {
-  const [defaultRateBp, rows] = await Promise.all([getDefaultRateBp(db), selectCandidates(db, userId, input, false)]);
+  const [defaultRateBp, rows] = await Promise.all([getDefaultRateBp(), selectCandidates(db, userId, input, false)]);
   const lines = priceLines(rows, defaultRateBp);
   return {
     lines,
@@ -159,7 +159,7 @@ export async function sell(
   // Same first lock as purchases and openings of this user: balance → owned cards → cards.
   await lockBalance(tx, userId);
   const rows = await selectCandidates(tx, userId, input, true);
-  const lines = priceLines(rows, await getDefaultRateBp(tx));
+  const lines = priceLines(rows, getDefaultRateBp());
   const totalCents = sum(lines, 'amountCents');
   const marketValueCents = sum(lines, 'marketValueCents');
   if (input.expectedTotalCents !== undefined && input.expectedTotalCents !== totalCents) {

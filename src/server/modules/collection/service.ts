@@ -123,7 +123,7 @@ export async function listCollection(
   userId: string,
   q: z.output<typeof collectionQuerySchema>,
 ): Promise<CollectionPage> {
-  const defaultRateBp = await getDefaultRateBp(db);
+  const defaultRateBp = getDefaultRateBp();
   const mine = eq(ownedCards.ownerId, userId);
   const where = and(
     mine,
@@ -194,7 +194,7 @@ export async function listCollection(
 
 /** One owned card of this user (another user's card is "not found", never "forbidden"). */
 export async function getOwnedCard(db: DbOrTx, userId: string | null, ownedCardId: string): Promise<OwnedCardDetail> {
-  const defaultRateBp = await getDefaultRateBp(db);
+  const defaultRateBp = getDefaultRateBp();
   const [row] = await db
     .select(ownedCardColumns(defaultRateBp))
     .from(ownedCards)

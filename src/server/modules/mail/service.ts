@@ -4,6 +4,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import type { Deps } from '../../deps.ts';
 import { mailMessages } from '../../db/schema/mail.ts';
 import { renderMail, type MailKind, type RenderedMail } from './templates.ts';
+import { setting } from '../settings/store.ts';
 
 /** Retry schedule after a failed SMTP send; after the last one the message is marked 'failed'. */
 const RETRY_DELAYS_SECONDS = [30, 120, 600, 1800, 3600, 3 * 3600, 6 * 3600, 12 * 3600];
@@ -38,7 +39,7 @@ export const DEV_MAILBOX_HINT = 'GET /api/dev/mailbox (from this machine)';
  * Log lines name the recipient, kind and subject only: never a link, since links carry tokens.
  */
 export async function sendMail(deps: Deps, input: SendMailInput): Promise<string | null> {
-  const rendered = renderMail(deps.config.siteName, input.kind, input.data ?? {});
+  const rendered = renderMail(setting('site.identity'), input.kind, input.data ?? {});
   const id = await enqueueMail(deps, deps.db, { to: input.to, kind: input.kind, rendered });
   if (!id) return null;
   if (!transporter(deps)) {

@@ -24,13 +24,18 @@ export const escapeHtml = (s: string) =>
  * The shared mail frame. `unsubscribe` (a notification kind's one-click link) adds a footer line
  * in both bodies; security mail never has one.
  */
+/** The site as mail shows it: a name, or the settings' name and support address. */
+export type MailSite = string | { siteName: string; supportEmail: string };
+
 export function layout(
-  siteName: string,
+  siteIn: MailSite,
   title: string,
   paragraphs: string[],
   action?: { label: string; url: string },
   unsubscribe?: { label: string; url: string },
 ) {
+  const siteName = typeof siteIn === 'string' ? siteIn : siteIn.siteName;
+  const support = typeof siteIn === 'string' ? null : siteIn.supportEmail;
   const site = escapeHtml(siteName);
   const button = action
     ? `<p style="margin:28px 0"><a href="${escapeHtml(action.url)}" style="background:#7c3aed;color:#fff;padding:12px 20px;border-radius:8px;text-decoration:none;font-weight:600">${escapeHtml(action.label)}</a></p>
@@ -42,7 +47,7 @@ export function layout(
 <h1 style="font-size:22px;margin:0 0 16px;color:#fafafa">${escapeHtml(title)}</h1>
 ${paragraphs.map((p) => `<p style="line-height:1.6;margin:0 0 12px">${escapeHtml(p)}</p>`).join('\n')}
 ${button}
-<p style="color:#71717a;font-size:12px;margin-top:32px">You received this because of activity on your ${site} account.</p>
+<p style="color:#71717a;font-size:12px;margin-top:32px">You received this because of activity on your ${site} account.${support ? ` Questions? Write to <a href="mailto:${escapeHtml(support)}" style="color:#a1a1aa">${escapeHtml(support)}</a>.` : ''}</p>
 ${unsubscribe ? `<p style="color:#71717a;font-size:12px"><a href="${escapeHtml(unsubscribe.url)}" style="color:#a1a1aa">${escapeHtml(unsubscribe.label)}</a></p>` : ''}
 </div></body></html>`;
   const text = [
@@ -53,14 +58,14 @@ ${unsubscribe ? `<p style="color:#71717a;font-size:12px"><a href="${escapeHtml(u
     ...paragraphs,
     ...(action ? ['', `${action.label}: ${action.url}`] : []),
     '',
-    `You received this because of activity on your ${siteName} account.`,
+    `You received this because of activity on your ${siteName} account.${support ? ` Questions? Write to ${support}.` : ''}`,
     ...(unsubscribe ? [`${unsubscribe.label}: ${unsubscribe.url}`] : []),
   ].join('\n');
   return { html, text };
 }
 
 export function renderMail(
-  siteName: string,
+  site: MailSite,
   kind: MailKind,
   data: {
     url?: string;
@@ -77,6 +82,7 @@ export function renderMail(
     cardName?: string;
   },
 ): RenderedMail {
+  const siteName = typeof site === 'string' ? site : site.siteName;
   const hello = data.username ? `Hi ${data.username},` : 'Hi,';
   const url = data.url ?? '';
   let subject: string;
@@ -160,6 +166,6 @@ export function renderMail(
       action = url ? { label: 'See the shipment', url } : undefined;
       break;
   }
-  const { html, text } = layout(siteName, title, paragraphs, action);
+  const { html, text } = layout(site, title, paragraphs, action);
   return { subject, text, html, links: action ? [action.url] : [] };
 }

@@ -16,6 +16,7 @@ import type { Deps } from '../../deps.ts';
 import { badRequest, invalidCursor, notFound } from './errors.ts';
 import { user } from '../auth/tables.ts';
 import { enqueueMail } from '../mail/service.ts';
+import { PULL_THRESHOLDS_KEY, setting } from '../settings/store.ts';
 import { mailKindOf, renderNotification, renderNotificationMail } from './templates.ts';
 import { createUnsubscribeToken, invalidLink, verifyUnsubscribeToken } from './unsubscribe-token.ts';
 
@@ -43,7 +44,7 @@ export interface NotifyOptions {
   dedupeKey?: string;
 }
 
-type Site = Pick<Deps['config'], 'siteName' | 'currency' | 'publicUrl' | 'secret'>;
+type Site = Pick<Deps['config'], 'publicUrl' | 'secret'>;
 
 /** The absolute unsubscribe link of a kind's mail for a user (none for security). */
 export function unsubscribeUrl(config: Site, userId: string, kind: NotificationKind): string | null {
@@ -90,13 +91,13 @@ export async function notify<K extends NotificationKind>(
   if (!u || u.deletedAt) return;
   const info = NOTIFICATION_KIND_INFO[kind];
   if (kind === 'big_pull') {
-    const threshold = u.thresholdCents ?? BIG_PULL_THRESHOLD.defaultCents;
+    const threshold = u.thresholdCents ?? setting(PULL_THRESHOLDS_KEY).notificationDefaultCents;
     if ((data as NotifyData['big_pull']).valueCents < threshold) return;
   }
   const inApp = u.inApp ?? info.defaults.inApp;
   const mail = info.emailLocked || (u.mail ?? info.defaults.email);
   if (!inApp && !mail) return;
-  const n = renderNotification(deps.config, kind, data);
+  const n = renderNotification({ siteName: setting('site.identity').siteName, currency: deps.config.currency }, kind, data);
 
   if (inApp) {
     const inserted = await tx
@@ -112,7 +113,7 @@ export async function notify<K extends NotificationKind>(
     await enqueueMail(deps, tx, {
       to: u.email,
       kind: mailKindOf(kind),
-      rendered: renderNotificationMail(deps.config.siteName, deps.config.publicUrl, kind, n, u.username, unsubscribeUrl(deps.config, userId, kind)),
+      rendered: renderNotificationMail(setting('site.identity'), deps.config.publicUrl, kind, n, u.username, unsubscribeUrl(deps.config, userId, kind)),
     });
   }
 }
@@ -186,7 +187,7 @@ export async function preferencesChanged(deps: Deps, userId: string): Promise<vo
 export function notifyBigPullLater(deps: Deps, userId: string, pulls: Parameters<typeof notifyBigPull>[2]): void {
   if (!pulls.some((p) => p.valueCents >= BIG_PULL_THRESHOLD.minCents)) return;
   void (async () => {
-    const threshold = (await ownBigPullThreshold(deps, userId)) ?? BIG_PULL_THRESHOLD.defaultCents;
+    const threshold = (await ownBigPullThreshold(deps, userId)) ?? setting(PULL_THRESHOLDS_KEY).notificationDefaultCents;
     const big = pulls.filter((p) => p.valueCents >= threshold);
     if (big.length) await notifyBigPull(deps, userId, big);
   })().catch((err: unknown) => deps.log.error('big pull notification failed', { err, userId }));
@@ -200,7 +201,7 @@ export function notifyBigPullLater(deps: Deps, userId: string, pulls: Parameters
 export async function notifyDropStarting(deps: Deps, tx: DbOrTx, data: NotifyData['drop_starting']): Promise<void> {
   const kind = 'drop_starting' as const;
   const info = NOTIFICATION_KIND_INFO[kind];
-  const n = renderNotification(deps.config, kind, data);
+  const n = renderNotification({ siteName: setting('site.identity').siteName, currency: deps.config.currency }, kind, data);
   const dedupe = `drop-start:${data.dropId}`;
   await tx.execute(sql`
     insert into notifications (user_id, kind, title, body, link, data, dedupe_key)
@@ -218,7 +219,7 @@ export async function notifyDropStarting(deps: Deps, tx: DbOrTx, data: NotifyDat
     await enqueueMail(deps, tx, {
       to: r.email,
       kind: mailKindOf(kind),
-      rendered: renderNotificationMail(deps.config.siteName, deps.config.publicUrl, kind, n, r.username, unsubscribeUrl(deps.config, r.id, kind)),
+      rendered: renderNotificationMail(setting('site.identity'), deps.config.publicUrl, kind, n, r.username, unsubscribeUrl(deps.config, r.id, kind)),
     });
   }
   await publishAtCommit(deps, tx, 'public', 'notification.broadcast', {});
@@ -341,7 +342,7 @@ function toPreferences(rows: Map<NotificationKind, PrefRow>): NotificationPrefer
         emailLocked: info.emailLocked,
       };
     }),
-    bigPullThresholdCents: rows.get('big_pull')?.thresholdCents ?? BIG_PULL_THRESHOLD.defaultCents,
+    bigPullThresholdCents: rows.get('big_pull')?.thresholdCents ?? setting(PULL_THRESHOLDS_KEY).notificationDefaultCents,
   };
 }
 

@@ -1,6 +1,6 @@
 import { NOTIFICATION_KIND_INFO, type NotificationKind } from '../../../shared/contracts/notifications.ts';
 import { formatMoney } from '../../../shared/money.ts';
-import { layout, type RenderedMail } from '../mail/templates.ts';
+import { layout, type MailSite, type RenderedMail } from '../mail/templates.ts';
 import type { NotifyData } from './service.ts';
 
 /** What a notification says, in the inbox and in its mail. `link` is an app path (or null). */
@@ -111,7 +111,7 @@ export function mailKindOf(kind: NotificationKind): string {
 
 /** The mail (HTML and text) of a notification. `unsubscribeUrl` is required for every kind but security. */
 export function renderNotificationMail(
-  siteName: string,
+  site: MailSite,
   publicUrl: string,
   kind: NotificationKind,
   n: RenderedNotification,
@@ -124,6 +124,6 @@ export function renderNotificationMail(
       ? { label: `Stop emails about “${NOTIFICATION_KIND_INFO[kind].label.toLowerCase()}”`, url: unsubscribeUrl }
       : undefined;
   const paragraphs = [username ? `Hi ${username},` : 'Hi,', n.body, ...n.details];
-  const { html, text } = layout(siteName, n.title, paragraphs, action, unsubscribe);
+  const { html, text } = layout(site, n.title, paragraphs, action, unsubscribe);
   return { subject: n.subject, text, html, links: [...(action ? [action.url] : []), ...(unsubscribe ? [unsubscribe.url] : [])] };
 }

@@ -48,7 +48,7 @@ function adminDto(r: OwnedCardRow & { ownerUsername: string | null; ownerEmail: 
 }
 
 export async function listOwned(db: DbOrTx, q: z.output<typeof adminOwnedQuerySchema>): Promise<AdminOwnedList> {
-  const defaultRateBp = await getDefaultRateBp(db);
+  const defaultRateBp = getDefaultRateBp();
   const where = and(
     q.status === 'all' ? undefined : eq(ownedCards.status, q.status),
     q.classId ? eq(cards.classId, q.classId) : undefined,
@@ -87,7 +87,7 @@ export async function listOwned(db: DbOrTx, q: z.output<typeof adminOwnedQuerySc
 
 async function getAdminOwned(db: DbOrTx, id: string): Promise<AdminOwnedCard> {
   const [row] = await db
-    .select(ownerColumns(await getDefaultRateBp(db)))
+    .select(ownerColumns(getDefaultRateBp()))
     .from(ownedCards)
     .innerJoin(cards, eq(cards.id, ownedCards.cardId))
     .innerJoin(cardClasses, eq(cardClasses.id, cards.classId))

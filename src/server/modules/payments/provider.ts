@@ -1,5 +1,6 @@
 import Stripe from 'stripe';
 import type { Config } from '../../config.ts';
+import { setting } from '../settings/store.ts';
 
 /**
  * How a deposit is paid. The provider only starts a checkout; money is credited by the payments
@@ -66,7 +67,7 @@ export function stripeProvider(config: Config, client: StripeCheckoutClient): Pa
               price_data: {
                 currency: req.currency.toLowerCase(),
                 unit_amount: req.amountCents,
-                product_data: { name: `${config.siteName} balance top-up` },
+                product_data: { name: `${setting('site.identity').siteName} balance top-up` },
               },
             },
           ],
@@ -105,9 +106,9 @@ export function createPaymentProvider(config: Config, stripeClient?: StripeCheck
 
 export const DEFAULT_DEPOSIT_PRESETS_CENTS = [1000, 2500, 5000, 10000, 25000];
 
-export function depositBounds(config: Config) {
-  const minCents = config.depositMinCents ?? 500;
-  const maxCents = config.depositMaxCents ?? 100_000;
+/** The deposit limits now (settings registry 'payments.depositLimits', cached), with the presets inside them. */
+export function depositBounds() {
+  const { minCents, maxCents } = setting('payments.depositLimits');
   const presetsCents = DEFAULT_DEPOSIT_PRESETS_CENTS.filter((p) => p >= minCents && p <= maxCents);
   return { minCents, maxCents, presetsCents: presetsCents.length ? presetsCents : [minCents] };
 }

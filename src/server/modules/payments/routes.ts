@@ -56,8 +56,11 @@ export function paymentsRoutes(deps: Deps, opts: PaymentsOptions = {}) {
   const app = createRouter();
   const { db, config, log } = deps;
   const provider = opts.provider ?? createPaymentProvider(config, opts.stripeClient);
-  const bounds = depositBounds(config);
-  const settings = { currency: config.currency, minCents: bounds.minCents, maxCents: bounds.maxCents };
+  // Read per request: the limits are settings an admin changes at runtime.
+  const depositSettings = () => {
+    const { minCents, maxCents } = depositBounds();
+    return { currency: config.currency, minCents, maxCents };
+  };
   const tx = <R>(fn: Parameters<typeof moneyTransaction<R>>[1]) => moneyTransaction(deps, fn);
 
   app.openapi(
@@ -78,7 +81,7 @@ export function paymentsRoutes(deps: Deps, opts: PaymentsOptions = {}) {
           provider: provider.name,
           testMode: provider.testMode,
           currency: config.currency,
-          ...bounds,
+          ...depositBounds(),
           pendingBonus: await pendingBonus(db, actorOf(c).userId),
         },
         200,
@@ -104,7 +107,7 @@ export function paymentsRoutes(deps: Deps, opts: PaymentsOptions = {}) {
         { userId: actor.userId, key, scope: 'POST /api/wallet/deposits', body },
         async (t) => {
           try {
-            return { status: 201 as const, body: await createDeposit(t, provider, settings, { userId: actor.userId, amountCents: body.amountCents, returnPath: body.returnPath ?? null }) };
+            return { status: 201 as const, body: await createDeposit(t, provider, depositSettings(), { userId: actor.userId, amountCents: body.amountCents, returnPath: body.returnPath ?? null }) };
           } catch (err) {
             if (err instanceof AppError) throw err;
             if (err instanceof Stripe.errors.StripeError) {

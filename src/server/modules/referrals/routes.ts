@@ -26,7 +26,8 @@ import { enforceRateLimit } from '../../lib/rate-limit.ts';
 import { moneyTransaction } from '../wallet/service.ts';
 import { codeTaken, setVanityCode } from './codes.ts';
 import { claimReferral, getInvite, getMyReferrals, getReferralDetail, listReferrals, voidReferral } from './service.ts';
-import { getReferralSettings, putReferralSettings } from './settings.ts';
+import { getReferralSettings, putReferralSettings, REFERRAL_SETTINGS_KEY } from './settings.ts';
+import { afterSettingCommit } from '../settings/store.ts';
 
 /**
  * Per client address: plenty for people (and test suites behind one address), hopeless for
@@ -166,7 +167,7 @@ export function referralsRoutes(deps: Deps) {
       middleware: [requireAdmin] as const,
       responses: { 200: jsonContent(referralSettingsSchema, 'Settings'), ...errorResponses },
     }),
-    async (c) => c.json(await getReferralSettings(db), 200),
+    (c) => c.json(getReferralSettings(), 200),
   );
 
   app.openapi(
@@ -182,7 +183,9 @@ export function referralsRoutes(deps: Deps) {
     async (c) => {
       const actor = actorCtx(c, config.trustProxy);
       const body = c.req.valid('json');
-      return c.json(await db.transaction((tx) => putReferralSettings(tx, actor, body)), 200);
+      const saved = await db.transaction((tx) => putReferralSettings(tx, actor, body));
+      await afterSettingCommit(deps.bus, REFERRAL_SETTINGS_KEY);
+      return c.json(saved, 200);
     },
   );
 

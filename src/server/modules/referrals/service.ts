@@ -101,7 +101,7 @@ export async function getInvite(db: DbOrTx, rawCode: string, currency: string): 
   return {
     code: found.code,
     inviter: { username: found.inviter.username, image: found.inviter.image },
-    offer: await getReferralOffer(db, currency),
+    offer: getReferralOffer(currency),
   };
 }
 
@@ -124,7 +124,7 @@ export type RecordOutcome = 'recorded' | 'rejected' | 'ignored';
  * those; the sign-up hook still catches anything else and logs it.
  */
 export async function recordReferral(db: DbOrTx, input: { refereeId: string; code: string }): Promise<RecordOutcome> {
-  const settings = await getReferralSettings(db);
+  const settings = getReferralSettings();
   if (!settings.enabled) return 'ignored';
   const found = await inviterOf(db, input.code);
   if (!found || found.inviter.id === input.refereeId) return 'ignored';
@@ -160,7 +160,7 @@ export async function claimReferral(tx: Tx, userId: string, rawCode: string): Pr
   }
   const found = await inviterOf(tx, rawCode);
   if (!found) throw notFound('No referral code like that. Check it and try again.');
-  const settings = await getReferralSettings(tx);
+  const settings = getReferralSettings();
   if (!settings.enabled) throw new AppError(409, 'referral_closed', 'The referral programme is paused right now.');
   const me = await person(tx, userId);
   const selfRefusal = () => conflict("You can't use your own referral code.", 'self_referral');
@@ -221,7 +221,7 @@ async function lockPending(tx: Tx, refereeId: string): Promise<ReferralRow | nul
 export async function onDepositSucceeded(deps: Deps, tx: Tx, dep: { id: string; userId: string }, now = new Date()): Promise<void> {
   const ref = await lockPending(tx, dep.userId);
   if (!ref) return;
-  const settings = await getReferralSettings(tx);
+  const settings = getReferralSettings();
   if (!settings.enabled) return; // paused: stays pending, may qualify once it is back on
   if ((await netDeposits(tx, dep.userId)) < settings.qualifyingDepositCents) return;
   if (await samePayer(tx, ref.referrerId, ref.refereeId)) {
@@ -339,7 +339,7 @@ export async function onDepositRefunded(tx: Tx, dep: { id: string; userId: strin
     .where(and(eq(referrals.refereeId, dep.userId), eq(referrals.status, 'qualified')))
     .for('update');
   if (!ref) return false;
-  const settings = await getReferralSettings(tx);
+  const settings = getReferralSettings();
   const wasQualifying = ref.qualifyingDepositId === dep.id;
   if (!wasQualifying && (await netDeposits(tx, dep.userId)) >= settings.qualifyingDepositCents) return false;
   await tx
@@ -533,7 +533,7 @@ export async function voidReferral(tx: Tx, actor: ActorCtx, id: string, input: {
 export async function getMyReferrals(tx: DbOrTx, userId: string, currency: string): Promise<MyReferrals> {
   const mine = await ensureCode(tx, userId);
   const [settings, [by], invitees, rewards, paid] = await Promise.all([
-    getReferralSettings(tx),
+    getReferralSettings(),
     tx
       .select({ username: user.username, status: referrals.status })
       .from(referrals)

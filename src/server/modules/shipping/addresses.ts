@@ -57,7 +57,7 @@ const fieldsOf = (a: Omit<AddressInput, 'isDefault'>) => ({
 
 /** 400 on the country field when the shop does not ship there. */
 export async function assertShipsTo(db: DbOrTx, country: string, field = 'country'): Promise<void> {
-  const { countries } = await getShippingSettings(db);
+  const { countries } = getShippingSettings();
   if (!countries.includes(country)) {
     throw badRequest(`We do not ship to ${COUNTRIES[country] ?? country} yet.`, {
       [field]: [`We do not ship to ${COUNTRIES[country] ?? country}. We ship to: ${countries.map((c) => COUNTRIES[c] ?? c).join(', ')}.`],

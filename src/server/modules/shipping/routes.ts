@@ -68,7 +68,8 @@ import {
   resolveShipment,
   type Notice,
 } from './service.ts';
-import { getShippingOptions, getShippingSettings, putShippingSettings } from './settings.ts';
+import { getShippingOptions, getShippingSettings, putShippingSettings, SHIPPING_SETTINGS_KEY } from './settings.ts';
+import { afterSettingCommit } from '../settings/store.ts';
 
 const json = <T>(schema: T) => ({ required: true, content: { 'application/json': { schema } } });
 const idParam = z.object({ id: idSchema });
@@ -90,7 +91,7 @@ export function shippingRoutes(deps: Deps) {
       middleware: [requireUser] as const,
       responses: { 200: jsonContent(shippingOptionsSchema, 'Options'), ...errorResponses },
     }),
-    async (c) => c.json(await getShippingOptions(db), 200),
+    (c) => c.json(getShippingOptions(), 200),
   );
 
   app.openapi(
@@ -543,7 +544,7 @@ export function shippingRoutes(deps: Deps) {
       middleware: [requireAdmin] as const,
       responses: { 200: jsonContent(shippingSettingsSchema, 'Settings'), ...errorResponses },
     }),
-    async (c) => c.json(await getShippingSettings(db), 200),
+    (c) => c.json(getShippingSettings(), 200),
   );
 
   app.openapi(
@@ -559,7 +560,9 @@ export function shippingRoutes(deps: Deps) {
     async (c) => {
       const actor = adminActor(c);
       const body = c.req.valid('json');
-      return c.json(await db.transaction((tx) => putShippingSettings(tx, { actorId: actor.id, ip: actor.ip }, body)), 200);
+      const saved = await db.transaction((tx) => putShippingSettings(tx, { actorId: actor.id, ip: actor.ip }, body));
+      await afterSettingCommit(deps.bus, SHIPPING_SETTINGS_KEY);
+      return c.json(saved, 200);
     },
   );
 

@@ -118,7 +118,7 @@ async function ownLiveAddress(db: DbOrTx, userId: string, id: string) {
 }
 
 export async function quote(db: DbOrTx, userId: string, input: z.output<typeof quoteInputSchema>): Promise<Quote> {
-  const [settings, picked, balance] = await Promise.all([getShippingSettings(db), vaultCards(db, userId, input.ownedCardIds, false), getBalance(db, userId)]);
+  const [settings, picked, balance] = await Promise.all([getShippingSettings(), vaultCards(db, userId, input.ownedCardIds, false), getBalance(db, userId)]);
   if (input.addressId) {
     const address = await ownLiveAddress(db, userId, input.addressId);
     await assertShipsTo(db, address.country, 'addressId');
@@ -176,7 +176,7 @@ export async function createShipment(
   const address = await ownLiveAddress(tx, userId, input.addressId);
   await assertShipsTo(tx, address.country, 'addressId');
   const picked = await vaultCards(tx, userId, input.ownedCardIds, true);
-  const settings = await getShippingSettings(tx);
+  const settings = getShippingSettings();
   const declaredValueCents = picked.reduce((s, p) => s + p.valueCents, 0);
   const fee = shippingFee(settings, picked.length, declaredValueCents, input.insured);
   if (input.expectedFeeCents !== undefined && input.expectedFeeCents !== fee.feeCents) {

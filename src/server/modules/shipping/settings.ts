@@ -2,26 +2,24 @@ import {
   COUNTRIES,
   DEFAULT_SHIPPING_SETTINGS,
   MAX_SHIPMENT_CARDS,
-  shippingSettingsSchema,
   type ShippingOptions,
   type ShippingSettings,
 } from '../../../shared/contracts/shipping.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
-import { readSetting, seedSetting, writeSetting } from '../settings/service.ts';
+import { seedSetting } from '../settings/service.ts';
+import { processBus, setting, writeRegistrySetting } from '../settings/store.ts';
 import { audit } from '../audit/service.ts';
 
 /** app_settings key of the fees, insurance and countries shipped to (one JSON value). */
-export const SHIPPING_SETTINGS_KEY = 'shipping.settings';
+export const SHIPPING_SETTINGS_KEY = 'shipping.settings' as const;
 
-/** The stored settings, or the defaults when none (or a value no longer valid) is stored. */
-export async function getShippingSettings(db: DbOrTx): Promise<ShippingSettings> {
-  const value = await readSetting(db, SHIPPING_SETTINGS_KEY);
-  const parsed = value !== undefined ? shippingSettingsSchema.safeParse(value) : null;
-  return parsed?.success ? parsed.data : DEFAULT_SHIPPING_SETTINGS;
+/** The settings, from the settings cache (the registry falls back to the defaults for a value no longer valid). */
+export function getShippingSettings(): ShippingSettings {
+  return setting(SHIPPING_SETTINGS_KEY);
 }
 
-export async function getShippingOptions(db: DbOrTx): Promise<ShippingOptions> {
-  const s = await getShippingSettings(db);
+export function getShippingOptions(): ShippingOptions {
+  const s = getShippingSettings();
   return {
     ...s,
     countryOptions: s.countries.map((code) => ({ code, name: COUNTRIES[code] ?? code })).sort((a, b) => a.name.localeCompare(b.name)),
@@ -30,8 +28,8 @@ export async function getShippingOptions(db: DbOrTx): Promise<ShippingOptions> {
 }
 
 export async function putShippingSettings(tx: Tx, actor: { actorId: string; ip: string | null }, input: ShippingSettings): Promise<ShippingSettings> {
-  const before = await getShippingSettings(tx);
-  await writeSetting(tx, SHIPPING_SETTINGS_KEY, input);
+  const before = getShippingSettings();
+  await writeRegistrySetting(tx, processBus(), SHIPPING_SETTINGS_KEY, input);
   await audit(tx, { actorId: actor.actorId, action: 'shipping.settings.update', targetType: 'shipping_settings', before, after: input, ip: actor.ip });
   return input;
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, fillPlaceholders, sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
-import { PULL_EVENT_MIN_CENTS, type OpenResult, type PackSlot } from '../../../shared/contracts/shop.ts';
+import type { OpenResult, PackSlot } from '../../../shared/contracts/shop.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Deps } from '../../deps.ts';
 import { openings, purchases, userPacks } from '../../db/schema/shop.ts';
@@ -28,6 +28,7 @@ import {
   type TakenCard,
   type ToOpen,
 } from './service.ts';
+import { PULL_THRESHOLDS_KEY, setting } from '../settings/store.ts';
 
 /**
  * Buy-and-open in one statement: one round trip to the database, one implicit transaction.
@@ -368,7 +369,8 @@ async function attempt(
     username: actor.username ?? '',
     balance_event_id: announced ? bus.newEventId() : '',
     pull_event_id: announced ? bus.newEventId() : '',
-    pull_min: PULL_EVENT_MIN_CENTS,
+    // The top-pull threshold is a setting (settings registry, cached per process): a parameter, so the statement is unchanged.
+    pull_min: setting(PULL_THRESHOLDS_KEY).topPullMinCents,
     ...debitValues({
       entryId,
       userId: uid,

@@ -17,7 +17,6 @@ import {
   productListSchema,
   productPatchSchema,
   productSummarySchema,
-  PULL_EVENT_MIN_CENTS,
   purchaseDetailSchema,
   purchaseInputSchema,
   purchaseResultSchema,
@@ -39,6 +38,7 @@ import { rememberPool } from '../fairness/service.ts';
 import { moneyTransaction, publishBalance } from '../wallet/service.ts';
 import { notifyBigPullLater } from '../notifications/service.ts';
 import { BIG_PULL_THRESHOLD } from '../../../shared/contracts/notifications.ts';
+import { PULL_THRESHOLDS_KEY, setting } from '../settings/store.ts';
 import { adminProduct, createProduct, deleteProduct, getAdminPack, listAdminProducts, previewPack, updatePack, updateProduct } from './admin.ts';
 import { listLiveProducts, packsForCard, listOpenings, openingsDto, productDetail, productWithPack, refsFor, topPulls } from './read.ts';
 import { isStoredOpen, openInOneStatement, storedOpenResult, type StoredOpen } from './one-statement-open.ts';
@@ -73,7 +73,8 @@ export function shopRoutes(deps: Deps) {
   /** After the commit: remember stored pools and announce the pulls worth showing. */
   async function afterOpen(actor: { userId: string; username?: string }, outcome: Pick<OpenOutcome, 'openings' | 'poolHashes'>) {
     for (const h of outcome.poolHashes) rememberPool(h);
-    const big = outcome.openings.flatMap((o) => o.cards.filter((c) => c.valueCents >= PULL_EVENT_MIN_CENTS).map((c) => ({ o, c })));
+    const pullMin = setting(PULL_THRESHOLDS_KEY).topPullMinCents;
+    const big = outcome.openings.flatMap((o) => o.cards.filter((c) => c.valueCents >= pullMin).map((c) => ({ o, c })));
     if (!big.length) return;
     const username =
       actor.username ?? (await db.select({ username: user.username }).from(user).where(eq(user.id, actor.userId)))[0]?.username ?? '';

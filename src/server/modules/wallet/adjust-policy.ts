@@ -2,15 +2,13 @@ import type { ActorCtx } from '../../http/types.ts';
 import { and, eq, gte, inArray, sql } from 'drizzle-orm';
 import {
   ADJUST_HARD_MAX_CENTS,
-  adjustLimitsSchema,
-  DEFAULT_ADJUST_LIMITS,
   type AdjustLimits,
   type AdjustLimitsView,
 } from '../../../shared/contracts/wallet.ts';
 import { formatMoney } from '../../../shared/money.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { auditLog } from '../audit/tables.ts';
-import { readSetting, writeSetting } from '../settings/service.ts';
+import { processBus, setting, writeRegistrySetting } from '../settings/store.ts';
 import { AppError } from '../../http/errors.ts';
 import type { Actor } from '../../http/types.ts';
 import { audit } from '../audit/service.ts';
@@ -22,7 +20,7 @@ import { audit } from '../audit/service.ts';
  * indexed by actor and time) over the last 24 hours.
  */
 
-export const ADJUST_LIMITS_KEY = 'wallet.adjustLimits';
+export const ADJUST_LIMITS_KEY = 'wallet.adjustLimits' as const;
 
 /**
  * Audit actions that count towards an admin's daily total: adjustments (`after.amountCents`,
@@ -33,16 +31,14 @@ const COUNTED_ACTIONS = ['wallet.adjust', 'owned.grant'];
 /** Namespace of the per-admin advisory lock (arbitrary; the second key is the admin id's hash). */
 const ADJUST_LOCK_NS = 7_301_013;
 
-export async function getAdjustLimits(db: DbOrTx): Promise<AdjustLimits> {
-  const value = await readSetting(db, ADJUST_LIMITS_KEY);
-  // A stored value that no longer validates (hand edit, older shape) falls back to the safe defaults.
-  const parsed = value !== undefined ? adjustLimitsSchema.safeParse(value) : null;
-  return parsed?.success ? parsed.data : { ...DEFAULT_ADJUST_LIMITS };
+/** From the settings cache; a stored value that no longer validates falls back to the safe defaults. */
+export function getAdjustLimits(): AdjustLimits {
+  return setting(ADJUST_LIMITS_KEY);
 }
 
 export async function setAdjustLimits(tx: Tx, ctx: ActorCtx, input: AdjustLimits): Promise<AdjustLimits> {
-  const before = await getAdjustLimits(tx);
-  await writeSetting(tx, ADJUST_LIMITS_KEY, input);
+  const before = getAdjustLimits();
+  await writeRegistrySetting(tx, processBus(), ADJUST_LIMITS_KEY, input);
   await audit(tx, {
     actorId: ctx.actorId,
     action: 'wallet.adjust_limits.update',
@@ -71,7 +67,7 @@ export async function adjustedLast24h(db: DbOrTx, actorId: string): Promise<numb
 }
 
 export async function adjustLimitsView(db: DbOrTx, actor: Actor): Promise<AdjustLimitsView> {
-  const [limits, used] = await Promise.all([getAdjustLimits(db), adjustedLast24h(db, actor.userId)]);
+  const [limits, used] = [getAdjustLimits(), await adjustedLast24h(db, actor.userId)];
   return { ...limits, hardMaxCents: ADJUST_HARD_MAX_CENTS, usedTodayCents: used, callerIsOwner: actor.role === 'owner' };
 }
 
@@ -98,7 +94,7 @@ export async function assertWithinAdminLimits(
   kind: 'adjust' | 'grant',
 ): Promise<void> {
   if (actor.role === 'owner') return;
-  const limits = await getAdjustLimits(tx);
+  const limits = getAdjustLimits();
   const amount = Math.abs(amountCents);
   const field = kind === 'adjust' ? 'amountCents' : 'cardId';
   if (amount > limits.singleLimitCents) {

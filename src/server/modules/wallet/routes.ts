@@ -22,7 +22,8 @@ import { clientIp } from '../../http/security.ts';
 import { requireIdempotencyKey, sendIdempotent, withIdempotency } from '../../lib/idempotency.ts';
 import { audit, auditRefusal } from '../audit/service.ts';
 import { getLimits, selfExclude, updateLimits } from '../responsible-play/service.ts';
-import { adjustLimitsView, assertAdjustAllowed, selfDealingError, setAdjustLimits } from './adjust-policy.ts';
+import { ADJUST_LIMITS_KEY, adjustLimitsView, assertAdjustAllowed, selfDealingError, setAdjustLimits } from './adjust-policy.ts';
+import { afterSettingCommit } from '../settings/store.ts';
 import { credit, debit, getBalance, historyCsv, listHistory, lockBalance, moneyTransaction } from './service.ts';
 
 const userIdParams = z.object({ id: z.string().min(1).max(100) });
@@ -285,6 +286,7 @@ export function walletRoutes(deps: Deps) {
       const actor = actorOf(c);
       const ip = clientIp(c, config.trustProxy);
       await db.transaction((tx) => setAdjustLimits(tx, { actorId: actor.userId, ip }, c.req.valid('json')));
+      await afterSettingCommit(deps.bus, ADJUST_LIMITS_KEY);
       return c.json(await adjustLimitsView(db, actor), 200);
     },
   );

@@ -3,7 +3,7 @@ import { useSiteConfig } from '@web/hooks/use-site-config';
 import { StaticPage } from './static-page';
 
 export default function PrivacyPolicyPage() {
-  const { siteName } = useSiteConfig();
+  const { siteName, supportEmail } = useSiteConfig();
   return (
     <StaticPage
       title="Privacy policy"
@@ -12,7 +12,15 @@ export default function PrivacyPolicyPage() {
       <h2>Who we are</h2>
       <p>
         {siteName} runs this shop and decides how your personal data is used. Questions about this policy go to our
-        support team through the contact details on your account pages.
+        support team{supportEmail ? (
+          <>
+            {' '}
+            at <a href={`mailto:${supportEmail}`}>{supportEmail}</a>
+          </>
+        ) : (
+          ' through the contact details on your account pages'
+        )}
+        .
       </p>
 
       <h2>What we collect</h2>
