@@ -26,21 +26,26 @@ async function seed(exec: Exec) {
   // Bulk history without the per-row triggers (append-only, zero-sum at commit, foreign keys):
   // the rows are made balanced by construction.
   await exec(`set session_replication_role = replica`);
-  await exec(`create temp table e as select g, md5('bench-e' || g)::uuid as id,
+  // Entries in time order (ids follow it), as a live shop writes them: postings' seq grows with time.
+  await exec(`create temp table e0 as select g, md5('bench-e' || g)::uuid as id,
       (case when g % 20 < 3 then 'deposit' when g % 20 < 17 then 'pack_purchase' when g % 20 < 19 then 'buyback' else 'promo_credit' end)::ledger_kind as kind,
       'bench' || (1 + (g::bigint * 7919) % ${USERS}) as user_id,
       now() - make_interval(secs => (random() * ${DAYS} * 86400)::int) as at,
       (case when g % 20 < 3 then 2000 when g % 20 < 17 then 500 when g % 20 < 19 then 150 else 100 end) as cents
     from generate_series(1, ${ENTRIES}) g`);
+  await exec(`create temp table e as select row_number() over (order by at) as g, md5('bench-e' || row_number() over (order by at))::uuid as id,
+    kind, user_id, at, cents from e0 order by at`);
   await exec(`insert into journal_entries (id, kind, reference_type, reference_id, created_at)
     select id, kind, 'bench', g::text, at from e`);
   await exec(`insert into postings (entry_id, account_id, amount_cents, currency)
-    select e.id, w.id, case when e.kind = 'pack_purchase' then -e.cents else e.cents end, w.currency
+    select entry_id, account_id, amount, currency from (
+    select e.id as entry_id, w.id as account_id, case when e.kind = 'pack_purchase' then -e.cents else e.cents end as amount, w.currency, e.at
     from e join ledger_accounts w on w.kind = 'user_wallet' and w.user_id = e.user_id
     union all
-    select e.id, h.id, case when e.kind = 'pack_purchase' then e.cents else -e.cents end, h.currency
+    select e.id, h.id, case when e.kind = 'pack_purchase' then e.cents else -e.cents end, h.currency, e.at
     from e join ledger_accounts h on h.code = case e.kind when 'deposit' then 'clearing:sandbox' when 'pack_purchase' then 'pack_sales'
-      when 'buyback' then 'buyback_expense' else 'promo_expense' end`);
+      when 'buyback' then 'buyback_expense' else 'promo_expense' end) x
+    order by x.at`);
   await exec(`insert into purchases (id, user_id, product_id, pack_id, quantity, unit_price_cents, total_cents, ledger_entry_id, created_at)
     select md5('bench-p' || g)::uuid, user_id, '${PRODUCT_ID}', '${PACK_ID}', 1, 500, 500, id, at from e where kind = 'pack_purchase'`);
   await exec(`insert into openings (id, user_id, user_pack_id, purchase_id, product_id, pack_id, seed_id, server_seed_hash, client_seed, nonce,
@@ -72,6 +77,10 @@ async function main() {
     await seed(exec);
     const n = ((await exec('select count(*)::int as n from postings')) as Array<{ n: number }>)[0]!.n;
     log(`seeded ${n} postings, ${USERS} users in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    // The mark a run an hour and a half ago would have left (steady state; a fresh database has none).
+    await exec(`insert into dashboard_seq_marks (taken_at, postings_seq)
+      select now() - interval '90 minutes', coalesce(max(p.seq), 0) from postings p join journal_entries j on j.id = p.entry_id
+      where j.created_at < now() - interval '90 minutes'`);
     await sql.end();
     const dbh = await openPostgres(url, 8);
     t0 = performance.now();

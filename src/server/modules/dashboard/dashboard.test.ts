@@ -20,9 +20,10 @@ const move = (kind: 'credit' | 'debit', m: Parameters<typeof credit>[1]) =>
 
 /** Moves what happened into the past (the services stamp "now"; the journal is append-only, so its trigger is bypassed). */
 async function backdate(entryIds: string[], at: Date) {
-  await t.deps.db.execute(sql`set session_replication_role = replica`);
-  await t.deps.db.execute(sql`update journal_entries set created_at = ${at.toISOString()}::timestamptz where id in ${sql.raw(`('${entryIds.join("','")}')`)}`);
-  await t.deps.db.execute(sql`set session_replication_role = default`);
+  await t.deps.db.transaction(async (tx) => {
+    await tx.execute(sql`set local session_replication_role = replica`);
+    await tx.execute(sql`update journal_entries set created_at = ${at.toISOString()}::timestamptz where id in ${sql.raw(`('${entryIds.join("','")}')`)}`);
+  });
 }
 
 let users: string[];
@@ -179,5 +180,34 @@ describe('rollup', () => {
     // And with nothing rolled at all: the raw rows alone.
     await t.deps.db.execute(sql`delete from dashboard_rollup_state`);
     expect((await getDashboard(t.deps.db, { range: '30d' }, now)).figures).toEqual(rolled30.figures);
+  });
+});
+
+describe.skipIf(process.env.TEST_DB !== 'postgres')('rollup on PostgreSQL', () => {
+  it('never rolls past a transaction still open, so its late commit is counted', async () => {
+    const [a] = users as [string];
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let started!: () => void;
+    const inTx = new Promise<void>((r) => (started = r));
+    const late = t.deps.db.transaction(async (tx) => {
+      const m = await credit(tx, { userId: a, amountCents: 4321, kind: 'promo_credit', referenceType: 'promo', referenceId: randomUUID() });
+      started();
+      await held;
+      return m;
+    });
+    await inTx;
+    const before = await getDashboard(t.deps.db, { range: 'today' });
+    // From scratch (earlier tests rolled into the future), with the database's own horizon.
+    const r = await rebuildRollup(t.deps.db);
+    release();
+    const { entryId } = await late;
+    const [e] = await rows<{ at: string }>(t.deps.db, sql`select created_at::text as at from journal_entries where id = ${entryId}`);
+    // The horizon stops before the open transaction's start.
+    expect(r.until!.getTime()).toBeLessThanOrEqual(new Date(e!.at).getTime());
+    const after = await getDashboard(t.deps.db, { range: 'today' });
+    expect(after.figures.promoCostCents.current).toBe(before.figures.promoCostCents.current + 4321);
+    await rollUp(t.deps.db);
+    expect((await getDashboard(t.deps.db, { range: 'today' })).figures).toEqual(after.figures);
   });
 });
