@@ -27,6 +27,7 @@ import { referralsRoutes } from './referrals/routes.ts';
 import { notificationsRoutes } from './notifications/routes.ts';
 import { maintenanceRoutes } from './maintenance/routes.ts';
 import { settingsRoutes } from './settings/routes.ts';
+import { dashboardRoutes } from './dashboard/routes.ts';
 
 /**
  * Every domain's API router, mounted under /api. Add one line per module.
@@ -60,4 +61,5 @@ export const apiModules: Array<(deps: Deps) => OpenAPIHono<AppEnv>> = [
   referralsRoutes,
   notificationsRoutes,
   maintenanceRoutes,
+  dashboardRoutes,
 ];
