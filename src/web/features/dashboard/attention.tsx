@@ -104,7 +104,7 @@ function Drops({ items, now }: { items: Attention['dropsClosingSoon']; now: numb
                 {d.title}
               </Link>
               <span className="block text-zinc-400">
-                closes in {formatAge(Math.max(0, Math.round((Date.parse(d.closesAt) - now) / 1000)))} ·{' '}
+                {Date.parse(d.closesAt) <= now ? 'closing now' : `closes in ${formatAge(Math.round((Date.parse(d.closesAt) - now) / 1000))}`} ·{' '}
                 {d.entries.toLocaleString('en-US')} {d.entries === 1 ? 'entry' : 'entries'}
               </span>
             </li>

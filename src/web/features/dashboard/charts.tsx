@@ -42,7 +42,7 @@ interface ChartFrameProps {
 function ChartFrame({ title, summary, series, bucket, columns, children }: ChartFrameProps) {
   const id = useId();
   return (
-    <figure aria-labelledby={`${id}-title`} className="min-w-0 rounded-2xl border border-white/10 bg-surface/80 p-4">
+    <figure aria-labelledby={`${id}-title`} className="relative min-w-0 rounded-2xl border border-white/10 bg-surface/80 p-4">
       <figcaption id={`${id}-title`} className="text-sm font-semibold text-white">
         {title}
       </figcaption>
@@ -105,8 +105,8 @@ export default function DashboardCharts({ series, bucket, currency }: { series: 
             <YAxis tick={AXIS} stroke={AXIS.stroke} tickFormatter={axisMoney} width={56} tickLine={false} />
             <Tooltip {...TOOLTIP} formatter={(v) => money(Number(v))} />
             <Legend wrapperStyle={{ fontSize: 12, color: '#d4d4d8' }} />
-            <Area type="monotone" dataKey="salesCents" name="Pack sales" stroke="#a78bfa" fill="#a78bfa" fillOpacity={0.2} strokeWidth={2} />
-            <Area type="monotone" dataKey="buybackCents" name="Buyback paid" stroke="#fbbf24" fill="#fbbf24" fillOpacity={0.15} strokeWidth={2} />
+            <Area isAnimationActive={false} type="monotone" dataKey="salesCents" name="Pack sales" stroke="#a78bfa" fill="#a78bfa" fillOpacity={0.2} strokeWidth={2} />
+            <Area isAnimationActive={false} type="monotone" dataKey="buybackCents" name="Buyback paid" stroke="#fbbf24" fill="#fbbf24" fillOpacity={0.15} strokeWidth={2} />
           </AreaChart>
         </ChartFrame>
       </div>
@@ -122,7 +122,7 @@ export default function DashboardCharts({ series, bucket, currency }: { series: 
           {x}
           <YAxis tick={AXIS} stroke={AXIS.stroke} allowDecimals={false} width={40} tickLine={false} />
           <Tooltip {...TOOLTIP} formatter={(v) => fmtCount(Number(v))} />
-          <Bar dataKey="opens" name="Opens" fill="#38bdf8" radius={[3, 3, 0, 0]} />
+          <Bar isAnimationActive={false} dataKey="opens" name="Opens" fill="#38bdf8" radius={[3, 3, 0, 0]} />
         </BarChart>
       </ChartFrame>
       <ChartFrame
@@ -137,7 +137,7 @@ export default function DashboardCharts({ series, bucket, currency }: { series: 
           {x}
           <YAxis tick={AXIS} stroke={AXIS.stroke} allowDecimals={false} width={40} tickLine={false} />
           <Tooltip {...TOOLTIP} formatter={(v) => fmtCount(Number(v))} />
-          <Bar dataKey="signUps" name="Sign-ups" fill="#34d399" radius={[3, 3, 0, 0]} />
+          <Bar isAnimationActive={false} dataKey="signUps" name="Sign-ups" fill="#34d399" radius={[3, 3, 0, 0]} />
         </BarChart>
       </ChartFrame>
     </div>

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { getRouteApi, useNavigate } from '@tanstack/react-router';
+import { useNavigate, useSearch } from '@tanstack/react-router';
 import { lazy, Suspense, type ReactNode } from 'react';
 import { RefreshCw } from 'lucide-react';
 import { Button, Notice, Skeleton, SkeletonText, useCurrency } from '@web/components/ui';
@@ -8,13 +8,12 @@ import { dashboardQuery } from './api';
 import { AttentionLists } from './attention';
 import { FigureCards, FigureCardsSkeleton } from './figure-cards';
 import { ProductReturns } from './product-returns';
-import { checkRange, PRESET_LABEL, serverRangeErrors, type DashboardSearch } from './range';
+import { checkRange, parseDashboardSearch, PRESET_LABEL, serverRangeErrors, type DashboardSearch } from './range';
 import { RangePicker } from './range-picker';
 
 // recharts is a few hundred KB: its own chunk, fetched only once the dashboard shows data.
 const DashboardCharts = lazy(() => import('./charts'));
 
-const route = getRouteApi('/admin/admin');
 const time = new Intl.DateTimeFormat('en-US', { timeStyle: 'short' });
 const dayFmt = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
 
@@ -55,13 +54,15 @@ function periodText(range: { from: string; to: string; preset: string }): string
 }
 
 export function AdminDashboard() {
-  const search = route.useSearch();
-  const navigate = useNavigate({ from: '/admin' });
+  // Not strict: the route's id carries the trailing slash of its router path (router.tsx), and
+  // its validateSearch already ran; reading through parseDashboardSearch keeps the type exact.
+  const search = parseDashboardSearch(useSearch({ strict: false }));
+  const navigate = useNavigate();
   const currency = useCurrency();
   const checked = checkRange(search);
   const q = useQuery({ ...dashboardQuery(checked.query ?? { range: '7d' }), enabled: checked.query !== null });
 
-  const setSearch = (next: DashboardSearch) => void navigate({ search: next, replace: false });
+  const setSearch = (next: DashboardSearch) => void navigate({ to: '/admin', search: next });
 
   const badRequest = q.error instanceof ApiClientError && q.error.status === 400 ? q.error : null;
   const fieldErrors = checked.errors ?? (badRequest ? serverRangeErrors(badRequest.fields) : null);

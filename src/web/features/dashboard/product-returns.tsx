@@ -15,7 +15,9 @@ const DRIFT_TONE: Record<DriftState, BadgeTone> = {
 export function DriftBadge({ product }: { product: Pick<ProductReturn, 'drift' | 'opens' | 'zScore'> }) {
   const state = driftState(product);
   return (
-    <span className="inline-flex flex-col gap-0.5">
+    // relative: the sr-only text is absolutely positioned; without a positioned ancestor inside the
+    // table's scroll region it escapes the region's clipping and widens the page on phones.
+    <span className="relative inline-flex flex-col gap-0.5">
       <Badge tone={DRIFT_TONE[state]} title={DRIFT_MEANING[state]}>
         {state === 'high' || state === 'low' ? <span aria-hidden="true">{state === 'high' ? '▲' : '▼'}</span> : null}
         {DRIFT_LABEL[state]}

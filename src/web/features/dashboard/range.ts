@@ -1,18 +1,7 @@
-import { DASHBOARD_PRESETS, dashboardQuerySchema, type DashboardPreset, type DashboardQuery } from '@shared/contracts/dashboard';
+import { dashboardQuerySchema, type DashboardPreset, type DashboardQuery } from '@shared/contracts/dashboard';
+import { DEFAULT_PRESET, type DashboardSearch } from './search';
 
-/**
- * The dashboard's period as the URL carries it (`/admin?range=30d`, `/admin?range=custom&from=…&to=…`),
- * so a view can be linked and reloaded. The router keeps whatever strings it finds (a hand-edited
- * or stale link still opens the page); `checkRange` then says what is wrong with them, with the
- * same messages the server's 400 would give.
- */
-export interface DashboardSearch {
-  range?: DashboardPreset;
-  from?: string;
-  to?: string;
-}
-
-export const DEFAULT_PRESET: DashboardPreset = '7d';
+export { DEFAULT_PRESET, parseDashboardSearch, type DashboardSearch } from './search';
 
 export const PRESET_LABEL: Record<DashboardPreset, string> = {
   today: 'Today',
@@ -20,23 +9,6 @@ export const PRESET_LABEL: Record<DashboardPreset, string> = {
   '30d': '30 days',
   custom: 'Custom',
 };
-
-const isPreset = (v: unknown): v is DashboardPreset => typeof v === 'string' && (DASHBOARD_PRESETS as readonly string[]).includes(v);
-const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v.slice(0, 40) : typeof v === 'number' ? String(v) : undefined);
-
-/** The route's validateSearch: never throws, drops what cannot be a period, leaves the default out. */
-export function parseDashboardSearch(search: Record<string, unknown>): DashboardSearch {
-  const range = isPreset(search.range) ? search.range : undefined;
-  const out: DashboardSearch = {};
-  if (range && range !== DEFAULT_PRESET) out.range = range;
-  if (range === 'custom') {
-    const from = str(search.from);
-    const to = str(search.to);
-    if (from) out.from = from;
-    if (to) out.to = to;
-  }
-  return out;
-}
 
 export type RangeField = 'range' | 'from' | 'to';
 export type RangeErrors = Partial<Record<RangeField, string>>;
