@@ -8,6 +8,8 @@ import { DataDirLockedError } from './db/lock.ts';
 import type { Deps } from './deps.ts';
 import { pruneJob } from './jobs/prune.ts';
 import { referralSharesJob } from './modules/referrals/shares.ts';
+import { booksReconcileJob } from './modules/books/service.ts';
+import { dashboardRollupJob } from './modules/dashboard/rollup.ts';
 import { startJobs } from './jobs/scheduler.ts';
 import { createLogger } from './lib/logger.ts';
 import { redactText } from './lib/redact.ts';
@@ -59,7 +61,7 @@ async function main() {
     .catch((err: unknown) => log.error('drops catch-up failed; the job retries', { err }));
 
   startMailOutbox(deps);
-  const jobs = startJobs(deps, [pruneJob(deps), referralSharesJob()]);
+  const jobs = startJobs(deps, [pruneJob(deps), referralSharesJob(), dashboardRollupJob(), booksReconcileJob()]);
   const dropJobs = startJobs(deps, [dropsJob()], { tickMs: DROPS_TICK_MS, firstDelayMs: DROPS_TICK_MS });
   const app = createApp(deps);
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info: AddressInfo) => {

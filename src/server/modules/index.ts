@@ -25,6 +25,7 @@ import { dropsRoutes } from './drops/routes.ts';
 import { shippingRoutes } from './shipping/routes.ts';
 import { referralsRoutes } from './referrals/routes.ts';
 import { notificationsRoutes } from './notifications/routes.ts';
+import { dashboardRoutes } from './dashboard/routes.ts';
 
 /**
  * Every domain's API router, mounted under /api. Add one line per module.
@@ -55,4 +56,5 @@ export const apiModules: Array<(deps: Deps) => OpenAPIHono<AppEnv>> = [
   shippingRoutes,
   referralsRoutes,
   notificationsRoutes,
+  dashboardRoutes,
 ];

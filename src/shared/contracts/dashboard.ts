@@ -19,16 +19,18 @@ export const DASHBOARD_MAX_DAYS = 366;
 /**
  * `?range=today|7d|30d` (default 7d), or `?range=custom&from=YYYY-MM-DD&to=YYYY-MM-DD` (UTC days,
  * `to` inclusive; from after to, a range over a year, or a day that does not exist is a 400 on
- * the field). `today` is midnight UTC to now; 7d and 30d end now.
+ * the field). `today` is midnight UTC to now; 7d and 30d end now. `from`/`to` without `range`
+ * mean custom (like every other from/to filter of the API).
  */
 export const dashboardQuerySchema = z
   .object({
-    range: z.enum(DASHBOARD_PRESETS, { error: 'Choose today, 7d, 30d or custom.' }).default('7d'),
+    range: z.enum(DASHBOARD_PRESETS, { error: 'Choose today, 7d, 30d or custom.' }).optional(),
     from: z.string().refine(isCalendarDay, 'Use a real date like 2025-01-31.').optional(),
     to: z.string().refine(isCalendarDay, 'Use a real date like 2025-01-31.').optional(),
   })
   .superRefine((v, ctx) => {
-    if (v.range !== 'custom') {
+    if (v.range === undefined && !v.from && !v.to) return;
+    if (v.range !== undefined && v.range !== 'custom') {
       if (v.from || v.to) ctx.addIssue({ code: 'custom', path: ['range'], message: 'Dates go with range=custom.' });
       return;
     }
@@ -41,7 +43,8 @@ export const dashboardQuerySchema = z
     else if ((b - a) / 86_400_000 + 1 > DASHBOARD_MAX_DAYS) {
       ctx.addIssue({ code: 'custom', path: ['to'], message: `Choose at most ${DASHBOARD_MAX_DAYS} days.` });
     }
-  });
+  })
+  .transform((v) => ({ ...v, range: v.range ?? (v.from || v.to ? ('custom' as const) : ('7d' as const)) }));
 export type DashboardQuery = z.input<typeof dashboardQuerySchema>;
 
 /** A figure for the period and for the period of equal length just before it. */

@@ -21,3 +21,5 @@ export * from './drops.ts';
 export * from './shipping.ts';
 export * from './notifications.ts';
 export * from './referrals.ts';
+export * from './dashboard.ts';
+export * from './books.ts';

@@ -3,19 +3,9 @@ import { reconcileSchema } from '../../../shared/contracts/books.ts';
 import type { Deps } from '../../deps.ts';
 import { requireAdmin } from '../../http/guards.ts';
 import { createRouter, errorResponses, jsonContent } from '../../http/openapi.ts';
-import { reconcileStock } from '../inventory/service.ts';
-import { moneyChecks, reconcile, type BooksCheckFn } from '../wallet/books.ts';
+import { reconcileAndStore } from './service.ts';
 
-/**
- * Every check of the books, money and stock: each module that keeps books adds its checks here
- * (one function per check, answering { name, ok, details }).
- */
-const stock: BooksCheckFn = async (db) => {
-  const r = await reconcileStock(db);
-  return { name: 'stock', ok: r.ok, details: r.details };
-};
-
-export const booksChecks: readonly BooksCheckFn[] = [...moneyChecks, stock];
+export { booksChecks } from './service.ts';
 
 export function booksRoutes(deps: Deps) {
   const app = createRouter();
@@ -31,7 +21,8 @@ export function booksRoutes(deps: Deps) {
     }),
     async (c) => {
       c.header('Cache-Control', 'no-store');
-      return c.json(await reconcile(deps.db, booksChecks), 200);
+      // Each manual run is also the latest stored one the dashboard shows.
+      return c.json(await reconcileAndStore(deps.db), 200);
     },
   );
 

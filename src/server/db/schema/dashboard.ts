@@ -1,0 +1,61 @@
+import { sql } from 'drizzle-orm';
+import { bigint, check, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+
+/**
+ * The admin dashboard's rollups (issue 18, modules/dashboard). Filled by a scheduled job from the
+ * ledger, openings and users, never by the write paths; the dashboard answers from these for the
+ * hours already rolled and reads only the raw rows after `rolled_until`. All rebuildable from
+ * scratch (rebuildRollup): nothing here is a source of truth.
+ */
+
+/**
+ * Sums per hour. `metric` names what is summed and `k1`/`k2` its dimensions:
+ * - 'ledger': k1 = house account kind, k2 = journal entry kind; sum = Σ postings.amount_cents.
+ * - 'opens':  k1 = product id; n = openings, sum = card value pulled, sum2 = price paid.
+ * - 'signups': n = users created.
+ */
+export const dashboardHourly = pgTable(
+  'dashboard_hourly',
+  {
+    hour: timestamp('hour', { withTimezone: true }).notNull(),
+    metric: text('metric').notNull(),
+    k1: text('k1').notNull().default(''),
+    k2: text('k2').notNull().default(''),
+    n: bigint('n', { mode: 'number' }).notNull().default(0),
+    sum: bigint('sum', { mode: 'number' }).notNull().default(0),
+    sum2: bigint('sum2', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.hour, t.metric, t.k1, t.k2] })],
+);
+
+/** Who was active in which hour (distinct counts over any range cannot be summed from totals). */
+export const dashboardActiveHourly = pgTable(
+  'dashboard_active_hourly',
+  {
+    hour: timestamp('hour', { withTimezone: true }).notNull(),
+    userId: text('user_id').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.hour, t.userId] })],
+);
+
+/** One row: every hour before `rolled_until` is in the rollups. */
+export const dashboardRollupState = pgTable(
+  'dashboard_rollup_state',
+  {
+    id: integer('id').primaryKey().default(1),
+    rolledUntil: timestamp('rolled_until', { withTimezone: true }),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check('dashboard_rollup_state_one_row', sql`${t.id} = 1`)],
+);
+
+/**
+ * `postings_seq` is the last value of the postings' sequence read just before `taken_at`: every
+ * posting of a transaction that began at or after `taken_at` has a larger seq. So "postings since
+ * time X" is an index range scan from the latest mark taken at or before X instead of a scan of
+ * the journal by time (which has no index, and gets none: it is write-hot).
+ */
+export const dashboardSeqMarks = pgTable('dashboard_seq_marks', {
+  takenAt: timestamp('taken_at', { withTimezone: true }).primaryKey(),
+  postingsSeq: bigint('postings_seq', { mode: 'number' }).notNull(),
+});

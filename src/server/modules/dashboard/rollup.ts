@@ -1,0 +1,153 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../../db/client.ts';
+import { dashboardActiveHourly, dashboardHourly, dashboardRollupState, dashboardSeqMarks } from '../../db/schema/dashboard.ts';
+import type { Job } from '../../jobs/scheduler.ts';
+
+/**
+ * The dashboard's hourly rollups (issue 18). The job rolls whole hours that are safely over; the
+ * dashboard answers with the rollups before `rolled_until` plus the raw rows after it (the tail),
+ * both from the same fact queries below, so a rebuild from scratch gives the same numbers.
+ *
+ * Late commits. A row is stamped when its transaction starts (journal entries: now()) or just
+ * before (openings: the app's clock), but becomes visible only at commit. The job rolls up to
+ * H = min(now, start of the oldest transaction still running) − SAFETY, hour-floored: a row
+ * stamped before H belongs to a transaction that had started before the oldest one still running,
+ * so it has committed and is visible to the statements that follow (read after the horizon, each
+ * with a newer snapshot). SAFETY (5 min) covers the app clock's lead on the database's. And each
+ * run re-rolls the last REROLL hours from the raw rows (delete + insert, idempotent), which also
+ * catches anything stamped further back that commits within that window.
+ *
+ * Access paths, with no index added to a write-hot table: ledger postings by the existing
+ * (account_id, seq) index of the house accounts, from a sequence mark (dashboard_seq_marks)
+ * taken before the range starts; openings through owned_cards' acquired_at index (a pulled
+ * copy's acquired_at is its opening's time); users by user_created_idx. Only sessions (sign-ins,
+ * for active users) are scanned, and that table is pruned of expired rows.
+ */
+
+export const SAFETY = sql`interval '5 minutes'`;
+export const REROLL_HOURS = 3;
+export const MARKS_KEPT = sql`interval '3 days'`;
+
+const hourOf = (col: SQL) => sql`date_trunc('hour', ${col}, 'UTC')`;
+
+/** The latest postings seq certainly below every posting of a transaction stamped at or after `a`. */
+const seqFloor = (a: SQL) =>
+  sql`(select coalesce(max(m."postings_seq"), 0) from "dashboard_seq_marks" m where m."taken_at" <= ${a} - ${SAFETY})`;
+
+/**
+ * Hourly sums in [a, b) as rows (hour, metric, k1, k2, n, sum, sum2): house-account postings by
+ * account kind and entry kind; openings by product (count, pulled value, price paid); sign-ups.
+ */
+export function hourlyFacts(a: SQL, b: SQL): SQL {
+  return sql`
+    select ${hourOf(sql`e."created_at"`)} as "hour", 'ledger'::text as "metric", la."kind"::text as "k1", e."kind"::text as "k2",
+      count(*)::bigint as "n", sum(p."amount_cents")::bigint as "sum", 0::bigint as "sum2"
+    from "ledger_accounts" la
+    join "postings" p on p."account_id" = la."id" and p."seq" > ${seqFloor(a)}
+    join "journal_entries" e on e."id" = p."entry_id"
+    where la."user_id" is null and e."created_at" >= ${a} and e."created_at" < ${b}
+    group by 1, 3, 4
+    union all
+    select ${hourOf(sql`o."created_at"`)}, 'opens', o."product_id"::text, '', count(*)::bigint, sum(o."total_value_cents")::bigint, sum(pu."unit_price_cents")::bigint
+    from "openings" o join "purchases" pu on pu."id" = o."purchase_id"
+    where o."id" in (select oc."opening_id" from "owned_cards" oc
+        where oc."opening_id" is not null and oc."acquired_at" >= ${a} and oc."acquired_at" < ${b})
+      and o."created_at" >= ${a} and o."created_at" < ${b}
+    group by 1, 3
+    union all
+    select ${hourOf(sql`u."created_at"`)}, 'signups', '', '', count(*)::bigint, 0::bigint, 0::bigint
+    from "user" u where u."created_at" >= ${a} and u."created_at" < ${b}
+    group by 1`;
+}
+
+/** (hour, user_id) of everyone who deposited, bought, opened or signed in during [a, b). */
+export function activeFacts(a: SQL, b: SQL): SQL {
+  return sql`
+    select ${hourOf(sql`e."created_at"`)} as "hour", w."user_id" as "user_id"
+    from "ledger_accounts" la
+    join "postings" p on p."account_id" = la."id" and p."seq" > ${seqFloor(a)}
+    join "journal_entries" e on e."id" = p."entry_id"
+    join "postings" p2 on p2."entry_id" = e."id" and p2."account_id" <> la."id"
+    join "ledger_accounts" w on w."id" = p2."account_id" and w."user_id" is not null
+    where la."user_id" is null and e."kind" in ('deposit', 'pack_purchase') and e."created_at" >= ${a} and e."created_at" < ${b}
+    union
+    select ${hourOf(sql`oc."acquired_at"`)}, oc."owner_id" from "owned_cards" oc
+    where oc."opening_id" is not null and oc."acquired_at" >= ${a} and oc."acquired_at" < ${b}
+    union
+    select ${hourOf(sql`s."created_at"`)}, s."user_id" from "session" s where s."created_at" >= ${a} and s."created_at" < ${b}`;
+}
+
+type Rows<T> = T[] | { rows: T[] };
+export async function rows<T>(db: DbOrTx, q: SQL): Promise<T[]> {
+  const r = (await db.execute(q)) as unknown as Rows<T>;
+  return Array.isArray(r) ? r : r.rows;
+}
+
+export async function rolledUntil(db: DbOrTx): Promise<Date | null> {
+  const [r] = await rows<{ rolled_until: string | Date | null }>(db, sql`select "rolled_until" from ${dashboardRollupState} where "id" = 1`);
+  return r?.rolled_until ? new Date(r.rolled_until) : null;
+}
+
+export interface RollupResult {
+  from: Date | null;
+  until: Date | null;
+}
+
+/**
+ * One run of the rollup. `horizon` replaces the database's (tests, to stop at a chosen hour).
+ * Serialised by an advisory lock, so a manual rebuild and the job never interleave.
+ */
+export async function rollUp(db: Db, opts: { horizon?: Date } = {}): Promise<RollupResult> {
+  // The mark first: a postings seq read before the clock, so every later transaction is above it.
+  const [seq] = await rows<{ s: string | null }>(db, sql`select pg_sequence_last_value(pg_get_serial_sequence('postings', 'seq')::regclass)::text as "s"`);
+  await db.execute(sql`insert into ${dashboardSeqMarks} ("taken_at", "postings_seq") values (clock_timestamp(), ${Number(seq?.s ?? 0)})
+    on conflict do nothing`);
+  // The horizon in its own statement, before the rollup's: see the comment at the top.
+  const [h] = await rows<{ h: string }>(
+    db,
+    opts.horizon
+      ? sql`select date_trunc('hour', ${opts.horizon.toISOString()}::timestamptz, 'UTC')::text as "h"`
+      : sql`select date_trunc('hour', least(clock_timestamp(), coalesce((select min("xact_start") from pg_stat_activity
+            where "xact_start" is not null and "pid" <> pg_backend_pid()), clock_timestamp())) - ${SAFETY}, 'UTC')::text as "h"`,
+  );
+  const target = new Date(h!.h);
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('packvault:dashboard-rollup'))`);
+    const prev = await rolledUntil(tx);
+    if (prev && target <= prev) return { from: null, until: prev };
+    const from = prev ? new Date(prev.getTime() - REROLL_HOURS * 3_600_000) : null;
+    const a = from ? sql`${from.toISOString()}::timestamptz` : sql`'-infinity'::timestamptz`;
+    const b = sql`${target.toISOString()}::timestamptz`;
+    await tx.execute(sql`delete from ${dashboardHourly} where "hour" >= ${a} and "hour" < ${b}`);
+    await tx.execute(sql`insert into ${dashboardHourly} ("hour", "metric", "k1", "k2", "n", "sum", "sum2") ${hourlyFacts(a, b)}`);
+    await tx.execute(sql`delete from ${dashboardActiveHourly} where "hour" >= ${a} and "hour" < ${b}`);
+    await tx.execute(sql`insert into ${dashboardActiveHourly} ("hour", "user_id") ${activeFacts(a, b)}`);
+    await tx.execute(sql`insert into ${dashboardRollupState} ("id", "rolled_until", "updated_at") values (1, ${b}, now())
+      on conflict ("id") do update set "rolled_until" = excluded."rolled_until", "updated_at" = now()`);
+    await tx.execute(sql`delete from ${dashboardSeqMarks} where "taken_at" < now() - ${MARKS_KEPT}`);
+    return { from, until: target };
+  });
+}
+
+/** Forgets the rollups and rolls everything again from the raw rows. */
+export async function rebuildRollup(db: Db, opts: { horizon?: Date } = {}): Promise<RollupResult> {
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('packvault:dashboard-rollup'))`);
+    await tx.execute(sql`delete from ${dashboardHourly}`);
+    await tx.execute(sql`delete from ${dashboardActiveHourly}`);
+    await tx.execute(sql`delete from ${dashboardRollupState}`);
+  });
+  return rollUp(db, opts);
+}
+
+export const DASHBOARD_ROLLUP_EVERY_MS = 5 * 60_000;
+
+export function dashboardRollupJob(): Job {
+  return {
+    name: 'dashboard-rollup',
+    everyMs: DASHBOARD_ROLLUP_EVERY_MS,
+    async run(deps) {
+      await rollUp(deps.db);
+    },
+  };
+}

@@ -1,0 +1,297 @@
+import { and, inArray, sql } from 'drizzle-orm';
+import {
+  DASHBOARD_FIGURES,
+  type Dashboard,
+  type DashboardFigure,
+  type DashboardPreset,
+  type ProductReturn,
+  type SeriesPoint,
+} from '../../../shared/contracts/dashboard.ts';
+import type { PackPool, PackSlot } from '../../../shared/contracts/shop.ts';
+import type { DbOrTx } from '../../db/client.ts';
+import { latestReconcile } from '../books/service.ts';
+import { cardClasses, cards } from '../catalog/tables.ts';
+import { eligibleWhere } from '../shop/read.ts';
+import { classesOf } from '../shop/odds.ts';
+import { driftOf, packMoments, type ClassMoments } from './drift.ts';
+import { activeFacts, hourlyFacts, rolledUntil, rows } from './rollup.ts';
+
+/** Stock below these is "low" on the dashboard. */
+export const LOW_CLASS_COPIES = 20;
+export const LOW_PRODUCT_PACKS = 25;
+/** Drops closing within this many hours are listed. */
+const CLOSING_HOURS = 24;
+const FAILED_MAIL_SHOWN = 5;
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+export interface ResolvedRange {
+  preset: DashboardPreset;
+  from: Date;
+  to: Date;
+  previousFrom: Date;
+  bucket: 'hour' | 'day';
+}
+
+const floorTo = (d: Date, ms: number) => new Date(Math.floor(d.getTime() / ms) * ms);
+const ceilTo = (d: Date, ms: number) => new Date(Math.ceil(d.getTime() / ms) * ms);
+
+/**
+ * Periods are whole hours, so the rollups answer all but the raw tail: the current period counts
+ * the hour in progress as one of its hours, and the previous one has as many whole hours. 7d and
+ * 30d end now and start 7×24 (30×24) hour-slots back; today starts at midnight UTC; custom covers
+ * whole UTC days, cut at now.
+ */
+export function resolveRange(q: { range: DashboardPreset; from?: string; to?: string }, now: Date): ResolvedRange {
+  if (q.range === 'custom') {
+    const from = new Date(`${q.from!}T00:00:00Z`);
+    const end = new Date(new Date(`${q.to!}T00:00:00Z`).getTime() + DAY);
+    const to = new Date(Math.max(from.getTime(), Math.min(end.getTime(), now.getTime())));
+    return { preset: 'custom', from, to, previousFrom: new Date(from.getTime() - (end.getTime() - from.getTime())), bucket: 'day' };
+  }
+  if (q.range === 'today') {
+    const from = floorTo(now, DAY);
+    const slots = Math.max(1, Math.ceil((now.getTime() - from.getTime()) / HOUR));
+    return { preset: 'today', from, to: now, previousFrom: new Date(from.getTime() - slots * HOUR), bucket: 'hour' };
+  }
+  const days = q.range === '7d' ? 7 : 30;
+  const from = new Date(ceilTo(now, HOUR).getTime() - days * DAY);
+  return { preset: q.range, from, to: now, previousFrom: new Date(from.getTime() - days * DAY), bucket: 'day' };
+}
+
+const ts = (d: Date) => sql`${d.toISOString()}::timestamptz`;
+
+interface FactRow {
+  cur: boolean;
+  bucket: string | Date | null;
+  metric: string;
+  k1: string;
+  k2: string;
+  n: string;
+  sum: string;
+  sum2: string;
+}
+
+/** Rollup rows of [previousFrom, W) and raw facts of [W, to), summed per period (and bucket for the current one). */
+async function facts(db: DbOrTx, r: ResolvedRange, w: Date | null): Promise<FactRow[]> {
+  const wSql = w ? ts(w) : sql`'-infinity'::timestamptz`;
+  const tailFrom = w && w > r.previousFrom ? w : r.previousFrom;
+  return rows<FactRow>(
+    db,
+    sql`with "f" as (
+        select "hour", "metric", "k1", "k2", "n", "sum", "sum2" from "dashboard_hourly"
+        where "hour" >= ${ts(r.previousFrom)} and "hour" < least(${wSql}, ${ts(r.to)})
+        union all
+        (${hourlyFacts(ts(tailFrom), ts(r.to))})
+      )
+      select "hour" >= ${ts(r.from)} as "cur",
+        case when "hour" >= ${ts(r.from)} then date_trunc(${r.bucket}, "hour", 'UTC') end as "bucket",
+        "metric", "k1", "k2", sum("n")::text as "n", sum("sum")::text as "sum", sum("sum2")::text as "sum2"
+      from "f" group by 1, 2, 3, 4, 5`,
+  );
+}
+
+async function activeUsers(db: DbOrTx, r: ResolvedRange, w: Date | null): Promise<{ current: number; previous: number }> {
+  const wSql = w ? ts(w) : sql`'-infinity'::timestamptz`;
+  const tailFrom = w && w > r.previousFrom ? w : r.previousFrom;
+  const [x] = await rows<{ cur: string; prev: string }>(
+    db,
+    sql`with "a" as (
+        select "hour", "user_id" from "dashboard_active_hourly"
+        where "hour" >= ${ts(r.previousFrom)} and "hour" < least(${wSql}, ${ts(r.to)})
+        union all
+        (${activeFacts(ts(tailFrom), ts(r.to))})
+      )
+      select (count(distinct "user_id") filter (where "hour" >= ${ts(r.from)}))::text as "cur",
+        (count(distinct "user_id") filter (where "hour" < ${ts(r.from)}))::text as "prev" from "a"`,
+  );
+  return { current: Number(x?.cur ?? 0), previous: Number(x?.prev ?? 0) };
+}
+
+/** A figure from a ledger fact: Σ amounts on a house account kind, optionally of some entry kinds. */
+type LedgerSum = { accounts: string[]; entries?: string[]; sign: 1 | -1 };
+const LEDGER_FIGURES: Partial<Record<DashboardFigure, LedgerSum>> = {
+  // A deposit credits the wallet from the clearing account, which goes negative.
+  depositsCents: { accounts: ['payments_clearing'], entries: ['deposit'], sign: -1 },
+  packSalesCents: { accounts: ['pack_sales'], sign: 1 },
+  buybackPaidCents: { accounts: ['buyback_expense'], sign: -1 },
+  promoCostCents: { accounts: ['promo_expense'], sign: -1 },
+  // Rewards less clawbacks.
+  referralCostCents: { accounts: ['referral_expense'], sign: -1 },
+  shippingFeesCents: { accounts: ['shipping_fees'], sign: 1 },
+  // House accounts gain on income and lose on cost, so the net is their plain sum.
+  netResultCents: {
+    accounts: ['pack_sales', 'shipping_fees', 'buyback_expense', 'promo_expense', 'referral_expense', 'shipping_refunds', 'chargeback_loss'],
+    sign: 1,
+  },
+};
+
+interface ProductRow {
+  id: string;
+  name: string;
+  price_cents: number;
+  status: string;
+  slots: PackSlot[];
+  pool: PackPool;
+}
+
+interface ClassStock extends ClassMoments {
+  copies: number;
+}
+
+/** Per pool definition, per class: the eligible cards' moments and copies in stock. */
+async function classStock(db: DbOrTx, classIds: string[], pool: PackPool): Promise<Map<string, ClassStock>> {
+  if (!classIds.length) return new Map();
+  const got = await db
+    .select({
+      classId: cards.classId,
+      n: sql<string>`count(*)::text`,
+      sum: sql<string>`coalesce(sum(${cards.valueCents}), 0)::text`,
+      sumSq: sql<string>`coalesce(sum(${cards.valueCents}::numeric * ${cards.valueCents}), 0)::text`,
+      copies: sql<string>`coalesce(sum(${cards.stock}), 0)::text`,
+    })
+    .from(cards)
+    .where(and(eligibleWhere(classIds, pool)))
+    .groupBy(cards.classId);
+  return new Map(got.map((g) => [g.classId, { n: Number(g.n), sum: Number(g.sum), sumSq: Number(g.sumSq), copies: Number(g.copies) }]));
+}
+
+export async function getDashboard(db: DbOrTx, q: { range: DashboardPreset; from?: string; to?: string }, now = new Date()): Promise<Dashboard> {
+  const r = resolveRange(q, now);
+  const w = await rolledUntil(db);
+  const [factRows, active, productRows, shipping, drops, failedCount, failedRecent, rec] = await Promise.all([
+    facts(db, r, w),
+    activeUsers(db, r, w),
+    rows<ProductRow>(db, sql`select p."id"::text as "id", p."name", p."price_cents", p."status"::text as "status", k."slots", k."pool"
+      from "products" p join "packs" k on k."id" = p."pack_id" where p."status" <> 'draft' order by p."sort_order", p."created_at"`),
+    rows<{ status: string; n: string; oldest: string | null }>(
+      db,
+      sql`select "status"::text as "status", count(*)::text as "n", floor(extract(epoch from (${ts(now)} - min("created_at"))))::text as "oldest"
+        from "shipments" where "status" in ('requested', 'packing', 'shipped') group by 1`,
+    ),
+    rows<{ id: string; title: string; closes_at: string | Date; entries: string }>(
+      db,
+      sql`select d."id"::text as "id", d."title", d."closes_at", (select count(*) from "drop_entries" e where e."drop_id" = d."id")::text as "entries"
+        from "drops" d where d."status" = 'open' and d."closes_at" >= ${ts(now)} and d."closes_at" < ${ts(new Date(now.getTime() + CLOSING_HOURS * HOUR))}
+        order by d."closes_at" limit 20`,
+    ),
+    rows<{ n: string }>(db, sql`select count(*)::text as "n" from "mail_messages" where "status" = 'failed'`),
+    rows<{ id: string; to: string; subject: string; attempts: number; last_error: string | null; at: string | Date }>(
+      db,
+      sql`select "id"::text as "id", "to", "subject", "attempts", "last_error", "next_attempt_at" as "at" from "mail_messages"
+        where "status" = 'failed' order by "next_attempt_at" desc limit ${FAILED_MAIL_SHOWN}`,
+    ),
+    latestReconcile(db),
+  ]);
+
+  // Figures.
+  const figures = Object.fromEntries(DASHBOARD_FIGURES.map((k) => [k, { current: 0, previous: 0 }])) as Dashboard['figures'];
+  const opensByProduct = new Map<string, { n: number; pulled: number; sales: number }>();
+  const buckets = new Map<number, SeriesPoint>();
+  const step = r.bucket === 'hour' ? HOUR : DAY;
+  for (let t = floorTo(r.from, step).getTime(); t < r.to.getTime(); t += step) {
+    buckets.set(t, { start: new Date(t).toISOString(), salesCents: 0, buybackCents: 0, opens: 0, signUps: 0 });
+  }
+  for (const f of factRows) {
+    const side = f.cur ? 'current' : 'previous';
+    const n = Number(f.n);
+    const sum = Number(f.sum);
+    const point = f.cur && f.bucket ? buckets.get(new Date(f.bucket).getTime()) : undefined;
+    if (f.metric === 'ledger') {
+      for (const [k, def] of Object.entries(LEDGER_FIGURES) as Array<[DashboardFigure, LedgerSum]>) {
+        if (def.accounts.includes(f.k1) && (!def.entries || def.entries.includes(f.k2))) figures[k][side] += def.sign * sum;
+      }
+      if (point && f.k1 === 'pack_sales') point.salesCents += sum;
+      if (point && f.k1 === 'buyback_expense') point.buybackCents -= sum;
+    } else if (f.metric === 'opens') {
+      figures.opens[side] += n;
+      if (point) point.opens += n;
+      if (f.cur) {
+        const p = opensByProduct.get(f.k1) ?? { n: 0, pulled: 0, sales: 0 };
+        p.n += n;
+        p.pulled += sum;
+        p.sales += Number(f.sum2);
+        opensByProduct.set(f.k1, p);
+      }
+    } else if (f.metric === 'signups') {
+      figures.signUps[side] += n;
+      if (point) point.signUps += n;
+    }
+  }
+  figures.activeUsers = active;
+
+  // Returns per product (live ones, and any other with openings in the period).
+  const shown = productRows.filter((p) => p.status === 'live' || opensByProduct.has(p.id));
+  const pools = new Map<string, { classIds: string[]; pool: PackPool }>();
+  const poolKey = (p: ProductRow) => (p.pool.mode === 'classes' ? 'classes' : JSON.stringify(p.pool));
+  for (const p of shown) {
+    const e = pools.get(poolKey(p)) ?? { classIds: [], pool: p.pool };
+    e.classIds = [...new Set([...e.classIds, ...classesOf(p.slots)])];
+    pools.set(poolKey(p), e);
+  }
+  const stockByPool = new Map<string, Map<string, ClassStock>>();
+  await Promise.all([...pools].map(async ([k, v]) => stockByPool.set(k, await classStock(db, v.classIds, v.pool))));
+
+  const products: ProductReturn[] = shown.map((p) => {
+    const o = opensByProduct.get(p.id) ?? { n: 0, pulled: 0, sales: 0 };
+    const moments = p.slots.length ? packMoments(p.slots, stockByPool.get(poolKey(p))!) : null;
+    return { productId: p.id, name: p.name, opens: o.n, salesCents: o.sales, pulledValueCents: o.pulled, ...driftOf({ opens: o.n, pulledValueCents: o.pulled, salesCents: o.sales, priceCents: p.price_cents, moments }) };
+  });
+
+  // Stock: classes that live products draw from, and live products, by what is left.
+  const live = shown.filter((p) => p.status === 'live');
+  const stock: Dashboard['attention']['stock'] = [];
+  const liveClassIds = [...new Set(live.filter((p) => p.pool.mode === 'classes').flatMap((p) => classesOf(p.slots)))];
+  if (liveClassIds.length) {
+    const names = await db.select({ id: cardClasses.id, name: cardClasses.name }).from(cardClasses).where(inArray(cardClasses.id, liveClassIds));
+    const byClass = stockByPool.get('classes') ?? new Map<string, ClassStock>();
+    for (const c of names) {
+      const copies = byClass.get(c.id)?.copies ?? 0;
+      if (copies < LOW_CLASS_COPIES) stock.push({ kind: 'class', id: c.id, name: c.name, remaining: copies, status: copies === 0 ? 'sold_out' : 'low' });
+    }
+  }
+  for (const p of live) {
+    const byClass = stockByPool.get(poolKey(p))!;
+    // Packs left at the rate its odds draw each class: the first class to run out ends the product.
+    const perPack = new Map<string, number>();
+    for (const s of p.slots) {
+      const total = s.odds.reduce((a, e) => a + e.weight, 0);
+      for (const e of s.odds) if (total) perPack.set(e.classId, (perPack.get(e.classId) ?? 0) + e.weight / total);
+    }
+    let remaining = p.slots.length ? Infinity : 0;
+    let soldOut = p.slots.length === 0;
+    for (const [classId, rate] of perPack) {
+      const copies = byClass.get(classId)?.copies ?? 0;
+      if (copies === 0) soldOut = true;
+      if (rate > 0) remaining = Math.min(remaining, Math.floor(copies / rate));
+    }
+    if (soldOut) remaining = 0;
+    if (remaining < LOW_PRODUCT_PACKS) stock.push({ kind: 'product', id: p.id, name: p.name, remaining, status: remaining === 0 ? 'sold_out' : 'low' });
+  }
+  stock.sort((a, b) => a.remaining - b.remaining || a.name.localeCompare(b.name));
+
+  const order = ['requested', 'packing', 'shipped'];
+  return {
+    range: { preset: r.preset, from: r.from.toISOString(), to: r.to.toISOString(), previousFrom: r.previousFrom.toISOString(), bucket: r.bucket },
+    figures,
+    products,
+    series: [...buckets.values()],
+    attention: {
+      stock,
+      shipping: order.map((status) => {
+        const s = shipping.find((x) => x.status === status);
+        return { status, count: Number(s?.n ?? 0), oldestAgeSeconds: s?.oldest != null ? Math.max(0, Number(s.oldest)) : null };
+      }),
+      dropsClosingSoon: drops.map((d) => ({ id: d.id, title: d.title, closesAt: new Date(d.closes_at).toISOString(), entries: Number(d.entries) })),
+      failedMail: {
+        count: Number(failedCount[0]?.n ?? 0),
+        recent: failedRecent.map((m) => ({ id: m.id, to: m.to, subject: m.subject, attempts: m.attempts, lastError: m.last_error, failedAt: new Date(m.at).toISOString() })),
+      },
+      reconciliation: rec
+        ? { status: rec.ok ? 'ok' : 'failed', checkedAt: rec.checkedAt.toISOString(), failures: rec.checks.filter((c) => !c.ok) }
+        : { status: 'never_run', checkedAt: null, failures: [] },
+    },
+    generatedAt: now.toISOString(),
+  };
+}
