@@ -22,15 +22,15 @@ export function FigureCard({ figure, value }: { figure: DashboardFigure; value: 
       <p className="text-sm text-zinc-400" title={meta.hint}>
         {meta.label}
       </p>
-      <p
+      <div
         className={cn(
           'mt-1 text-xl font-semibold break-words sm:text-2xl tabular-nums',
           figure === 'netResultCents' && value.current < 0 ? 'text-red-200' : 'text-white',
         )}
       >
         {fmt(value.current)}
-      </p>
-      <p className="mt-1 flex flex-wrap items-center gap-x-1.5 text-xs">
+      </div>
+      <div className="mt-1 flex flex-wrap items-center gap-x-1.5 text-xs">
         <span aria-hidden="true" className={cn('inline-flex items-center gap-0.5 font-medium', TONE[tone])}>
           <Arrow className="size-3.5" />
           {d.direction === 'flat' ? 'No change' : d.percent === null ? 'New' : formatPercent(d.percent)}
@@ -39,7 +39,7 @@ export function FigureCard({ figure, value }: { figure: DashboardFigure; value: 
           vs {fmt(value.previous)}
         </span>
         <span className="sr-only">{deltaSentence(value.current, value.previous, fmt)} in the previous period</span>
-      </p>
+      </div>
     </li>
   );
 }
