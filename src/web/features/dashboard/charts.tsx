@@ -102,7 +102,8 @@ export default function DashboardCharts({ series, bucket, currency }: { series: 
           <AreaChart {...common}>
             <CartesianGrid stroke={GRID} vertical={false} />
             {x}
-            <YAxis tick={AXIS} stroke={AXIS.stroke} tickFormatter={axisMoney} width={56} tickLine={false} />
+            {/* At least $1 high: a quiet period otherwise labels every tick $0. */}
+            <YAxis tick={AXIS} stroke={AXIS.stroke} tickFormatter={axisMoney} width={56} tickLine={false} domain={[0, (max: number) => Math.max(max, 100)]} />
             <Tooltip {...TOOLTIP} formatter={(v) => money(Number(v))} />
             <Legend wrapperStyle={{ fontSize: 12, color: '#d4d4d8' }} />
             <Area isAnimationActive={false} type="monotone" dataKey="salesCents" name="Pack sales" stroke="#a78bfa" fill="#a78bfa" fillOpacity={0.2} strokeWidth={2} />
