@@ -16,6 +16,7 @@ import { ProfileLayout } from '@web/layouts/profile-layout';
 import { NotFoundPage } from '@web/pages/not-found';
 import { RouteErrorPage } from '@web/pages/route-error';
 import { PAGES } from '@web/pages';
+import { parseDashboardSearch } from '@web/features/dashboard/search';
 
 export interface RouterContext {
   queryClient: QueryClient;
@@ -82,14 +83,17 @@ let firstPage = true;
 const FIRST_DATA_WAIT_MS = 300;
 
 /** One route per entry of the route table; the page component comes from pages/index.ts. */
-function page<TParent extends AnyRoute, const TPath extends string>(
+function page<TParent extends AnyRoute, const TPath extends string, TSearch = unknown>(
   parent: TParent,
   def: RouteDef & { path: TPath },
   key: PageKey,
+  // Typed search params of a page whose state lives in the URL (e.g. the dashboard's period).
+  validateSearch?: (search: Record<string, unknown>) => TSearch,
 ) {
   return createRoute({
     getParentRoute: () => parent,
     path: def.path,
+    validateSearch,
     component: lazyRouteComponent(PAGES[key]),
     // Starts the page's first queries alongside its code instead of after its first render.
     // Not awaited (the page shows its own loading state), except briefly on the first page of a
@@ -104,7 +108,8 @@ function page<TParent extends AnyRoute, const TPath extends string>(
         await Promise.race([data.catch(() => {}), new Promise((r) => setTimeout(r, FIRST_DATA_WAIT_MS))]);
       }
     },
-    staticData: { route: def },
+    // The table's entry, even where the router's path differs from it (the dashboard's '/admin/').
+    staticData: { route: ROUTES[key] },
   });
 }
 
@@ -154,7 +159,10 @@ const routeTree = rootRoute.addChildren([
     page(profileLayout, R.profileShipping, 'profileShipping'),
   ]),
   adminLayout.addChildren([
-    page(adminLayout, R.admin, 'admin'),
+    // '/admin/', not '/admin': under the pathless layout the router matches a bare '/admin' to the
+    // catch-all '/admin/$' (an empty splat outranks it), so /admin showed "Admin page not found".
+    // With the trailing slash it is the index of /admin and wins; links and URLs stay '/admin'.
+    page(adminLayout, { ...R.admin, path: '/admin/' }, 'admin', parseDashboardSearch),
     page(adminLayout, R.adminAdmins, 'adminAdmins'),
     page(adminLayout, R.adminArchitects, 'adminArchitects'),
     page(adminLayout, R.adminArchitect, 'adminArchitect'),
