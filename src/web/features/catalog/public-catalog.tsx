@@ -19,7 +19,8 @@ const SORTS = [
   { value: 'newest', label: 'Newest first' },
 ];
 
-const URL_DEFAULTS = { q: '', classId: '', set: '', graded: '', sort: 'value_desc', page: '1', card: '' };
+// ?grading=graded|ungraded: words, since the router would quote "true" in the address bar.
+const URL_DEFAULTS = { q: '', classId: '', set: '', grading: '', sort: 'value_desc', page: '1', card: '' };
 type UrlState = typeof URL_DEFAULTS;
 
 const pageOf = (s: UrlState) => Math.max(1, Number.parseInt(s.page, 10) || 1);
@@ -28,7 +29,7 @@ const listQuery = (s: UrlState) =>
     q: s.q || undefined,
     classId: s.classId || undefined,
     set: s.set || undefined,
-    graded: s.graded === 'true' || s.graded === 'false' ? s.graded : undefined,
+    graded: s.grading === 'graded' ? 'true' : s.grading === 'ungraded' ? 'false' : undefined,
     sort: s.sort,
     page: pageOf(s),
   });
@@ -49,7 +50,7 @@ export function PublicCatalog() {
   const list = useQuery(listQuery(s));
   const classes = useQuery(publicClassesQuery);
   const sets = useQuery(publicSetsQuery);
-  const filtered = Boolean(s.q || s.classId || s.set || s.graded);
+  const filtered = Boolean(s.q || s.classId || s.set || s.grading);
   // Once shown, the dialog stays mounted so closing it behaves exactly as before.
   const [detailShown, setDetailShown] = useState(false);
   if (s.card && !detailShown) setDetailShown(true);
@@ -76,12 +77,12 @@ export function PublicCatalog() {
         />
         <FilterSelect
           label="Grading"
-          value={s.graded}
-          onChange={(graded) => set({ graded })}
+          value={s.grading}
+          onChange={(grading) => set({ grading })}
           options={[
             { value: '', label: 'All cards' },
-            { value: 'true', label: 'Graded only' },
-            { value: 'false', label: 'Ungraded only' },
+            { value: 'graded', label: 'Graded only' },
+            { value: 'ungraded', label: 'Ungraded only' },
           ]}
         />
         <FilterSelect label="Sort" value={s.sort} onChange={(sort) => set({ sort })} options={SORTS} />
@@ -101,7 +102,7 @@ export function PublicCatalog() {
           description={filtered ? 'Try another name, or clear the filters to see every card.' : 'The vault is being stocked. Check back soon.'}
           action={
             filtered ? (
-              <Button variant="secondary" onClick={() => set({ q: '', classId: '', set: '', graded: '' })}>
+              <Button variant="secondary" onClick={() => set({ q: '', classId: '', set: '', grading: '' })}>
                 Clear filters
               </Button>
             ) : undefined

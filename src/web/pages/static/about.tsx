@@ -53,7 +53,7 @@ export default function AboutPage() {
       <p>
         Some cards are <strong>professionally graded</strong>: sealed in a slab by PSA, Beckett (BGS) or CGC. Those show
         their slab badge — for example &ldquo;PSA 10&rdquo; — with the grade and certificate number, and photos of the
-        front and back of the physical copy. The <Link to="/cards" search={{ graded: 'true' }}>graded cards</Link> have
+        front and back of the physical copy. The <Link to="/cards" search={{ grading: 'graded' }}>graded cards</Link> have
         a filter of their own, on /cards and in your vault. Other cards are ungraded (&ldquo;raw&rdquo;) copies, and say
         nothing about a grade. Open any card on the <Link to="/cards">cards page</Link> to see its market value over time.
       </p>
