@@ -1,9 +1,10 @@
-import { and, asc, count, eq } from 'drizzle-orm';
+import { and, asc, count, eq, getTableColumns } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_LAYOUT } from '../../../shared/contracts/catalog.ts';
 import { gradesOf, gradingFieldErrors } from '../../../shared/contracts/grading.ts';
 import { auditLog } from '../../db/schema/audit.ts';
-import { cardValueHistory } from '../../db/schema/catalog.ts';
+import { cardValueHistory, cards } from '../../db/schema/catalog.ts';
+import { personalDataSections } from '../personal-data.ts';
 import { createCopy } from '../inventory/service.ts';
 import { as, catalogTestContext, uploadImage } from './test-support.ts';
 
@@ -220,5 +221,17 @@ describe('the graded filter', () => {
     expect(ungraded.items.map((i: { id: string }) => i.id)).not.toContain(copies[0]);
     const detail = await (await user.get(`/api/collection/${copies[0]}`)).json();
     expect(detail.ownedCard).toMatchObject({ frontPhotoKey: photoKey, backPhotoKey: null, card: { grading: { company: 'PSA' } } });
+  });
+});
+
+describe('personal data', () => {
+  it('grading, photos and the value history name nobody, so no export or erasure changes', () => {
+    const personal = /user|owner|actor|email|ip|name_of/i;
+    expect(Object.values(getTableColumns(cardValueHistory)).map((c) => c.name).filter((n) => personal.test(n))).toEqual([]);
+    const added = ['grading_company', 'grade', 'cert_number', 'front_photo_key', 'back_photo_key'];
+    expect(Object.values(getTableColumns(cards)).map((c) => c.name)).toEqual(expect.arrayContaining(added));
+    const personalTables = personalDataSections.flatMap((sec) => sec.tables.map((x) => x.table));
+    expect(personalTables).not.toContain(cardValueHistory);
+    expect(personalTables).not.toContain(cards);
   });
 });
