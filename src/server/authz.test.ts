@@ -28,6 +28,7 @@ const PUBLIC_API_ROUTES = new Set([
   'GET /api/cards',
   'GET /api/cards/:id',
   'GET /api/cards/:id/packs',
+  'GET /api/cards/:id/value-history',
   'GET /api/catalog/classes',
   'GET /api/catalog/sets',
   'GET /api/uploads/:file',

@@ -84,6 +84,7 @@ export const ERROR_CODES = [
   // catalog and shop
   'name_taken',
   'number_taken',
+  'cert_taken',
   'in_use',
   'invalid_image',
   'unsupported_type',

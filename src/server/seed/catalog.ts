@@ -7,6 +7,8 @@ import type { Deps } from '../deps.ts';
 import { storeImage } from '../modules/uploads/service.ts';
 import { storageFor } from '../modules/uploads/storage.ts';
 import type { SeedStep } from './index.ts';
+import { recordValues } from '../modules/catalog/value-history.ts';
+import { seedGradedCards } from './graded.ts';
 
 /**
  * Demo catalog: 5 classes, 3 textures, 2 architects and 84 cards over 3 sets. Every image is
@@ -14,7 +16,7 @@ import type { SeedStep } from './index.ts';
  */
 
 // Deterministic pseudo-random numbers, so every run seeds the same catalog.
-function rng(seed: number) {
+export function rng(seed: number) {
   let s = seed >>> 0;
   return () => {
     s = (s + 0x6d2b79f5) >>> 0;
@@ -28,7 +30,7 @@ function rng(seed: number) {
 const W = 750;
 const H = 1050;
 
-async function png(svg: string, width = W, height = H) {
+export async function png(svg: string, width = W, height = H) {
   return sharp(Buffer.from(svg)).resize(width, height).png({ compressionLevel: 1 }).toBuffer();
 }
 
@@ -140,7 +142,7 @@ function frameSvg(layout: ArchitectLayout, kind: 'classic' | 'gilded') {
 
 // ───────────── artwork ─────────────
 
-const PALETTES = [
+export const PALETTES = [
   ['#0f172a', '#7c3aed', '#f472b6', '#fde68a'],
   ['#052e16', '#16a34a', '#86efac', '#fef9c3'],
   ['#0c4a6e', '#0ea5e9', '#a5f3fc', '#f0abfc'],
@@ -269,7 +271,7 @@ export async function seedCatalog(deps: Deps): Promise<void> {
     .select({ n: sql<number>`count(*)::int` })
     .from(cards)
     .where(sql`${cards.setName} in ('Nebula Drift', 'Iron Bloom', 'Tidal Myths')`);
-  if (n >= SETS.length * CLASS_PLAN.length) return;
+  if (n >= SETS.length * CLASS_PLAN.length) return seedGradedCards(deps);
 
   const art: string[] = [];
   for (let i = 0; i < ARTWORKS; i++) art.push(await store(artSvg(i)));
@@ -305,13 +307,15 @@ export async function seedCatalog(deps: Deps): Promise<void> {
       .insert(cards)
       .values(withoutStock)
       .onConflictDoNothing({ target: [cards.setName, cards.number] })
-      .returning({ id: cards.id, setName: cards.setName, number: cards.number });
+      .returning({ id: cards.id, setName: cards.setName, number: cards.number, valueCents: cards.valueCents });
+    await recordValues(tx, inserted.map((c) => ({ cardId: c.id, valueCents: c.valueCents })), 'seed');
     // Stock only through the inventory, which logs it.
     for (const c of inserted) {
       const stock = stockOf.get(`${c.setName}#${c.number}`) ?? 0;
       if (stock > 0) await changeStock(tx, { cardId: c.id, delta: stock, reason: 'initial', actorId: null, note: 'Demo seed' });
     }
   });
+  await seedGradedCards(deps);
 }
 
 export const catalogSeedStep: SeedStep = { name: 'catalog', run: seedCatalog };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { STOCK_MOVEMENT_REASONS } from './inventory.ts';
 import { pageSchema, pageSizeSchema, pagedSchema } from './paging.ts';
+import { GRADING_COMPANIES } from './grading.ts';
 
 /**
  * Catalog contracts: classes (rarity tiers), textures (holo overlays), architects (frame
@@ -219,6 +220,9 @@ export const architectListQuerySchema = z.object({
 
 // ───────────────────────── cards ─────────────────────────
 
+export const gradingCompanySchema = z.enum(GRADING_COMPANIES, { message: 'Pick PSA, BGS or CGC, or none.' });
+export const gradingSchema = z.object({ company: gradingCompanySchema, grade: z.number(), certNumber: z.string() });
+
 export const cardInputSchema = z.object({
   name: trimmed('Name', 80),
   setName: trimmed('Set', 60),
@@ -240,6 +244,24 @@ export const cardInputSchema = z.object({
   active: z.boolean().default(true),
   /** Only on create; later changes go through stock adjustments (with a reason). */
   stock: z.coerce.number().int('Stock must be a whole number.').min(0, 'Stock cannot be negative.').max(MAX_STOCK).default(0),
+  // Grading and photos carry no defaults, so a patch without them leaves them as they are; the
+  // service checks company, grade and certificate together (shared/contracts/grading.ts).
+  gradingCompany: gradingCompanySchema.nullable().optional(),
+  grade: z
+    .number({ message: 'Grade must be a number such as 9.5.' })
+    .min(1, 'Grades run from 1 to 10.')
+    .max(10, 'Grades run from 1 to 10.')
+    .nullable()
+    .optional(),
+  certNumber: z
+    .string({ message: 'Certificate number must be text.' })
+    .trim()
+    .max(20, 'Certificate number must be at most 20 characters.')
+    .transform((v) => v || null)
+    .nullable()
+    .optional(),
+  frontPhotoKey: uploadKeySchema.nullable().optional(),
+  backPhotoKey: uploadKeySchema.nullable().optional(),
 });
 export type CardInput = z.input<typeof cardInputSchema>;
 export const cardPatchSchema = cardInputSchema.omit({ stock: true }).partial();
@@ -257,11 +279,19 @@ export const cardSchema = z.object({
   description: z.string(),
   active: z.boolean(),
   stock: z.number().int(),
+  gradingCompany: gradingCompanySchema.nullable(),
+  grade: z.number().nullable(),
+  certNumber: z.string().nullable(),
+  frontPhotoKey: z.string().nullable(),
+  backPhotoKey: z.string().nullable(),
   archivedAt: dateString.nullable(),
   createdAt: dateString,
   updatedAt: dateString,
 });
 export type Card = z.infer<typeof cardSchema>;
+
+/** ?graded=true: graded cards only; false: raw (ungraded) cards only; absent: both. */
+export const gradedFilterSchema = z.enum(['true', 'false'], { message: 'Graded is true or false.' }).optional();
 
 export const ADMIN_CARD_SORTS = ['newest', 'oldest', 'name', 'value_desc', 'value_asc', 'stock_asc', 'stock_desc', 'number'] as const;
 export const adminCardListQuerySchema = z.object({
@@ -272,6 +302,7 @@ export const adminCardListQuerySchema = z.object({
   set: z.string().trim().max(60).optional(),
   active: z.enum(['true', 'false']).optional(),
   stock: z.enum(['in', 'out', 'low']).optional(),
+  graded: gradedFilterSchema,
   archived: archivedFilterSchema,
   sort: z.enum(ADMIN_CARD_SORTS).default('newest'),
   page: pageSchema,
@@ -336,6 +367,7 @@ export const publicCardListQuerySchema = z.object({
   q: z.string().trim().max(80).optional(),
   classId: idSchema.optional(),
   set: z.string().trim().max(60).optional(),
+  graded: gradedFilterSchema,
   sort: z.enum(PUBLIC_CARD_SORTS).default('value_desc'),
   page: pageSchema,
   pageSize: pageSizeSchema(PUBLIC_PAGE_SIZE, 96),
@@ -366,6 +398,8 @@ export const publicCardSchema = z.object({
   architectId: z.string(),
   /** Already resolved: the card's own texture, else its class's default, else none. */
   textureId: z.string().nullable(),
+  /** The slab, when the copy is professionally graded (optional: not every card view carries it). */
+  grading: gradingSchema.nullable().optional(),
 });
 export type PublicCard = z.infer<typeof publicCardSchema>;
 
@@ -381,11 +415,28 @@ export const publicCardPageSchema = pagedSchema(publicCardSchema).extend({
 });
 export type PublicCardPage = z.infer<typeof publicCardPageSchema>;
 
+/** Photos of the physical copy (front and back of the slab or card), beside the artwork. */
+export const cardPhotosShape = { frontPhotoKey: z.string().nullable(), backPhotoKey: z.string().nullable() };
+
 export const publicCardDetailSchema = z.object({
-  card: publicCardSchema.extend({ description: z.string(), inStock: z.boolean() }),
+  card: publicCardSchema.extend({ description: z.string(), inStock: z.boolean(), ...cardPhotosShape }),
   refs: lookRefsSchema,
 });
 export type PublicCardDetail = z.infer<typeof publicCardDetailSchema>;
 
 export const publicSetSchema = z.object({ name: z.string(), cardCount: z.number().int() });
 export type PublicSet = z.infer<typeof publicSetSchema>;
+
+// ───────────────────────── value history ─────────────────────────
+
+/** Why a card's market value changed (card_value_history.source). */
+export const VALUE_SOURCES = ['created', 'admin_edit', 'csv_import', 'seed'] as const;
+export type ValueSource = (typeof VALUE_SOURCES)[number];
+
+export const valuePointSchema = z.object({ at: dateString, valueCents: z.number().int() });
+export const cardValueHistorySchema = z.object({
+  cardId: z.string(),
+  /** Oldest first; the last point is the value now. */
+  points: z.array(valuePointSchema),
+});
+export type CardValueHistory = z.infer<typeof cardValueHistorySchema>;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { pageSchema, pageSizeSchema, pagedSchema } from './paging.ts';
 import { applyBasisPoints } from '../money.ts';
 import { dayRangeFields, fromNotAfterTo } from './dates.ts';
-import { idSchema, lookRefsSchema, MAX_VALUE_CENTS, publicCardSchema } from './catalog.ts';
+import { cardPhotosShape, gradedFilterSchema, idSchema, lookRefsSchema, MAX_VALUE_CENTS, publicCardSchema } from './catalog.ts';
 import { ACQUIRED_VIA, OWNED_CARD_STATUSES } from './shop.ts';
 
 /**
@@ -61,6 +61,8 @@ export const collectionQuerySchema = z.object({
   q: z.string().trim().max(100, 'Search is at most 100 characters.').optional(),
   classId: idSchema.optional(),
   set: z.string().trim().min(1).max(100).optional(),
+  /** Graded (slabbed) cards only, or raw cards only. */
+  graded: gradedFilterSchema,
   status: z.enum(COLLECTION_STATUS_FILTERS, { message: 'Pick a status from the list.' }).default('in_vault'),
   sort: z.enum(COLLECTION_SORTS, { message: 'Pick a sort order from the list.' }).default('acquired_desc'),
   /** Only these owned cards (comma-separated ids, e.g. the cards of a reveal). */
@@ -108,7 +110,7 @@ export const collectionPageSchema = pagedSchema(ownedCardSchema).extend({
 export type CollectionPage = z.infer<typeof collectionPageSchema>;
 
 export const ownedCardDetailSchema = z.object({
-  ownedCard: ownedCardSchema.extend({ description: z.string() }),
+  ownedCard: ownedCardSchema.extend({ description: z.string(), ...cardPhotosShape }),
   opening: z
     .object({
       id: z.string(),

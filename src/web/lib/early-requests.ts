@@ -18,6 +18,8 @@ export function earlyRequests(pathname: string, search: URLSearchParams): string
       const value = search.get(key);
       if (value) list.set(key, value);
     }
+    const grading = search.get('grading');
+    if (grading === 'graded' || grading === 'ungraded') list.set('graded', String(grading === 'graded'));
     list.set('sort', search.get('sort') || 'value_desc');
     list.set('page', String(Math.max(1, Number.parseInt(search.get('page') ?? '', 10) || 1)));
     return [`/api/cards?${list}`, '/api/catalog/classes', '/api/catalog/sets'];

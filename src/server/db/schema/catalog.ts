@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, jsonb, pgTable, text, timestamp, type AnyPgColumn, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import type { ArchitectLayout, BlendMode } from '../../../shared/contracts/catalog.ts';
+import { boolean, check, index, integer, jsonb, numeric, pgTable, text, timestamp, type AnyPgColumn, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import type { ArchitectLayout, BlendMode, ValueSource } from '../../../shared/contracts/catalog.ts';
+import type { GradingCompany } from '../../../shared/contracts/grading.ts';
 import { uploads } from './uploads.ts';
 
 const timestamps = {
@@ -86,11 +87,28 @@ export const cards = pgTable(
     active: boolean('active').notNull().default(true),
     /** Physical copies in the vault ready to be pulled. */
     stock: integer('stock').notNull().default(0),
+    /** The slab (issue 19): all three or none; the grade's steps per company are checked by the service. */
+    gradingCompany: text('grading_company').$type<GradingCompany>(),
+    grade: numeric('grade', { precision: 3, scale: 1, mode: 'number' }),
+    certNumber: text('cert_number'),
+    /** Photos of the physical copy, stored like the artwork. */
+    frontPhotoKey: text('front_photo_key').references(() => uploads.key),
+    backPhotoKey: text('back_photo_key').references(() => uploads.key),
     archivedAt: timestamp('archived_at', { withTimezone: true }),
     ...timestamps,
   },
   (t) => [
     check('cards_stock_nonnegative', sql`${t.stock} >= 0`),
+    check('cards_grading_company', sql`${t.gradingCompany} in ('PSA', 'BGS', 'CGC')`),
+    check(
+      'cards_grading_complete',
+      sql`(${t.gradingCompany} is null and ${t.grade} is null and ${t.certNumber} is null) or (${t.gradingCompany} is not null and ${t.grade} between 1 and 10 and ${t.certNumber} is not null)`,
+    ),
+    // One slab per certificate: a certificate number is unique within its company.
+    uniqueIndex('cards_cert_unique').on(t.gradingCompany, t.certNumber),
+    index('cards_public_graded_value_idx').on(t.valueCents.desc(), t.id).where(sql`${t.active} and ${t.gradingCompany} is not null`),
+    index('cards_front_photo_idx').on(t.frontPhotoKey),
+    index('cards_back_photo_idx').on(t.backPhotoKey),
     check('cards_value_nonnegative', sql`${t.valueCents} >= 0`),
     uniqueIndex('cards_set_number_unique').on(t.setName, t.number),
     // The public list (active cards only) in each of its sort orders, with and without filters.
@@ -106,6 +124,28 @@ export const cards = pgTable(
     index('cards_image_idx').on(t.imageKey),
     index('cards_created_idx').on(t.createdAt),
     index('cards_stock_idx').on(t.stock),
+  ],
+);
+
+/**
+ * Every market value a card has had (issue 19): a row per change, written in the transaction that
+ * changes `cards.value_cents` (admin create/edit, CSV import, seed). The pack-open path never
+ * changes a value, so it never writes here. Not personal data: no user is named.
+ */
+export const cardValueHistory = pgTable(
+  'card_value_history',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    cardId: uuid('card_id')
+      .notNull()
+      .references(() => cards.id, { onDelete: 'cascade' }),
+    valueCents: integer('value_cents').notNull(),
+    source: text('source').$type<ValueSource>().notNull(),
+    recordedAt: timestamp('recorded_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('card_value_history_value_nonnegative', sql`${t.valueCents} >= 0`),
+    index('card_value_history_card_idx').on(t.cardId, t.recordedAt),
   ],
 );
 

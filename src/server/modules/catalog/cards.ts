@@ -6,6 +6,8 @@ import { adminCardListQuerySchema, cardInputSchema, cardPatchSchema, type Card, 
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { StockMovement, StockMovementReason } from '../../../shared/contracts/inventory.ts';
 import { architects, cardClasses, cards, textures } from '../../db/schema/catalog.ts';
+import { gradingFieldErrors } from '../../../shared/contracts/grading.ts';
+import { recordValues } from './value-history.ts';
 import type { ActorCtx } from '../../http/types.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import { audit } from '../audit/service.ts';
@@ -31,6 +33,11 @@ export function cardDto(r: CardRow): Card {
     description: r.description,
     active: r.active,
     stock: r.stock,
+    gradingCompany: r.gradingCompany,
+    grade: r.grade,
+    certNumber: r.certNumber,
+    frontPhotoKey: r.frontPhotoKey,
+    backPhotoKey: r.backPhotoKey,
     archivedAt: iso(r.archivedAt),
     createdAt: r.createdAt.toISOString(),
     updatedAt: r.updatedAt.toISOString(),
@@ -50,7 +57,13 @@ function adminCardWhere(q: z.output<typeof adminCardListQuerySchema>) {
     q.set ? eq(cards.setName, q.set) : undefined,
     q.active ? eq(cards.active, q.active === 'true') : undefined,
     q.stock === 'in' ? sql`${cards.stock} > 0` : q.stock === 'out' ? eq(cards.stock, 0) : q.stock === 'low' ? sql`${cards.stock} between 1 and 5` : undefined,
+    gradedWhere(q.graded),
   );
+}
+
+/** The ?graded filter shared by the admin list, the public list and (through tables) the vault. */
+export function gradedWhere(graded: 'true' | 'false' | undefined) {
+  return graded === 'true' ? sql`${cards.gradingCompany} is not null` : graded === 'false' ? sql`${cards.gradingCompany} is null` : undefined;
 }
 
 const ADMIN_CARD_ORDER = {
@@ -102,13 +115,33 @@ export async function getAdminCard(db: Db, id: string) {
   return { card: { ...card, effectiveTextureId }, refs, adjustments };
 }
 
-/** Checks the class, architect, texture and image a card points at; field errors if not usable. */
+type GradingInput = Pick<z.output<typeof cardPatchSchema>, 'gradingCompany' | 'grade' | 'certNumber' | 'frontPhotoKey' | 'backPhotoKey'>;
+
+/**
+ * Company, grade and certificate are checked together, as they will be after the write (a patch
+ * may send only one of them). Clearing the company clears the grade and certificate with it.
+ */
+function resolveGrading(input: GradingInput, current?: Card) {
+  const clearing = input.gradingCompany === null;
+  const merged = {
+    gradingCompany: input.gradingCompany !== undefined ? input.gradingCompany : (current?.gradingCompany ?? null),
+    grade: clearing && input.grade === undefined ? null : input.grade !== undefined ? input.grade : (current?.grade ?? null),
+    certNumber: clearing && input.certNumber === undefined ? null : input.certNumber !== undefined ? input.certNumber : (current?.certNumber ?? null),
+  };
+  return { merged, fields: gradingFieldErrors(merged) };
+}
+
+/** Checks the class, architect, texture, image, photos and grading of a card; field errors if not usable. */
 async function checkCardRefs(
   db: DbOrTx,
-  input: { classId?: string; architectId?: string; textureId?: string | null; imageKey?: string },
+  input: { classId?: string; architectId?: string; textureId?: string | null; imageKey?: string } & GradingInput,
   current?: Card,
 ) {
-  const fields: Record<string, string[]> = {};
+  const fields: Record<string, string[]> = { ...resolveGrading(input, current).fields };
+  for (const f of ['frontPhotoKey', 'backPhotoKey'] as const) {
+    const key = input[f];
+    if (key && key !== current?.[f] && !(await uploadExists(db, key))) fields[f] = ['That photo was not found; upload it again.'];
+  }
   if (input.classId && input.classId !== current?.classId) {
     const [c] = await db.select({ a: cardClasses.archivedAt }).from(cardClasses).where(eq(cardClasses.id, input.classId));
     if (!c) fields.classId = ['That class does not exist.'];
@@ -130,7 +163,22 @@ async function checkCardRefs(
   if (Object.keys(fields).length) throw badRequest('Some fields need attention.', fields);
 }
 
+/** Whether the error (or one it wraps) names this constraint. */
+function violates(err: unknown, constraint: string): boolean {
+  let e = err as { constraint?: unknown; message?: unknown; cause?: unknown } | undefined;
+  for (let i = 0; e && i < 4; i++) {
+    if (e.constraint === constraint || (typeof e.message === 'string' && e.message.includes(`"${constraint}"`))) return true;
+    e = e.cause as typeof e;
+  }
+  return false;
+}
+
 function cardNumberTaken(err: unknown): never {
+  if (isUniqueViolation(err) && violates(err, 'cards_cert_unique')) {
+    throw new AppError(409, 'cert_taken', 'Another card already has this certificate number.', {
+      certNumber: ['Another card of this grading company already has this certificate number.'],
+    });
+  }
   if (isUniqueViolation(err)) {
     throw new AppError(409, 'number_taken', 'Another card in this set already has this number.', {
       number: ['Another card in this set already has this number.'],
@@ -144,7 +192,12 @@ export async function createCard(db: Db, ctx: ActorCtx, input: z.output<typeof c
     db.transaction(async (tx) => {
       await checkCardRefs(tx, input);
       const { stock, ...fields } = input;
-      const [row] = await tx.insert(cards).values(fields).returning().catch(cardNumberTaken);
+      const [row] = await tx
+        .insert(cards)
+        .values({ ...fields, ...resolveGrading(input).merged })
+        .returning()
+        .catch(cardNumberTaken);
+      await recordValues(tx, [{ cardId: row!.id, valueCents: row!.valueCents }], 'created');
       // Stock only through the inventory, which logs it.
       if (stock > 0) {
         await changeStock(tx, { cardId: row!.id, delta: stock, reason: 'initial', actorId: ctx.actorId, note: 'Initial stock' });
@@ -166,11 +219,12 @@ export async function updateCard(db: Db, ctx: ActorCtx, id: string, patch: z.out
       await checkCardRefs(tx, patch, before);
       const [row] = await tx
         .update(cards)
-        .set({ ...patch, updatedAt: new Date() })
+        .set({ ...patch, ...resolveGrading(patch, before).merged, updatedAt: new Date() })
         .where(eq(cards.id, id))
         .returning()
         .catch(cardNumberTaken);
       const after = cardDto(row!);
+      if (after.valueCents !== before.valueCents) await recordValues(tx, [{ cardId: id, valueCents: after.valueCents }], 'admin_edit');
       await audit(tx, { ...ctx, action: 'catalog.card.update', targetType: 'card', targetId: id, before, after });
       return after;
     }),

@@ -17,6 +17,7 @@ import { audit } from '../audit/service.ts';
 import { CsvSyntaxError, parseCsv, toCsv } from '../../lib/csv.ts';
 import type { ActorCtx } from '../../http/types.ts';
 import { afterCatalogWrite } from './cache.ts';
+import { recordValues } from './value-history.ts';
 
 export const MAX_IMPORT_ROWS = 5000;
 const REQUIRED = ['name', 'set', 'number', 'class', 'architect', 'image', 'value'] as const;
@@ -204,7 +205,7 @@ export async function importCardsCsv(db: Db, ctx: ActorCtx, csv: string, dryRun:
     // Existing cards are matched on (set, number); the unique index makes the match exact.
     const sets = [...new Set(parsed.map((p) => p.setName))];
     const base = q
-      .select({ id: cards.id, setName: cards.setName, number: cards.number, stock: cards.stock })
+      .select({ id: cards.id, setName: cards.setName, number: cards.number, stock: cards.stock, valueCents: cards.valueCents })
       .from(cards)
       .where(inArray(cards.setName, sets));
     const rows = lock ? await base.for('update') : await base;
@@ -223,6 +224,7 @@ export async function importCardsCsv(db: Db, ctx: ActorCtx, csv: string, dryRun:
       let created = 0;
       let updated = 0;
       const ids: string[] = [];
+      const valued: Array<{ cardId: string; valueCents: number }> = [];
       for (const p of parsed) {
         const hit = existing.get(`${p.setName}#${p.number}`);
         const values = {
@@ -246,6 +248,7 @@ export async function importCardsCsv(db: Db, ctx: ActorCtx, csv: string, dryRun:
             const moved = await changeStock(tx, { cardId: hit.id, delta: stock - hit.stock, reason: 'csv_import', actorId: ctx.actorId, note: 'CSV import', referenceType: 'csv_import' });
             if (!moved) throw new Error('a locked card refused its CSV stock');
           }
+          if (p.valueCents !== hit.valueCents) valued.push({ cardId: hit.id, valueCents: p.valueCents });
           ids.push(hit.id);
           updated++;
         } else {
@@ -257,10 +260,12 @@ export async function importCardsCsv(db: Db, ctx: ActorCtx, csv: string, dryRun:
           if (stock > 0) {
             await changeStock(tx, { cardId: row!.id, delta: stock, reason: 'csv_import', actorId: ctx.actorId, note: 'CSV import', referenceType: 'csv_import' });
           }
+          valued.push({ cardId: row!.id, valueCents: p.valueCents });
           ids.push(row!.id);
           created++;
         }
       }
+      await recordValues(tx, valued, 'csv_import');
       await audit(tx, {
         ...ctx,
         action: 'catalog.card.import',

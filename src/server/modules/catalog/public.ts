@@ -2,11 +2,12 @@ import { and, asc, count, eq, ilike, isNull, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import { publicCardListQuerySchema, type PublicCard, type PublicCardDetail, type PublicCardPage, type PublicSet } from '../../../shared/contracts/catalog.ts';
 import type { Db } from '../../db/client.ts';
+import type { Grading, GradingCompany } from '../../../shared/contracts/grading.ts';
 import { cardClasses, cards } from '../../db/schema/catalog.ts';
 import { notFound } from '../../http/errors.ts';
 import { ResponseCache, type CachedResponse } from './response-cache.ts';
 import { CACHE_ABOVE, PUBLIC_CACHE_TTL_MS, PUBLIC_LIST_CACHE, cachedCount, generationOf, publicListCache, setsCache } from './cache.ts';
-import { effectiveTexture } from './cards.ts';
+import { effectiveTexture, gradedWhere } from './cards.ts';
 import { likePattern } from './helpers.ts';
 import { lookRefs } from './look-refs.ts';
 
@@ -31,12 +32,23 @@ const publicCardColumns = {
   classId: cards.classId,
   architectId: cards.architectId,
   textureId: effectiveTexture,
+  gradingCompany: cards.gradingCompany,
+  grade: cards.grade,
+  certNumber: cards.certNumber,
 };
+
+type GradingColumns = { gradingCompany: GradingCompany | null; grade: number | null; certNumber: string | null };
+
+/** The flat grading columns as the public card's `grading` (null for a raw card). */
+export function withGrading<T extends GradingColumns>(row: T): Omit<T, keyof GradingColumns> & { grading: Grading | null } {
+  const { gradingCompany, grade, certNumber, ...rest } = row;
+  return { ...rest, grading: gradingCompany && grade !== null && certNumber ? { company: gradingCompany, grade, certNumber } : null };
+}
 
 
 /** The validated query (defaults applied, strings trimmed) as a key; one key per distinct answer. */
 export function publicCardListKey(q: z.output<typeof publicCardListQuerySchema>): string {
-  return JSON.stringify([q.sort, q.page, q.pageSize, q.classId ?? null, q.set ?? null, q.q ?? null]);
+  return JSON.stringify([q.sort, q.page, q.pageSize, q.classId ?? null, q.set ?? null, q.q ?? null, q.graded ?? null]);
 }
 
 /** listPublicCards, serialized, from the cache when it holds the page. */
@@ -52,8 +64,9 @@ export async function listPublicCards(db: Db, q: z.output<typeof publicCardListQ
     q.q ? ilike(cards.name, likePattern(q.q)) : undefined,
     q.classId ? eq(cards.classId, q.classId) : undefined,
     q.set ? eq(cards.setName, q.set) : undefined,
+    gradedWhere(q.graded),
   );
-  const [items, [{ total } = { total: 0 }]] = await Promise.all([
+  const [rows, [{ total } = { total: 0 }]] = await Promise.all([
     db
       .select(publicCardColumns)
       .from(cards)
@@ -62,20 +75,22 @@ export async function listPublicCards(db: Db, q: z.output<typeof publicCardListQ
       .orderBy(...PUBLIC_ORDER[q.sort])
       .limit(q.pageSize)
       .offset((q.page - 1) * q.pageSize),
-    q.q ? db.select({ total: count() }).from(cards).where(where) : cachedCount(db, `${q.classId ?? ''}|${q.set ?? ''}`, where),
+    q.q ? db.select({ total: count() }).from(cards).where(where) : cachedCount(db, `${q.classId ?? ''}|${q.set ?? ''}|${q.graded ?? ''}`, where),
   ]);
+  const items = rows.map(withGrading);
   const refs = await lookRefs(db, items);
   return { items: items as PublicCard[], total, page: q.page, pageSize: q.pageSize, refs };
 }
 
 export async function getPublicCard(db: Db, id: string): Promise<PublicCardDetail> {
   const [row] = await db
-    .select({ ...publicCardColumns, description: cards.description, stock: cards.stock })
+    .select({ ...publicCardColumns, description: cards.description, stock: cards.stock, frontPhotoKey: cards.frontPhotoKey, backPhotoKey: cards.backPhotoKey })
     .from(cards)
     .innerJoin(cardClasses, eq(cardClasses.id, cards.classId))
     .where(and(eq(cards.id, id), eq(cards.active, true)));
   if (!row) throw notFound('This card is not in the catalog.');
-  const { stock, ...card } = row;
+  const { stock, ...rest } = row;
+  const card = withGrading(rest);
   const refs = await lookRefs(db, [card]);
   return { card: { ...card, inStock: stock > 0 }, refs };
 }

@@ -10,6 +10,7 @@ import {
   cardInputSchema,
   cardPatchSchema,
   cardSchema,
+  cardValueHistorySchema,
   classInputSchema,
   classListQuerySchema,
   classPatchSchema,
@@ -40,6 +41,7 @@ import { PUBLIC_LIST_MAX_AGE_S } from './cache.ts';
 import { adjustStock, createCard, deleteCard, getAdminCard, getCard, listAdminCards, listAllSets, listStockAdjustments, sampleImageKey, setCardArchived, updateCard } from './cards.ts';
 import { createClass, deleteClass, getClass, listClasses, setClassArchived, updateClass } from './classes.ts';
 import { getPublicCard, listPublicClasses, listPublicSets, publicCardPageResponse } from './public.ts';
+import { getValueHistory } from './value-history.ts';
 import { createTexture, deleteTexture, getTexture, listTextures, setTextureArchived, updateTexture } from './textures.ts';
 
 const paged = <T extends z.ZodType>(item: T) =>
@@ -418,6 +420,18 @@ export function catalogRoutes(deps: Deps) {
       responses: { 200: jsonContent(publicCardDetailSchema, 'The card'), 400: errorResponses[400], 404: errorResponses[404] },
     }),
     async (c) => c.json(await getPublicCard(db, c.req.valid('param').id), 200),
+  );
+  app.openapi(
+    createRoute({
+      method: 'get', path: '/cards/{id}/value-history', tags: ['catalog'], summary: "An active card's market value over time, oldest first",
+      request: { params: idParam },
+      responses: { 200: jsonContent(cardValueHistorySchema, 'The value history'), 400: errorResponses[400], 404: errorResponses[404] },
+    }),
+    async (c) => {
+      // Values change a few times a day at most: a minute in any cache, like the public list's promise.
+      c.header('Cache-Control', `public, max-age=60, stale-while-revalidate=300`);
+      return c.json(await getValueHistory(db, c.req.valid('param').id), 200);
+    },
   );
   app.openapi(
     createRoute({

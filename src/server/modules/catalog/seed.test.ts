@@ -1,6 +1,7 @@
-import { count, eq, max, min } from 'drizzle-orm';
+import { count, eq, max, min, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { cardClasses, cards, textures, architects } from '../../db/schema/catalog.ts';
+import { cardClasses, cardValueHistory, cards, textures, architects } from '../../db/schema/catalog.ts';
+import { isNotNull } from 'drizzle-orm';
 import { seedCatalog } from '../../seed/catalog.ts';
 import { catalogTestContext } from './test-support.ts';
 
@@ -39,4 +40,19 @@ it('seeds the demo catalog once, however often it runs', { timeout: 120_000 }, a
   expect(body.refs.textures.length).toBeGreaterThan(0);
   const img = await t.request(`/api/uploads/${body.items[0].imageKey}-thumb.webp`);
   expect(img.status).toBe(200);
+
+  // Six graded examples with both photos (run twice, graded once), and every card has a value history.
+  const graded = await db.select().from(cards).where(isNotNull(cards.gradingCompany));
+  expect(graded).toHaveLength(6);
+  expect(graded.every((c) => c.frontPhotoKey && c.backPhotoKey && c.certNumber)).toBe(true);
+  const top = (await (await t.request('/api/cards?graded=true&pageSize=1')).json()).items[0];
+  expect(top.grading).toEqual({ company: 'PSA', grade: 10, certNumber: '72184530' });
+  const points = (await (await t.request(`/api/cards/${top.id}/value-history`)).json()).points;
+  expect(points).toHaveLength(9);
+  expect(points.at(-1).valueCents).toBe(50000);
+  const [{ n: withoutHistory } = { n: -1 }] = await db
+    .select({ n: count() })
+    .from(cards)
+    .where(sql`not exists (select 1 from ${cardValueHistory} h where h.card_id = ${cards.id})`);
+  expect(withoutHistory).toBe(0);
 });

@@ -51,6 +51,11 @@ export function ownedCardColumns(defaultRateBp: number) {
     rateBp: effectiveRateSql(defaultRateBp),
     stock: cards.stock,
     description: cards.description,
+    gradingCompany: cards.gradingCompany,
+    grade: cards.grade,
+    certNumber: cards.certNumber,
+    frontPhotoKey: cards.frontPhotoKey,
+    backPhotoKey: cards.backPhotoKey,
   };
 }
 
@@ -80,6 +85,11 @@ export interface OwnedCardRow {
   rateBp: number;
   stock: CardRow['stock'];
   description: string;
+  gradingCompany: CardRow['gradingCompany'];
+  grade: CardRow['grade'];
+  certNumber: CardRow['certNumber'];
+  frontPhotoKey: CardRow['frontPhotoKey'];
+  backPhotoKey: CardRow['backPhotoKey'];
 }
 
 export function ownedCardDto(r: OwnedCardRow): OwnedCard {
@@ -101,6 +111,7 @@ export function ownedCardDto(r: OwnedCardRow): OwnedCard {
       classId: r.classId,
       architectId: r.architectId,
       textureId: r.textureId,
+      grading: r.gradingCompany && r.grade !== null && r.certNumber ? { company: r.gradingCompany, grade: r.grade, certNumber: r.certNumber } : null,
     },
     className: r.className,
     classColour: r.classColour,
@@ -131,6 +142,7 @@ export async function listCollection(
     q.classId ? eq(cards.classId, q.classId) : undefined,
     q.set ? eq(cards.setName, q.set) : undefined,
     q.q ? ilike(cards.name, likePattern(q.q)) : undefined,
+    q.graded === 'true' ? sql`${cards.gradingCompany} is not null` : q.graded === 'false' ? sql`${cards.gradingCompany} is null` : undefined,
     q.ids ? (q.ids.length ? inArray(ownedCards.id, q.ids) : sql`false`) : undefined,
   );
   const rate = effectiveRateSql(defaultRateBp);
@@ -230,7 +242,7 @@ export async function getOwnedCard(db: DbOrTx, userId: string | null, ownedCardI
     .where(eq(buybackLines.ownedCardId, row.id));
   const dto = ownedCardDto(row);
   return {
-    ownedCard: { ...dto, description: row.description },
+    ownedCard: { ...dto, description: row.description, frontPhotoKey: row.frontPhotoKey, backPhotoKey: row.backPhotoKey },
     opening: opening
       ? { ...opening, slot: row.slot, createdAt: opening.createdAt.toISOString() }
       : null,

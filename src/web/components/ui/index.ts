@@ -28,3 +28,4 @@ export { VisuallyHidden } from './visually-hidden';
 export { Money, CurrencyContext, useCurrency, formatCents } from './money';
 export { Logo } from './logo';
 export { Switch } from './switch';
+export { GradeBadge, PhysicalPhotos } from './grade-badge';

@@ -2,7 +2,7 @@ import type { Paged } from '@shared/contracts/paging';
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CardPackOdds } from '@shared/contracts/shop';
 import type { ClientErrorCode } from '@shared/api-error';
-import type { Architect, ArchitectInput, Card, CardClass, CardInput, ClassInput, CsvImportResult, LookClass, LookRefs, PublicCardDetail, PublicCardPage, PublicSet, StockAdjustment, Texture, TextureInput, Upload } from '@shared/contracts/catalog';
+import type { Architect, ArchitectInput, Card, CardClass, CardValueHistory, CardInput, ClassInput, CsvImportResult, LookClass, LookRefs, PublicCardDetail, PublicCardPage, PublicSet, StockAdjustment, Texture, TextureInput, Upload } from '@shared/contracts/catalog';
 import { api, ApiClientError } from '@web/lib/api';
 
 /** Builds ?a=1&b=2 from defined, non-empty values. */
@@ -19,6 +19,7 @@ export interface PublicCardQuery {
   q?: string;
   classId?: string;
   set?: string;
+  graded?: string;
   sort?: string;
   page?: number;
 }
@@ -34,6 +35,14 @@ export const publicCardQuery = (id: string) =>
   queryOptions({
     queryKey: ['catalog', 'public-card', id],
     queryFn: ({ signal }) => api.get<PublicCardDetail>(`/api/cards/${encodeURIComponent(id)}`, { signal }),
+  });
+
+/** A card's market value over time (the card view's price chart). */
+export const valueHistoryQuery = (id: string) =>
+  queryOptions({
+    queryKey: ['catalog', 'value-history', id],
+    queryFn: ({ signal }) => api.get<CardValueHistory>(`/api/cards/${encodeURIComponent(id)}/value-history`, { signal }),
+    staleTime: 60_000,
   });
 
 /** The live packs that can give a card, with the odds the draw uses (served by the shop). */

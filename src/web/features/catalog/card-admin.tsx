@@ -9,6 +9,7 @@ import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { lookFromRefs, MAX_STOCK, UPLOAD_KEY, type LookRefs, type StockAdjustment } from '@shared/contracts/catalog';
 import { parseMoney } from '@shared/money';
+import { CERT_PATTERNS, formatGrade, GRADING_COMPANIES, GRADING_COMPANY_NAME, gradesOf, gradingFieldErrors, type GradingCompany } from '@shared/contracts/grading';
 import {
   Badge,
   Button,
@@ -303,7 +304,17 @@ const cardFormSchema = z.object({
   description: z.string().max(2000, 'Description must be at most 2000 characters.'),
   active: z.boolean(),
   stock: z.number({ message: 'Stock must be a number.' }).int('Stock must be a whole number.').min(0, 'Stock cannot be negative.').max(MAX_STOCK),
-});
+  gradingCompany: z.enum(['', ...GRADING_COMPANIES]),
+  grade: z.string(),
+  certNumber: z.string().trim(),
+  frontPhotoKey: z.string(),
+  backPhotoKey: z.string(),
+})
+  // The same rules as the API (shared/contracts/grading.ts), so the messages match.
+  .superRefine((f, ctx) => {
+    const errors = gradingFieldErrors({ gradingCompany: f.gradingCompany || null, grade: f.grade ? Number(f.grade) : null, certNumber: f.certNumber || null });
+    for (const [path, [message]] of Object.entries(errors)) ctx.addIssue({ code: 'custom', path: [path], message: message! });
+  });
 
 export function CardDetailScreen({ id }: { id: string }) {
   return (
@@ -334,8 +345,30 @@ function CardEditor({ existing, adjustments }: { existing: AdminCard | null; adj
           description: existing.description,
           active: existing.active,
           stock: existing.stock,
+          gradingCompany: existing.gradingCompany ?? '',
+          grade: existing.grade === null ? '' : String(existing.grade),
+          certNumber: existing.certNumber ?? '',
+          frontPhotoKey: existing.frontPhotoKey ?? '',
+          backPhotoKey: existing.backPhotoKey ?? '',
         }
-      : { name: '', setName: '', number: 1, classId: '', architectId: '', textureId: '', imageKey: '', value: '', description: '', active: true, stock: 0 },
+      : {
+          name: '',
+          setName: '',
+          number: 1,
+          classId: '',
+          architectId: '',
+          textureId: '',
+          imageKey: '',
+          value: '',
+          description: '',
+          active: true,
+          stock: 0,
+          gradingCompany: '',
+          grade: '',
+          certNumber: '',
+          frontPhotoKey: '',
+          backPhotoKey: '',
+        },
     toInput: (f) => ({
       name: f.name,
       setName: f.setName,
@@ -347,6 +380,11 @@ function CardEditor({ existing, adjustments }: { existing: AdminCard | null; adj
       valueCents: parseMoney(f.value)!,
       description: f.description,
       active: f.active,
+      gradingCompany: f.gradingCompany || null,
+      grade: f.gradingCompany && f.grade ? Number(f.grade) : null,
+      certNumber: f.gradingCompany ? f.certNumber || null : null,
+      frontPhotoKey: f.frontPhotoKey || null,
+      backPhotoKey: f.backPhotoKey || null,
       // Stock changes only through the stock panel, with a reason, once the card exists.
       ...(existing ? {} : { stock: f.stock }),
     }),
@@ -453,6 +491,74 @@ function CardEditor({ existing, adjustments }: { existing: AdminCard | null; adj
       <FormField label="Description" error={formState.errors.description?.message}>
         <Textarea rows={3} {...register('description')} />
       </FormField>
+      <fieldset className="space-y-4 rounded-xl border border-white/10 p-4">
+        <legend className="px-1 text-sm font-semibold text-white">Grading and photos of the physical card</legend>
+        <div className="grid gap-5 sm:grid-cols-3">
+          <FormField label="Grading company" error={formState.errors.gradingCompany?.message}>
+            <Select {...register('gradingCompany')}>
+              <option value="">Not graded</option>
+              {GRADING_COMPANIES.map((c) => (
+                <option key={c} value={c}>
+                  {GRADING_COMPANY_NAME[c]}
+                </option>
+              ))}
+            </Select>
+          </FormField>
+          <FormField label="Grade" error={formState.errors.grade?.message}>
+            <Select {...register('grade')} disabled={!v.gradingCompany}>
+              <option value="">{v.gradingCompany ? 'Pick the grade…' : '—'}</option>
+              {v.gradingCompany
+                ? gradesOf(v.gradingCompany as GradingCompany)
+                    .slice()
+                    .reverse()
+                    .map((g) => (
+                      <option key={g} value={String(g)}>
+                        {formatGrade(g)}
+                      </option>
+                    ))
+                : null}
+            </Select>
+          </FormField>
+          <FormField
+            label="Certificate number"
+            hint={v.gradingCompany ? CERT_PATTERNS[v.gradingCompany as GradingCompany].rule : 'On the slab label.'}
+            error={formState.errors.certNumber?.message}
+          >
+            <Input {...register('certNumber')} inputMode="numeric" autoComplete="off" disabled={!v.gradingCompany} />
+          </FormField>
+        </div>
+        <div className="grid gap-5 sm:grid-cols-2">
+          <ImageUploadField
+            label="Photo of the front"
+            hint="The physical copy (or its slab), kept beside the artwork."
+            value={v.frontPhotoKey}
+            onChange={(key) => setValue('frontPhotoKey', key, { shouldValidate: true, shouldDirty: true })}
+            error={formState.errors.frontPhotoKey?.message}
+            previewClassName="aspect-[3/5] w-24"
+          />
+          <ImageUploadField
+            label="Photo of the back"
+            value={v.backPhotoKey}
+            onChange={(key) => setValue('backPhotoKey', key, { shouldValidate: true, shouldDirty: true })}
+            error={formState.errors.backPhotoKey?.message}
+            previewClassName="aspect-[3/5] w-24"
+          />
+        </div>
+        {v.frontPhotoKey || v.backPhotoKey ? (
+          <div className="flex flex-wrap gap-2">
+            {v.frontPhotoKey ? (
+              <Button variant="ghost" size="sm" onClick={() => setValue('frontPhotoKey', '', { shouldDirty: true })}>
+                Remove the front photo
+              </Button>
+            ) : null}
+            {v.backPhotoKey ? (
+              <Button variant="ghost" size="sm" onClick={() => setValue('backPhotoKey', '', { shouldDirty: true })}>
+                Remove the back photo
+              </Button>
+            ) : null}
+          </div>
+        ) : null}
+      </fieldset>
       <FormField label="On sale (shown on /cards and can be pulled)" inline error={formState.errors.active?.message}>
         <Checkbox {...register('active')} />
       </FormField>

@@ -1,10 +1,15 @@
+import { lazy, Suspense } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { lookFromRefs } from '@shared/contracts/catalog-look';
-import { Badge, Dialog, Money, Skeleton } from '@web/components/ui';
+import { GRADING_COMPANY_NAME } from '@shared/contracts/grading';
+import { Badge, Dialog, GradeBadge, Money, PhysicalPhotos, Skeleton } from '@web/components/ui';
 import { ApiClientError } from '@web/lib/api';
 import { cardPacksQuery, publicCardQuery } from './api';
 import { CardSkeleton, CardView } from './card-view';
+
+// recharts loads with the chart, when a card is opened: no other view pays for it.
+const ValueChart = lazy(() => import('./value-chart'));
 
 /** /cards?card=<id> — one card up close, with its value, availability and the packs that give it. */
 export default function CardDetailDialog({ id, onClose }: { id: string; onClose: () => void }) {
@@ -33,15 +38,36 @@ export default function CardDetailDialog({ id, onClose }: { id: string; onClose:
           {notFound ? 'This card is not in the catalog any more. Close this and pick another.' : 'We could not load this card. Close this and try again.'}
         </p>
       ) : data && look ? (
+        <>
         <div className="flex flex-col items-center gap-6 sm:flex-row sm:items-start">
           <CardView look={look} size="lg" priority />
-          <dl className="w-full flex-1 space-y-4">
+          <dl className="w-full min-w-0 flex-1 space-y-4">
             <div>
               <dt className="text-xs font-semibold tracking-widest text-zinc-400 uppercase">Market value</dt>
               <dd className="text-3xl font-bold text-white">
                 <Money cents={data.card.valueCents} />
               </dd>
             </div>
+            {data.card.grading ? (
+              <div>
+                <dt className="text-xs font-semibold tracking-widest text-zinc-400 uppercase">Graded</dt>
+                <dd className="mt-1 space-y-1 text-zinc-100">
+                  <GradeBadge grading={data.card.grading} size="md" />
+                  <p className="text-sm text-zinc-300">
+                    {GRADING_COMPANY_NAME[data.card.grading.company]}, certificate{' '}
+                    <span className="font-mono break-all text-zinc-100">{data.card.grading.certNumber}</span>
+                  </p>
+                </dd>
+              </div>
+            ) : null}
+            {data.card.frontPhotoKey || data.card.backPhotoKey ? (
+              <div>
+                <dt className="text-xs font-semibold tracking-widest text-zinc-400 uppercase">The physical card</dt>
+                <dd className="mt-2">
+                  <PhysicalPhotos name={data.card.name} frontPhotoKey={data.card.frontPhotoKey} backPhotoKey={data.card.backPhotoKey} />
+                </dd>
+              </div>
+            ) : null}
             <div>
               <dt className="text-xs font-semibold tracking-widest text-zinc-400 uppercase">Class</dt>
               <dd className="mt-1 flex items-center gap-2 text-zinc-100">
@@ -69,6 +95,15 @@ export default function CardDetailDialog({ id, onClose }: { id: string; onClose:
             ) : null}
           </dl>
         </div>
+        <section aria-labelledby="price-history-title" className="mt-6 min-w-0">
+          <h3 id="price-history-title" className="mb-2 text-xs font-semibold tracking-widest text-zinc-400 uppercase">
+            Price history
+          </h3>
+          <Suspense fallback={<Skeleton className="h-44 w-full" />}>
+            <ValueChart cardId={data.card.id} name={data.card.name} />
+          </Suspense>
+        </section>
+        </>
       ) : null}
     </Dialog>
   );

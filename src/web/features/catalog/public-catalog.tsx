@@ -2,7 +2,7 @@ import { lazy, Suspense, useDeferredValue, useState } from 'react';
 import { useQuery, type QueryClient } from '@tanstack/react-query';
 import type { PublicCard, LookRefs } from '@shared/contracts/catalog';
 import { lookFromRefs, PUBLIC_PAGE_SIZE } from '@shared/contracts/catalog-look';
-import { Button, EmptyState, PageHeader } from '@web/components/ui';
+import { Button, EmptyState, GradeBadge, PageHeader } from '@web/components/ui';
 import { publicCardsQuery, publicClassesQuery, publicSetsQuery } from './api';
 import { CardSkeleton, CardView } from './card-view';
 import { FilterSelect, ListFooter, QueryError, readUrlState, SearchBox, Toolbar, useUrlState } from './list-kit';
@@ -19,12 +19,20 @@ const SORTS = [
   { value: 'newest', label: 'Newest first' },
 ];
 
-const URL_DEFAULTS = { q: '', classId: '', set: '', sort: 'value_desc', page: '1', card: '' };
+// ?grading=graded|ungraded: words, since the router would quote "true" in the address bar.
+const URL_DEFAULTS = { q: '', classId: '', set: '', grading: '', sort: 'value_desc', page: '1', card: '' };
 type UrlState = typeof URL_DEFAULTS;
 
 const pageOf = (s: UrlState) => Math.max(1, Number.parseInt(s.page, 10) || 1);
 const listQuery = (s: UrlState) =>
-  publicCardsQuery({ q: s.q || undefined, classId: s.classId || undefined, set: s.set || undefined, sort: s.sort, page: pageOf(s) });
+  publicCardsQuery({
+    q: s.q || undefined,
+    classId: s.classId || undefined,
+    set: s.set || undefined,
+    graded: s.grading === 'graded' ? 'true' : s.grading === 'ungraded' ? 'false' : undefined,
+    sort: s.sort,
+    page: pageOf(s),
+  });
 
 /** Starts the list, class and set queries of /cards before the page first renders. */
 export function prefetchPublicCatalog(queryClient: QueryClient, search: Record<string, unknown>) {
@@ -42,7 +50,7 @@ export function PublicCatalog() {
   const list = useQuery(listQuery(s));
   const classes = useQuery(publicClassesQuery);
   const sets = useQuery(publicSetsQuery);
-  const filtered = Boolean(s.q || s.classId || s.set);
+  const filtered = Boolean(s.q || s.classId || s.set || s.grading);
   // Once shown, the dialog stays mounted so closing it behaves exactly as before.
   const [detailShown, setDetailShown] = useState(false);
   if (s.card && !detailShown) setDetailShown(true);
@@ -67,6 +75,16 @@ export function PublicCatalog() {
           onChange={(v) => set({ set: v })}
           options={[{ value: '', label: 'All sets' }, ...(sets.data?.sets ?? []).map((x) => ({ value: x.name, label: `${x.name} (${x.cardCount})` }))]}
         />
+        <FilterSelect
+          label="Grading"
+          value={s.grading}
+          onChange={(grading) => set({ grading })}
+          options={[
+            { value: '', label: 'All cards' },
+            { value: 'graded', label: 'Graded only' },
+            { value: 'ungraded', label: 'Ungraded only' },
+          ]}
+        />
         <FilterSelect label="Sort" value={s.sort} onChange={(sort) => set({ sort })} options={SORTS} />
       </Toolbar>
 
@@ -84,7 +102,7 @@ export function PublicCatalog() {
           description={filtered ? 'Try another name, or clear the filters to see every card.' : 'The vault is being stocked. Check back soon.'}
           action={
             filtered ? (
-              <Button variant="secondary" onClick={() => set({ q: '', classId: '', set: '' })}>
+              <Button variant="secondary" onClick={() => set({ q: '', classId: '', set: '', grading: '' })}>
                 Clear filters
               </Button>
             ) : undefined
@@ -142,8 +160,11 @@ function CardTile({ card, refs, priority, onOpen }: { card: PublicCard; refs: Lo
         // aria-label: the name then always holds the visible text (WCAG 2.5.3, label in name).
       >
         <CardView look={look} size="sm" fluid priority={priority} />
-        <span className="mt-2 block truncate text-xs text-zinc-400">
-          {card.setName} · #{card.number}
+        <span className="mt-2 flex min-w-0 items-center gap-1.5 text-xs text-zinc-400">
+          {card.grading ? <GradeBadge grading={card.grading} className="shrink-0" /> : null}
+          <span className="truncate">
+            {card.setName} · #{card.number}
+          </span>
         </span>
         <span className="sr-only">. Open details</span>
       </button>

@@ -2,7 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { ShieldCheck } from 'lucide-react';
 import { ACQUIRED_LABEL, formatRate, STATUS_LABEL } from '@shared/contracts/collection';
-import { Badge, Button, Dialog, Money, Notice, SkeletonText, buttonClasses } from '@web/components/ui';
+import { GRADING_COMPANY_NAME } from '@shared/contracts/grading';
+import { Badge, Button, Dialog, GradeBadge, Money, Notice, PhysicalPhotos, SkeletonText, buttonClasses } from '@web/components/ui';
 import { ownedCardQuery } from './api';
 import { CollectionCard } from './card-renderer';
 import { STATUS_TONE } from './format';
@@ -50,12 +51,22 @@ export function OwnedCardDialog({
             <div className="flex flex-wrap gap-2">
               <Badge tone={STATUS_TONE[o.status]}>{STATUS_LABEL[o.status]}</Badge>
               <Badge tone="violet">{o.className}</Badge>
+              {o.card.grading ? <GradeBadge grading={o.card.grading} /> : null}
             </div>
             <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2">
               <dt className="text-zinc-400">Set</dt>
               <dd className="text-zinc-100">
                 {o.card.setName} #{o.card.number}
               </dd>
+              {o.card.grading ? (
+                <>
+                  <dt className="text-zinc-400">Graded</dt>
+                  <dd className="text-zinc-100">
+                    {GRADING_COMPANY_NAME[o.card.grading.company]}, grade {o.card.grading.grade}, certificate{' '}
+                    <span className="font-mono">{o.card.grading.certNumber}</span>
+                  </dd>
+                </>
+              ) : null}
               <dt className="text-zinc-400">Acquired</dt>
               <dd className="text-zinc-100">
                 {ACQUIRED_LABEL[o.acquiredVia]}, {formatDateTime(o.acquiredAt)}
@@ -105,6 +116,7 @@ export function OwnedCardDialog({
                 </Link>
               </div>
             ) : null}
+            <PhysicalPhotos name={o.card.name} frontPhotoKey={o.frontPhotoKey} backPhotoKey={o.backPhotoKey} />
             {o.description ? <p className="text-zinc-300">{o.description}</p> : null}
           </div>
         </div>

@@ -16,6 +16,7 @@ import {
   Checkbox,
   EmptyState,
   FormField,
+  GradeBadge,
   Input,
   Money,
   Notice,
@@ -73,6 +74,7 @@ export function Vault({ selectionActions }: VaultProps = {}) {
   const [search, setSearch] = useState('');
   const [classId, setClassId] = useState('');
   const [set, setSet] = useState('');
+  const [graded, setGraded] = useState<'' | 'true' | 'false'>('');
   const [status, setStatus] = useState<(typeof COLLECTION_STATUS_FILTERS)[number]>('in_vault');
   const [sort, setSort] = useState<(typeof COLLECTION_SORTS)[number]>('acquired_desc');
   const [page, setPage] = useState(1);
@@ -85,6 +87,7 @@ export function Vault({ selectionActions }: VaultProps = {}) {
     ...(q ? { q } : {}),
     ...(classId ? { classId } : {}),
     ...(set ? { set } : {}),
+    ...(graded ? { graded } : {}),
   };
   const list = useQuery(collectionQuery(params));
   const data = list.data;
@@ -109,7 +112,7 @@ export function Vault({ selectionActions }: VaultProps = {}) {
   const [detail, setDetail] = useState<string | null>(null);
   const [sale, setSale] = useState<BuybackInput | null>(null);
 
-  useEffect(() => setPage(1), [q, classId, set, status, sort]);
+  useEffect(() => setPage(1), [q, classId, set, graded, status, sort]);
 
   const sellable = useMemo(() => data?.items.filter((i) => i.status === 'in_vault') ?? [], [data]);
   const allOnPage = sellable.length > 0 && sellable.every((i) => selected.has(i.id));
@@ -149,7 +152,7 @@ export function Vault({ selectionActions }: VaultProps = {}) {
     }
   };
   const selectedTotal = [...selected.values()].reduce((s, i) => s + i.buybackCents, 0);
-  const filtered = Boolean(q || classId || set || status !== 'in_vault');
+  const filtered = Boolean(q || classId || set || graded || status !== 'in_vault');
 
   return (
     <div className="space-y-6 pb-24">
@@ -162,7 +165,7 @@ export function Vault({ selectionActions }: VaultProps = {}) {
       <form
         role="search"
         aria-label="Filter your cards"
-        className="grid gap-3 rounded-2xl border border-white/10 bg-surface/70 p-4 sm:grid-cols-2 lg:grid-cols-5"
+        className="grid gap-3 rounded-2xl border border-white/10 bg-surface/70 p-4 sm:grid-cols-2 lg:grid-cols-6"
         onSubmit={(e) => e.preventDefault()}
       >
         <FormField label="Search">
@@ -189,6 +192,13 @@ export function Vault({ selectionActions }: VaultProps = {}) {
                 {s}
               </option>
             ))}
+          </Select>
+        </FormField>
+        <FormField label="Grading">
+          <Select value={graded} onChange={(e) => setGraded(e.target.value as typeof graded)}>
+            <option value="">All cards</option>
+            <option value="true">Graded only</option>
+            <option value="false">Ungraded only</option>
           </Select>
         </FormField>
         <FormField label="Status">
@@ -234,7 +244,7 @@ export function Vault({ selectionActions }: VaultProps = {}) {
           <EmptyState
             icon={<Search />}
             title="No cards match"
-            description="Try another search, class, set or status."
+            description="Try another search, class, set, grading or status."
             action={
               <Button
                 variant="secondary"
@@ -242,6 +252,7 @@ export function Vault({ selectionActions }: VaultProps = {}) {
                   setSearch('');
                   setClassId('');
                   setSet('');
+                  setGraded('');
                   setStatus('in_vault');
                 }}
               >
@@ -399,6 +410,7 @@ function VaultTile({
       <div className="flex items-start justify-between gap-2 px-1">
         <div className="min-w-0">
           <p className="truncate text-sm font-medium text-white">{item.card.name}</p>
+          {item.card.grading ? <GradeBadge grading={item.card.grading} className="my-0.5" /> : null}
           <p className="text-xs text-zinc-400">
             <Money cents={item.valueCents} />
             {sellable ? (

@@ -12,7 +12,7 @@ const STEPS = [
   {
     icon: <Vault />,
     title: 'Open it on screen',
-    text: 'The cards you pull are real, graded physical cards that sit in our vault — and from that moment they are yours.',
+    text: 'The cards you pull are real physical cards that sit in our vault — and from that moment they are yours.',
   },
   {
     icon: <Truck />,
@@ -49,6 +49,13 @@ export default function AboutPage() {
         out of that stock and recorded as yours: which card, when you got it, and what it was worth at the time. Until
         you decide otherwise they stay in our vault, insured and stored properly, and they show up in{' '}
         <Link to="/collect">your vault</Link>.
+      </p>
+      <p>
+        Some cards are <strong>professionally graded</strong>: sealed in a slab by PSA, Beckett (BGS) or CGC. Those show
+        their slab badge — for example &ldquo;PSA 10&rdquo; — with the grade and certificate number, and photos of the
+        front and back of the physical copy. The <Link to="/cards" search={{ grading: 'graded' }}>graded cards</Link> have
+        a filter of their own, on /cards and in your vault. Other cards are ungraded (&ldquo;raw&rdquo;) copies, and say
+        nothing about a grade. Open any card on the <Link to="/cards">cards page</Link> to see its market value over time.
       </p>
       <p>
         From there you choose what happens to each card. <strong>Keep it</strong> in the vault for as long as you like.{' '}
