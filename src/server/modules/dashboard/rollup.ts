@@ -1,6 +1,13 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.ts';
-import { dashboardActiveHourly, dashboardHourly, dashboardRollupState, dashboardSeqMarks } from '../../db/schema/dashboard.ts';
+import {
+  dashboardActiveDaily,
+  dashboardActiveHourly,
+  dashboardDaily,
+  dashboardHourly,
+  dashboardRollupState,
+  dashboardSeqMarks,
+} from '../../db/schema/dashboard.ts';
 import type { Job } from '../../jobs/scheduler.ts';
 
 /**
@@ -27,6 +34,8 @@ import type { Job } from '../../jobs/scheduler.ts';
 export const SAFETY = sql`interval '5 minutes'`;
 export const REROLL_HOURS = 3;
 export const MARKS_KEPT = sql`interval '3 days'`;
+const DAY_MS = 86_400_000;
+export const floorDay = (d: Date) => new Date(Math.floor(d.getTime() / DAY_MS) * DAY_MS);
 
 const hourOf = (col: SQL) => sql`date_trunc('hour', ${col}, 'UTC')`;
 
@@ -122,6 +131,17 @@ export async function rollUp(db: Db, opts: { horizon?: Date } = {}): Promise<Rol
     await tx.execute(sql`insert into ${dashboardHourly} ("hour", "metric", "k1", "k2", "n", "sum", "sum2") ${hourlyFacts(a, b)}`);
     await tx.execute(sql`delete from ${dashboardActiveHourly} where "hour" >= ${a} and "hour" < ${b}`);
     await tx.execute(sql`insert into ${dashboardActiveHourly} ("hour", "user_id") ${activeFacts(a, b)}`);
+    // The daily tier: every UTC day touched by this run that is now wholly rolled, again from the
+    // hourly rows (those before `from` are unchanged and still there), so days = Σ their hours.
+    const dayA = from ? sql`${floorDay(from).toISOString()}::timestamptz` : sql`'-infinity'::timestamptz`;
+    const dayB = sql`${floorDay(target).toISOString()}::timestamptz`;
+    await tx.execute(sql`delete from ${dashboardDaily} where "day" >= ${dayA}`);
+    await tx.execute(sql`insert into ${dashboardDaily} ("day", "metric", "k1", "k2", "n", "sum", "sum2")
+      select date_trunc('day', "hour", 'UTC'), "metric", "k1", "k2", sum("n"), sum("sum"), sum("sum2") from ${dashboardHourly}
+      where "hour" >= ${dayA} and "hour" < ${dayB} group by 1, 2, 3, 4`);
+    await tx.execute(sql`delete from ${dashboardActiveDaily} where "day" >= ${dayA}`);
+    await tx.execute(sql`insert into ${dashboardActiveDaily} ("day", "user_id")
+      select distinct date_trunc('day', "hour", 'UTC'), "user_id" from ${dashboardActiveHourly} where "hour" >= ${dayA} and "hour" < ${dayB}`);
     await tx.execute(sql`insert into ${dashboardRollupState} ("id", "rolled_until", "updated_at") values (1, ${b}, now())
       on conflict ("id") do update set "rolled_until" = excluded."rolled_until", "updated_at" = now()`);
     await tx.execute(sql`delete from ${dashboardSeqMarks} where "taken_at" < now() - ${MARKS_KEPT}`);
@@ -135,6 +155,8 @@ export async function rebuildRollup(db: Db, opts: { horizon?: Date } = {}): Prom
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext('packvault:dashboard-rollup'))`);
     await tx.execute(sql`delete from ${dashboardHourly}`);
     await tx.execute(sql`delete from ${dashboardActiveHourly}`);
+    await tx.execute(sql`delete from ${dashboardDaily}`);
+    await tx.execute(sql`delete from ${dashboardActiveDaily}`);
     await tx.execute(sql`delete from ${dashboardRollupState}`);
   });
   return rollUp(db, opts);

@@ -1,4 +1,4 @@
-import { and, inArray, sql } from 'drizzle-orm';
+import { and, inArray, sql, type SQL } from 'drizzle-orm';
 import {
   DASHBOARD_FIGURES,
   type Dashboard,
@@ -73,18 +73,58 @@ interface FactRow {
   sum2: string;
 }
 
-/** Rollup rows of [previousFrom, W) and raw facts of [W, to), summed per period (and bucket for the current one). */
+interface Span {
+  from: Date;
+  to: Date;
+}
+interface Sources {
+  days: Span[];
+  hours: Span[];
+  tail: Span | null;
+}
+
+/**
+ * Where the rows of [a, b) come from: whole UTC days from the daily tier (if `wholeDays`), the
+ * hours around them from the hourly one (both only before W = rolled_until), and the raw tail
+ * after W. Called per period, so a day never straddles the period boundary.
+ */
+export function sources(a: Date, b: Date, w: Date | null, wholeDays: boolean): Sources {
+  const out: Sources = { days: [], hours: [], tail: null };
+  const end = w ? new Date(Math.min(w.getTime(), b.getTime())) : a;
+  if (end > a) {
+    const d1 = ceilTo(a, DAY);
+    const d2 = floorTo(end, DAY);
+    if (!wholeDays || d1 >= d2) out.hours.push({ from: a, to: end });
+    else {
+      if (a < d1) out.hours.push({ from: a, to: d1 });
+      out.days.push({ from: d1, to: d2 });
+      if (d2 < end) out.hours.push({ from: d2, to: end });
+    }
+  }
+  const tailFrom = end > a ? end : a;
+  if (tailFrom < b) out.tail = { from: tailFrom, to: b };
+  return out;
+}
+
+const periods = (r: ResolvedRange, w: Date | null) => [
+  sources(r.previousFrom, r.from, w, true),
+  // An hourly series needs the current period's hours.
+  sources(r.from, r.to, w, r.bucket === 'day'),
+];
+
+const unionAll = (parts: SQL[]) => sql.join(parts.map((p) => sql`(${p})`), sql` union all `);
+
+/** Rollup rows (days, hours) and raw facts of the tail, summed per period (and bucket for the current one). */
 async function facts(db: DbOrTx, r: ResolvedRange, w: Date | null): Promise<FactRow[]> {
-  const wSql = w ? ts(w) : sql`'-infinity'::timestamptz`;
-  const tailFrom = w && w > r.previousFrom ? w : r.previousFrom;
+  const parts = periods(r, w).flatMap((src) => [
+    ...src.days.map((d) => sql`select "day" as "hour", "metric", "k1", "k2", "n", "sum", "sum2" from "dashboard_daily" where "day" >= ${ts(d.from)} and "day" < ${ts(d.to)}`),
+    ...src.hours.map((h) => sql`select "hour", "metric", "k1", "k2", "n", "sum", "sum2" from "dashboard_hourly" where "hour" >= ${ts(h.from)} and "hour" < ${ts(h.to)}`),
+    ...(src.tail ? [hourlyFacts(ts(src.tail.from), ts(src.tail.to))] : []),
+  ]);
+  if (!parts.length) return [];
   return rows<FactRow>(
     db,
-    sql`with "f" as (
-        select "hour", "metric", "k1", "k2", "n", "sum", "sum2" from "dashboard_hourly"
-        where "hour" >= ${ts(r.previousFrom)} and "hour" < least(${wSql}, ${ts(r.to)})
-        union all
-        (${hourlyFacts(ts(tailFrom), ts(r.to))})
-      )
+    sql`with "f" as (${unionAll(parts)})
       select "hour" >= ${ts(r.from)} as "cur",
         case when "hour" >= ${ts(r.from)} then date_trunc(${r.bucket}, "hour", 'UTC') end as "bucket",
         "metric", "k1", "k2", sum("n")::text as "n", sum("sum")::text as "sum", sum("sum2")::text as "sum2"
@@ -92,21 +132,23 @@ async function facts(db: DbOrTx, r: ResolvedRange, w: Date | null): Promise<Fact
   );
 }
 
+/** Distinct users active in one period's sources. */
+async function distinctActive(db: DbOrTx, src: Sources): Promise<number> {
+  const parts = [
+    ...src.days.map((d) => sql`select "user_id" from "dashboard_active_daily" where "day" >= ${ts(d.from)} and "day" < ${ts(d.to)}`),
+    ...src.hours.map((h) => sql`select "user_id" from "dashboard_active_hourly" where "hour" >= ${ts(h.from)} and "hour" < ${ts(h.to)}`),
+    ...(src.tail ? [sql`select "user_id" from (${activeFacts(ts(src.tail.from), ts(src.tail.to))}) "t"`] : []),
+  ];
+  if (!parts.length) return 0;
+  // Grouped (a hash aggregate, parallel on PostgreSQL) rather than count(distinct …), which sorts every row.
+  const [x] = await rows<{ n: string }>(db, sql`select count(*)::text as "n" from (select "user_id" from (${unionAll(parts)}) "a" group by "user_id") "u"`);
+  return Number(x?.n ?? 0);
+}
+
+/** The two periods on two connections at once: on long ranges this count is most of the request. */
 async function activeUsers(db: DbOrTx, r: ResolvedRange, w: Date | null): Promise<{ current: number; previous: number }> {
-  const wSql = w ? ts(w) : sql`'-infinity'::timestamptz`;
-  const tailFrom = w && w > r.previousFrom ? w : r.previousFrom;
-  const [x] = await rows<{ cur: string; prev: string }>(
-    db,
-    sql`with "a" as (
-        select "hour", "user_id" from "dashboard_active_hourly"
-        where "hour" >= ${ts(r.previousFrom)} and "hour" < least(${wSql}, ${ts(r.to)})
-        union all
-        (${activeFacts(ts(tailFrom), ts(r.to))})
-      )
-      select (count(distinct "user_id") filter (where "hour" >= ${ts(r.from)}))::text as "cur",
-        (count(distinct "user_id") filter (where "hour" < ${ts(r.from)}))::text as "prev" from "a"`,
-  );
-  return { current: Number(x?.cur ?? 0), previous: Number(x?.prev ?? 0) };
+  const [previous, current] = await Promise.all(periods(r, w).map((src) => distinctActive(db, src)));
+  return { current: current!, previous: previous! };
 }
 
 /** A figure from a ledger fact: Σ amounts on a house account kind, optionally of some entry kinds. */
@@ -157,14 +199,17 @@ async function classStock(db: DbOrTx, classIds: string[], pool: PackPool): Promi
   return new Map(got.map((g) => [g.classId, { n: Number(g.n), sum: Number(g.sum), sumSq: Number(g.sumSq), copies: Number(g.copies) }]));
 }
 
+// TEMP PROFILE
+export const PROF: Record<string, number[]> = {};
+async function tm<T>(k: string, p: Promise<T>): Promise<T> { const s = performance.now(); const v = await p; (PROF[k] ??= []).push(performance.now() - s); return v; }
 export async function getDashboard(db: DbOrTx, q: { range: DashboardPreset; from?: string; to?: string }, now = new Date()): Promise<Dashboard> {
   const r = resolveRange(q, now);
-  const w = await rolledUntil(db);
+  const w = await tm('rolledUntil', rolledUntil(db));
   const [factRows, active, productRows, shipping, drops, failedCount, failedRecent, rec] = await Promise.all([
-    facts(db, r, w),
-    activeUsers(db, r, w),
-    rows<ProductRow>(db, sql`select p."id"::text as "id", p."name", p."price_cents", p."status"::text as "status", k."slots", k."pool"
-      from "products" p join "packs" k on k."id" = p."pack_id" where p."status" <> 'draft' order by p."sort_order", p."created_at"`),
+    tm('facts', facts(db, r, w)),
+    tm('active', activeUsers(db, r, w)),
+    tm('products', rows<ProductRow>(db, sql`select p."id"::text as "id", p."name", p."price_cents", p."status"::text as "status", k."slots", k."pool"
+      from "products" p join "packs" k on k."id" = p."pack_id" where p."status" <> 'draft' order by p."sort_order", p."created_at"`)),
     rows<{ status: string; n: string; oldest: string | null }>(
       db,
       sql`select "status"::text as "status", count(*)::text as "n", floor(extract(epoch from (${ts(now)} - min("created_at"))))::text as "oldest"
@@ -231,7 +276,7 @@ export async function getDashboard(db: DbOrTx, q: { range: DashboardPreset; from
     pools.set(poolKey(p), e);
   }
   const stockByPool = new Map<string, Map<string, ClassStock>>();
-  await Promise.all([...pools].map(async ([k, v]) => stockByPool.set(k, await classStock(db, v.classIds, v.pool))));
+  await tm('stock', Promise.all([...pools].map(async ([k, v]) => stockByPool.set(k, await classStock(db, v.classIds, v.pool)))));
 
   const products: ProductReturn[] = shown.map((p) => {
     const o = opensByProduct.get(p.id) ?? { n: 0, pulled: 0, sales: 0 };
@@ -244,7 +289,7 @@ export async function getDashboard(db: DbOrTx, q: { range: DashboardPreset; from
   const stock: Dashboard['attention']['stock'] = [];
   const liveClassIds = [...new Set(live.filter((p) => p.pool.mode === 'classes').flatMap((p) => classesOf(p.slots)))];
   if (liveClassIds.length) {
-    const names = await db.select({ id: cardClasses.id, name: cardClasses.name }).from(cardClasses).where(inArray(cardClasses.id, liveClassIds));
+    const names = await tm('classNames', db.select({ id: cardClasses.id, name: cardClasses.name }).from(cardClasses).where(inArray(cardClasses.id, liveClassIds)));
     const byClass = stockByPool.get('classes') ?? new Map<string, ClassStock>();
     for (const c of names) {
       const copies = byClass.get(c.id)?.copies ?? 0;
