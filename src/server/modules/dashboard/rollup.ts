@@ -37,6 +37,12 @@ export const MARKS_KEPT = sql`interval '3 days'`;
 const DAY_MS = 86_400_000;
 export const floorDay = (d: Date) => new Date(Math.floor(d.getTime() / DAY_MS) * DAY_MS);
 
+/**
+ * House accounts. Same rows as `user_id is null` (the ledger_accounts_owner check), but answered
+ * by the unique index on code instead of a scan of every wallet.
+ */
+const HOUSE = sql`la."code" is not null`;
+
 const hourOf = (col: SQL) => sql`date_trunc('hour', ${col}, 'UTC')`;
 
 /** The latest postings seq certainly below every posting of a transaction stamped at or after `a`. */
@@ -54,7 +60,7 @@ export function hourlyFacts(a: SQL, b: SQL): SQL {
     from "ledger_accounts" la
     join "postings" p on p."account_id" = la."id" and p."seq" > ${seqFloor(a)}
     join "journal_entries" e on e."id" = p."entry_id"
-    where la."user_id" is null and e."created_at" >= ${a} and e."created_at" < ${b}
+    where ${HOUSE} and e."created_at" >= ${a} and e."created_at" < ${b}
     group by 1, 3, 4
     union all
     select ${hourOf(sql`o."created_at"`)}, 'opens', o."product_id"::text, '', count(*)::bigint, sum(o."total_value_cents")::bigint, sum(pu."unit_price_cents")::bigint
@@ -69,21 +75,26 @@ export function hourlyFacts(a: SQL, b: SQL): SQL {
     group by 1`;
 }
 
-/** (hour, user_id) of everyone who deposited, bought, opened or signed in during [a, b). */
-export function activeFacts(a: SQL, b: SQL): SQL {
+/**
+ * (hour, user_id) of everyone who deposited, bought, opened or signed in during [a, b). With
+ * `usersOnly`, just the user ids, duplicates kept (the caller groups them anyway).
+ */
+export function activeFacts(a: SQL, b: SQL, opts: { usersOnly?: boolean } = {}): SQL {
+  const col = (at: SQL, user: SQL) => (opts.usersOnly ? user : sql`${hourOf(at)} as "hour", ${user} as "user_id"`);
+  const union = opts.usersOnly ? sql`union all` : sql`union`;
   return sql`
-    select ${hourOf(sql`e."created_at"`)} as "hour", w."user_id" as "user_id"
+    select ${col(sql`e."created_at"`, sql`w."user_id"`)}
     from "ledger_accounts" la
     join "postings" p on p."account_id" = la."id" and p."seq" > ${seqFloor(a)}
     join "journal_entries" e on e."id" = p."entry_id"
     join "postings" p2 on p2."entry_id" = e."id" and p2."account_id" <> la."id"
     join "ledger_accounts" w on w."id" = p2."account_id" and w."user_id" is not null
-    where la."user_id" is null and e."kind" in ('deposit', 'pack_purchase') and e."created_at" >= ${a} and e."created_at" < ${b}
-    union
-    select ${hourOf(sql`oc."acquired_at"`)}, oc."owner_id" from "owned_cards" oc
+    where ${HOUSE} and e."kind" in ('deposit', 'pack_purchase') and e."created_at" >= ${a} and e."created_at" < ${b}
+    ${union}
+    select ${col(sql`oc."acquired_at"`, sql`oc."owner_id"`)} from "owned_cards" oc
     where oc."opening_id" is not null and oc."acquired_at" >= ${a} and oc."acquired_at" < ${b}
-    union
-    select ${hourOf(sql`s."created_at"`)}, s."user_id" from "session" s where s."created_at" >= ${a} and s."created_at" < ${b}`;
+    ${union}
+    select ${col(sql`s."created_at"`, sql`s."user_id"`)} from "session" s where s."created_at" >= ${a} and s."created_at" < ${b}`;
 }
 
 type Rows<T> = T[] | { rows: T[] };

@@ -137,7 +137,7 @@ async function distinctActive(db: DbOrTx, src: Sources): Promise<number> {
   const parts = [
     ...src.days.map((d) => sql`select "user_id" from "dashboard_active_daily" where "day" >= ${ts(d.from)} and "day" < ${ts(d.to)}`),
     ...src.hours.map((h) => sql`select "user_id" from "dashboard_active_hourly" where "hour" >= ${ts(h.from)} and "hour" < ${ts(h.to)}`),
-    ...(src.tail ? [sql`select "user_id" from (${activeFacts(ts(src.tail.from), ts(src.tail.to))}) "t"`] : []),
+    ...(src.tail ? [activeFacts(ts(src.tail.from), ts(src.tail.to), { usersOnly: true })] : []),
   ];
   if (!parts.length) return 0;
   // Grouped (a hash aggregate, parallel on PostgreSQL) rather than count(distinct …), which sorts every row.
@@ -199,17 +199,14 @@ async function classStock(db: DbOrTx, classIds: string[], pool: PackPool): Promi
   return new Map(got.map((g) => [g.classId, { n: Number(g.n), sum: Number(g.sum), sumSq: Number(g.sumSq), copies: Number(g.copies) }]));
 }
 
-// TEMP PROFILE
-export const PROF: Record<string, number[]> = {};
-async function tm<T>(k: string, p: Promise<T>): Promise<T> { const s = performance.now(); const v = await p; (PROF[k] ??= []).push(performance.now() - s); return v; }
 export async function getDashboard(db: DbOrTx, q: { range: DashboardPreset; from?: string; to?: string }, now = new Date()): Promise<Dashboard> {
   const r = resolveRange(q, now);
-  const w = await tm('rolledUntil', rolledUntil(db));
+  const w = await rolledUntil(db);
   const [factRows, active, productRows, shipping, drops, failedCount, failedRecent, rec] = await Promise.all([
-    tm('facts', facts(db, r, w)),
-    tm('active', activeUsers(db, r, w)),
-    tm('products', rows<ProductRow>(db, sql`select p."id"::text as "id", p."name", p."price_cents", p."status"::text as "status", k."slots", k."pool"
-      from "products" p join "packs" k on k."id" = p."pack_id" where p."status" <> 'draft' order by p."sort_order", p."created_at"`)),
+    facts(db, r, w),
+    activeUsers(db, r, w),
+    rows<ProductRow>(db, sql`select p."id"::text as "id", p."name", p."price_cents", p."status"::text as "status", k."slots", k."pool"
+      from "products" p join "packs" k on k."id" = p."pack_id" where p."status" <> 'draft' order by p."sort_order", p."created_at"`),
     rows<{ status: string; n: string; oldest: string | null }>(
       db,
       sql`select "status"::text as "status", count(*)::text as "n", floor(extract(epoch from (${ts(now)} - min("created_at"))))::text as "oldest"
@@ -276,7 +273,7 @@ export async function getDashboard(db: DbOrTx, q: { range: DashboardPreset; from
     pools.set(poolKey(p), e);
   }
   const stockByPool = new Map<string, Map<string, ClassStock>>();
-  await tm('stock', Promise.all([...pools].map(async ([k, v]) => stockByPool.set(k, await classStock(db, v.classIds, v.pool)))));
+  await Promise.all([...pools].map(async ([k, v]) => stockByPool.set(k, await classStock(db, v.classIds, v.pool))));
 
   const products: ProductReturn[] = shown.map((p) => {
     const o = opensByProduct.get(p.id) ?? { n: 0, pulled: 0, sales: 0 };
@@ -289,7 +286,7 @@ export async function getDashboard(db: DbOrTx, q: { range: DashboardPreset; from
   const stock: Dashboard['attention']['stock'] = [];
   const liveClassIds = [...new Set(live.filter((p) => p.pool.mode === 'classes').flatMap((p) => classesOf(p.slots)))];
   if (liveClassIds.length) {
-    const names = await tm('classNames', db.select({ id: cardClasses.id, name: cardClasses.name }).from(cardClasses).where(inArray(cardClasses.id, liveClassIds)));
+    const names = await db.select({ id: cardClasses.id, name: cardClasses.name }).from(cardClasses).where(inArray(cardClasses.id, liveClassIds));
     const byClass = stockByPool.get('classes') ?? new Map<string, ClassStock>();
     for (const c of names) {
       const copies = byClass.get(c.id)?.copies ?? 0;
