@@ -11,7 +11,8 @@ import {
 import type { Job } from '../../jobs/scheduler.ts';
 
 /**
- * The dashboard's hourly rollups (issue 18). The job rolls whole hours that are safely over; the
+ * The dashboard's hourly rollups (issue 18), and the daily tier summed from them for whole UTC
+ * days (read by long ranges). The job rolls whole hours that are safely over; the
  * dashboard answers with the rollups before `rolled_until` plus the raw rows after it (the tail),
  * both from the same fact queries below, so a rebuild from scratch gives the same numbers.
  *
