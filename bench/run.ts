@@ -3,13 +3,16 @@
 // limit (pgbench on the captured SQL) against the app (autocannon closed loop; fixed rates from
 // lib/open-loop.ts, as pgbench -R), the invariants afterwards,
 // growth (100,000 cards, 1,000,000 owned), the read path, realtime fan-out and embedded PGlite.
-// Flags: --quick (small and short, for developing the bench), --only=read,realtime,open,growth,pglite,
+// growth (100,000 cards, 1,000,000 owned), the read path, realtime fan-out, embedded PGlite and the
+// admin dashboard at 1M ledger postings (lib/dashboard.ts).
+// Flags: --quick (small and short, for developing the bench), --only=read,realtime,open,growth,pglite,dashboard,
 // --seconds=N, --rates=a,b,c, --users=N, --keep (leave the databases). Exit code ≠ 0 only on errors.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { migratePgliteClient, migratePostgresUrl } from '../src/server/db/migrate.ts';
+import { dashboardBench, dashboardTable, DASHBOARD_P95_MS, type DashboardBenchResult } from './lib/dashboard.ts';
 import { checkInvariants, type Invariants } from './lib/invariants.ts';
 import { load, type LoadResult } from './lib/load.ts';
 import { endpointExists, openBench, OPEN_PATH, userRotation, type OpenBenchResult } from './lib/open.ts';
@@ -148,7 +151,9 @@ async function pgliteBench(): Promise<PgliteResult> {
 async function main() {
   const started = new Date();
   log(`packvault bench (${o.quick ? 'quick' : 'full'}) against ${ADMIN_URL.replace(/:[^:@/]*@/, ':***@')}`);
-  const buildNote = await ensureBuilt('server');
+  // The dashboard phase calls the service in-process: no build needed for it alone.
+  const needsServer = ['read', 'realtime', 'open', 'growth', 'pglite'].some(want);
+  const buildNote = needsServer ? await ensureBuilt('server') : null;
   if (buildNote) notes.push(buildNote);
   const before = await machine();
   const results: Record<string, unknown> = {};
@@ -159,6 +164,7 @@ async function main() {
   let read: ReadResult | null = null;
   let realtime: RealtimeResult | null = null;
   let pglite: PgliteResult | null = null;
+  let dashboard: DashboardBenchResult | null = null;
   let endpoint = true;
 
   try {
@@ -203,6 +209,14 @@ async function main() {
         pglite = await pgliteBench();
       } catch (err) {
         errors.push(`pglite: ${(err as Error).message}`);
+      }
+    }
+    if (want('dashboard')) {
+      log('dashboard: 1M ledger postings');
+      try {
+        dashboard = await dashboardBench({ users: 20_000, entries: o.quick ? 50_000 : 500_000, rounds: o.quick ? 8 : 40, keep: o.keep });
+      } catch (err) {
+        errors.push(`dashboard: ${(err as Error).message}`);
       }
     }
   } finally {
@@ -266,12 +280,17 @@ async function main() {
       met: realtime ? realtime.p99_ms !== null && realtime.p99_ms <= TARGETS.realtime_p99_ms && realtime.deliveries === realtime.expected_deliveries && realtime.connected === o.sseClients : null,
     },
     invariants: { target: 'all hold', value: summary.invariants_ok, met: summary.invariants_ok },
+    dashboard_p95: {
+      target: `< ${DASHBOARD_P95_MS} ms for every range`,
+      value: dashboard ? Math.max(...dashboard.cases.map((c) => c.p95_ms)) : null,
+      met: dashboard ? dashboard.met : null,
+    },
   };
 
   Object.assign(results, {
     ...summary,
     targets,
-    detail: { small, small_invariants: smallInv, large, large_invariants: largeInv, read, realtime, pglite },
+    detail: { small, small_invariants: smallInv, large, large_invariants: largeInv, read, realtime, pglite, dashboard },
     run: {
       started: started.toISOString(),
       finished: new Date().toISOString(),
@@ -311,11 +330,17 @@ async function main() {
     rows.push(['SSE delivery p50/p99 ms', `${realtime.p50_ms}/${realtime.p99_ms}`, targets.realtime_p99.target, yes(targets.realtime_p99.met)]);
     rows.push(['SSE memory KB per connection', realtime.kb_per_connection, '', '']);
   }
+  if (dashboard) {
+    for (const c of dashboard.cases) {
+      rows.push([`dashboard ${c.range} ×${c.concurrency} p50/p95 ms`, `${c.p50_ms}/${c.p95_ms}`, `p95 < ${DASHBOARD_P95_MS} ms`, yes(c.met)]);
+    }
+  }
   rows.push(['invariants', summary.invariants_ok ? 'hold' : 'BROKEN', 'all hold', yes(summary.invariants_ok)]);
   console.log(`\n${table(rows)}\n`);
   for (const inv of [smallInv, largeInv, pglite?.invariants]) if (inv && !inv.ok) console.log(`invariant failures: ${inv.failures.join(', ')}`);
   for (const n of notes) console.log(`note: ${n}`);
   for (const e of errors) console.log(`ERROR: ${e}`);
+  if (dashboard) console.log(`${dashboardTable(dashboard)}\n`);
   console.log(`load average before ${before.loadavg.join(' ')}, after ${after.loadavg.join(' ')} (${before.cpus} cores)`);
 
   const outDir = path.join(ROOT, 'bench/results');

@@ -38,6 +38,35 @@ export const dashboardActiveHourly = pgTable(
   (t) => [primaryKey({ columns: [t.hour, t.userId] })],
 );
 
+/**
+ * The same sums per UTC day, for the days that are wholly rolled (day + 1 day ≤ `rolled_until`):
+ * rolled from `dashboard_hourly` in the same transaction, so a long range reads days and only
+ * its edge hours.
+ */
+export const dashboardDaily = pgTable(
+  'dashboard_daily',
+  {
+    day: timestamp('day', { withTimezone: true }).notNull(),
+    metric: text('metric').notNull(),
+    k1: text('k1').notNull().default(''),
+    k2: text('k2').notNull().default(''),
+    n: bigint('n', { mode: 'number' }).notNull().default(0),
+    sum: bigint('sum', { mode: 'number' }).notNull().default(0),
+    sum2: bigint('sum2', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.metric, t.k1, t.k2] })],
+);
+
+/** Who was active on which wholly rolled UTC day (from `dashboard_active_hourly`). */
+export const dashboardActiveDaily = pgTable(
+  'dashboard_active_daily',
+  {
+    day: timestamp('day', { withTimezone: true }).notNull(),
+    userId: text('user_id').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.userId] })],
+);
+
 /** One row: every hour before `rolled_until` is in the rollups. */
 export const dashboardRollupState = pgTable(
   'dashboard_rollup_state',

@@ -7,7 +7,7 @@ import { idem, moneyTestContext, type MoneyTestContext } from '../wallet/test-su
 import { fund, liveProduct, makeCatalog, slots } from '../shop/test-support.ts';
 import { reconcileAndStore } from '../books/service.ts';
 import { hourlyFacts, rebuildRollup, rollUp, rows } from './rollup.ts';
-import { getDashboard } from './service.ts';
+import { getDashboard, sources } from './service.ts';
 
 let t: MoneyTestContext;
 let admin: string;
@@ -174,12 +174,50 @@ describe('rollup', () => {
     const rolled = await rows<Record<string, string>>(t.deps.db, sql`select "metric", "k1", "k2", sum("n")::text n, sum("sum")::text s, sum("sum2")::text s2
       from dashboard_hourly group by 1, 2, 3 order by 1, 2, 3`);
     expect(rolled).toEqual(await scratch());
+    // The daily tier is the sum of its whole days' hours, after incremental runs and after a rebuild.
+    const dailyEqualsHours = async () => {
+      const [w] = await rows<{ d: string }>(t.deps.db, sql`select date_trunc('day', rolled_until, 'UTC')::text as d from dashboard_rollup_state`);
+      const daily = await rows(t.deps.db, sql`select day::text d, metric, k1, k2, n::text, sum::text s, sum2::text s2 from dashboard_daily order by 1, 2, 3, 4`);
+      const fromHours = await rows(t.deps.db, sql`select date_trunc('day', hour, 'UTC')::text d, metric, k1, k2, sum(n)::text n, sum(sum)::text s, sum(sum2)::text s2
+        from dashboard_hourly where hour < ${w!.d}::timestamptz group by 1, 2, 3, 4 order by 1, 2, 3, 4`);
+      expect(daily).toEqual(fromHours);
+      expect(daily.length).toBeGreaterThan(0);
+      const active = await rows(t.deps.db, sql`select day::text d, user_id from dashboard_active_daily order by 1, 2`);
+      const activeFromHours = await rows(t.deps.db, sql`select distinct date_trunc('day', hour, 'UTC')::text d, user_id from dashboard_active_hourly
+        where hour < ${w!.d}::timestamptz order by 1, 2`);
+      expect(active).toEqual(activeFromHours);
+    };
+    await dailyEqualsHours();
+    const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+    const custom = { range: 'custom' as const, from: day(now.getTime() - 12 * DAY), to: day(now.getTime()) };
     const rolled30 = await getDashboard(t.deps.db, { range: '30d' }, now);
+    const rolledCustom = await getDashboard(t.deps.db, custom, now);
+    expect(rolledCustom.figures.promoCostCents).toEqual({ current: 50 + 25 + 777, previous: 0 });
     await rebuildRollup(t.deps.db, { horizon: new Date(now.getTime() + 3 * HOUR) });
+    await dailyEqualsHours();
     expect(await getDashboard(t.deps.db, { range: '30d' }, now)).toEqual(rolled30);
+    expect(await getDashboard(t.deps.db, custom, now)).toEqual(rolledCustom);
     // And with nothing rolled at all: the raw rows alone.
     await t.deps.db.execute(sql`delete from dashboard_rollup_state`);
     expect((await getDashboard(t.deps.db, { range: '30d' }, now)).figures).toEqual(rolled30.figures);
+    expect((await getDashboard(t.deps.db, custom, now)).figures).toEqual(rolledCustom.figures);
+  });
+});
+
+describe('sources', () => {
+  it('cover [a, b) once, whole days only inside it, hours at the edges, the raw tail after W', () => {
+    const at = (s: string) => new Date(s);
+    const src = sources(at('2025-01-01T05:00Z'), at('2025-01-10T03:20Z'), at('2025-01-09T07:00Z'), true);
+    const iso = (xs: Array<{ from: Date; to: Date }>) => xs.map((x) => [x.from.toISOString(), x.to.toISOString()]);
+    expect(iso(src.days)).toEqual([['2025-01-02T00:00:00.000Z', '2025-01-09T00:00:00.000Z']]);
+    expect(iso(src.hours)).toEqual([
+      ['2025-01-01T05:00:00.000Z', '2025-01-02T00:00:00.000Z'],
+      ['2025-01-09T00:00:00.000Z', '2025-01-09T07:00:00.000Z'],
+    ]);
+    expect(iso([src.tail!])).toEqual([['2025-01-09T07:00:00.000Z', '2025-01-10T03:20:00.000Z']]);
+    // Hours only when asked; nothing rolled: all raw.
+    expect(sources(at('2025-01-01T05:00Z'), at('2025-01-10T03:20Z'), at('2025-01-09T07:00Z'), false).days).toEqual([]);
+    expect(sources(at('2025-01-01T05:00Z'), at('2025-01-02T05:00Z'), null, true)).toEqual({ days: [], hours: [], tail: { from: at('2025-01-01T05:00Z'), to: at('2025-01-02T05:00Z') } });
   });
 });
 

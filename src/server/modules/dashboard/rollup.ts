@@ -1,10 +1,18 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.ts';
-import { dashboardActiveHourly, dashboardHourly, dashboardRollupState, dashboardSeqMarks } from '../../db/schema/dashboard.ts';
+import {
+  dashboardActiveDaily,
+  dashboardActiveHourly,
+  dashboardDaily,
+  dashboardHourly,
+  dashboardRollupState,
+  dashboardSeqMarks,
+} from '../../db/schema/dashboard.ts';
 import type { Job } from '../../jobs/scheduler.ts';
 
 /**
- * The dashboard's hourly rollups (issue 18). The job rolls whole hours that are safely over; the
+ * The dashboard's hourly rollups (issue 18), and the daily tier summed from them for whole UTC
+ * days (read by long ranges). The job rolls whole hours that are safely over; the
  * dashboard answers with the rollups before `rolled_until` plus the raw rows after it (the tail),
  * both from the same fact queries below, so a rebuild from scratch gives the same numbers.
  *
@@ -27,6 +35,14 @@ import type { Job } from '../../jobs/scheduler.ts';
 export const SAFETY = sql`interval '5 minutes'`;
 export const REROLL_HOURS = 3;
 export const MARKS_KEPT = sql`interval '3 days'`;
+const DAY_MS = 86_400_000;
+export const floorDay = (d: Date) => new Date(Math.floor(d.getTime() / DAY_MS) * DAY_MS);
+
+/**
+ * House accounts. Same rows as `user_id is null` (the ledger_accounts_owner check), but answered
+ * by the unique index on code instead of a scan of every wallet.
+ */
+const HOUSE = sql`la."code" is not null`;
 
 const hourOf = (col: SQL) => sql`date_trunc('hour', ${col}, 'UTC')`;
 
@@ -45,7 +61,7 @@ export function hourlyFacts(a: SQL, b: SQL): SQL {
     from "ledger_accounts" la
     join "postings" p on p."account_id" = la."id" and p."seq" > ${seqFloor(a)}
     join "journal_entries" e on e."id" = p."entry_id"
-    where la."user_id" is null and e."created_at" >= ${a} and e."created_at" < ${b}
+    where ${HOUSE} and e."created_at" >= ${a} and e."created_at" < ${b}
     group by 1, 3, 4
     union all
     select ${hourOf(sql`o."created_at"`)}, 'opens', o."product_id"::text, '', count(*)::bigint, sum(o."total_value_cents")::bigint, sum(pu."unit_price_cents")::bigint
@@ -60,21 +76,26 @@ export function hourlyFacts(a: SQL, b: SQL): SQL {
     group by 1`;
 }
 
-/** (hour, user_id) of everyone who deposited, bought, opened or signed in during [a, b). */
-export function activeFacts(a: SQL, b: SQL): SQL {
+/**
+ * (hour, user_id) of everyone who deposited, bought, opened or signed in during [a, b). With
+ * `usersOnly`, just the user ids, duplicates kept (the caller groups them anyway).
+ */
+export function activeFacts(a: SQL, b: SQL, opts: { usersOnly?: boolean } = {}): SQL {
+  const col = (at: SQL, user: SQL) => (opts.usersOnly ? user : sql`${hourOf(at)} as "hour", ${user} as "user_id"`);
+  const union = opts.usersOnly ? sql`union all` : sql`union`;
   return sql`
-    select ${hourOf(sql`e."created_at"`)} as "hour", w."user_id" as "user_id"
+    select ${col(sql`e."created_at"`, sql`w."user_id"`)}
     from "ledger_accounts" la
     join "postings" p on p."account_id" = la."id" and p."seq" > ${seqFloor(a)}
     join "journal_entries" e on e."id" = p."entry_id"
     join "postings" p2 on p2."entry_id" = e."id" and p2."account_id" <> la."id"
     join "ledger_accounts" w on w."id" = p2."account_id" and w."user_id" is not null
-    where la."user_id" is null and e."kind" in ('deposit', 'pack_purchase') and e."created_at" >= ${a} and e."created_at" < ${b}
-    union
-    select ${hourOf(sql`oc."acquired_at"`)}, oc."owner_id" from "owned_cards" oc
+    where ${HOUSE} and e."kind" in ('deposit', 'pack_purchase') and e."created_at" >= ${a} and e."created_at" < ${b}
+    ${union}
+    select ${col(sql`oc."acquired_at"`, sql`oc."owner_id"`)} from "owned_cards" oc
     where oc."opening_id" is not null and oc."acquired_at" >= ${a} and oc."acquired_at" < ${b}
-    union
-    select ${hourOf(sql`s."created_at"`)}, s."user_id" from "session" s where s."created_at" >= ${a} and s."created_at" < ${b}`;
+    ${union}
+    select ${col(sql`s."created_at"`, sql`s."user_id"`)} from "session" s where s."created_at" >= ${a} and s."created_at" < ${b}`;
 }
 
 type Rows<T> = T[] | { rows: T[] };
@@ -122,6 +143,17 @@ export async function rollUp(db: Db, opts: { horizon?: Date } = {}): Promise<Rol
     await tx.execute(sql`insert into ${dashboardHourly} ("hour", "metric", "k1", "k2", "n", "sum", "sum2") ${hourlyFacts(a, b)}`);
     await tx.execute(sql`delete from ${dashboardActiveHourly} where "hour" >= ${a} and "hour" < ${b}`);
     await tx.execute(sql`insert into ${dashboardActiveHourly} ("hour", "user_id") ${activeFacts(a, b)}`);
+    // The daily tier: every UTC day touched by this run that is now wholly rolled, again from the
+    // hourly rows (those before `from` are unchanged and still there), so days = Σ their hours.
+    const dayA = from ? sql`${floorDay(from).toISOString()}::timestamptz` : sql`'-infinity'::timestamptz`;
+    const dayB = sql`${floorDay(target).toISOString()}::timestamptz`;
+    await tx.execute(sql`delete from ${dashboardDaily} where "day" >= ${dayA}`);
+    await tx.execute(sql`insert into ${dashboardDaily} ("day", "metric", "k1", "k2", "n", "sum", "sum2")
+      select date_trunc('day', "hour", 'UTC'), "metric", "k1", "k2", sum("n"), sum("sum"), sum("sum2") from ${dashboardHourly}
+      where "hour" >= ${dayA} and "hour" < ${dayB} group by 1, 2, 3, 4`);
+    await tx.execute(sql`delete from ${dashboardActiveDaily} where "day" >= ${dayA}`);
+    await tx.execute(sql`insert into ${dashboardActiveDaily} ("day", "user_id")
+      select distinct date_trunc('day', "hour", 'UTC'), "user_id" from ${dashboardActiveHourly} where "hour" >= ${dayA} and "hour" < ${dayB}`);
     await tx.execute(sql`insert into ${dashboardRollupState} ("id", "rolled_until", "updated_at") values (1, ${b}, now())
       on conflict ("id") do update set "rolled_until" = excluded."rolled_until", "updated_at" = now()`);
     await tx.execute(sql`delete from ${dashboardSeqMarks} where "taken_at" < now() - ${MARKS_KEPT}`);
@@ -135,6 +167,8 @@ export async function rebuildRollup(db: Db, opts: { horizon?: Date } = {}): Prom
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext('packvault:dashboard-rollup'))`);
     await tx.execute(sql`delete from ${dashboardHourly}`);
     await tx.execute(sql`delete from ${dashboardActiveHourly}`);
+    await tx.execute(sql`delete from ${dashboardDaily}`);
+    await tx.execute(sql`delete from ${dashboardActiveDaily}`);
     await tx.execute(sql`delete from ${dashboardRollupState}`);
   });
   return rollUp(db, opts);

@@ -1,4 +1,4 @@
-import { and, inArray, sql } from 'drizzle-orm';
+import { and, inArray, sql, type SQL } from 'drizzle-orm';
 import {
   DASHBOARD_FIGURES,
   type Dashboard,
@@ -73,18 +73,58 @@ interface FactRow {
   sum2: string;
 }
 
-/** Rollup rows of [previousFrom, W) and raw facts of [W, to), summed per period (and bucket for the current one). */
+interface Span {
+  from: Date;
+  to: Date;
+}
+interface Sources {
+  days: Span[];
+  hours: Span[];
+  tail: Span | null;
+}
+
+/**
+ * Where the rows of [a, b) come from: whole UTC days from the daily tier (if `wholeDays`), the
+ * hours around them from the hourly one (both only before W = rolled_until), and the raw tail
+ * after W. Called per period, so a day never straddles the period boundary.
+ */
+export function sources(a: Date, b: Date, w: Date | null, wholeDays: boolean): Sources {
+  const out: Sources = { days: [], hours: [], tail: null };
+  const end = w ? new Date(Math.min(w.getTime(), b.getTime())) : a;
+  if (end > a) {
+    const d1 = ceilTo(a, DAY);
+    const d2 = floorTo(end, DAY);
+    if (!wholeDays || d1 >= d2) out.hours.push({ from: a, to: end });
+    else {
+      if (a < d1) out.hours.push({ from: a, to: d1 });
+      out.days.push({ from: d1, to: d2 });
+      if (d2 < end) out.hours.push({ from: d2, to: end });
+    }
+  }
+  const tailFrom = end > a ? end : a;
+  if (tailFrom < b) out.tail = { from: tailFrom, to: b };
+  return out;
+}
+
+const periods = (r: ResolvedRange, w: Date | null) => [
+  sources(r.previousFrom, r.from, w, true),
+  // An hourly series needs the current period's hours.
+  sources(r.from, r.to, w, r.bucket === 'day'),
+];
+
+const unionAll = (parts: SQL[]) => sql.join(parts.map((p) => sql`(${p})`), sql` union all `);
+
+/** Rollup rows (days, hours) and raw facts of the tail, summed per period (and bucket for the current one). */
 async function facts(db: DbOrTx, r: ResolvedRange, w: Date | null): Promise<FactRow[]> {
-  const wSql = w ? ts(w) : sql`'-infinity'::timestamptz`;
-  const tailFrom = w && w > r.previousFrom ? w : r.previousFrom;
+  const parts = periods(r, w).flatMap((src) => [
+    ...src.days.map((d) => sql`select "day" as "hour", "metric", "k1", "k2", "n", "sum", "sum2" from "dashboard_daily" where "day" >= ${ts(d.from)} and "day" < ${ts(d.to)}`),
+    ...src.hours.map((h) => sql`select "hour", "metric", "k1", "k2", "n", "sum", "sum2" from "dashboard_hourly" where "hour" >= ${ts(h.from)} and "hour" < ${ts(h.to)}`),
+    ...(src.tail ? [hourlyFacts(ts(src.tail.from), ts(src.tail.to))] : []),
+  ]);
+  if (!parts.length) return [];
   return rows<FactRow>(
     db,
-    sql`with "f" as (
-        select "hour", "metric", "k1", "k2", "n", "sum", "sum2" from "dashboard_hourly"
-        where "hour" >= ${ts(r.previousFrom)} and "hour" < least(${wSql}, ${ts(r.to)})
-        union all
-        (${hourlyFacts(ts(tailFrom), ts(r.to))})
-      )
+    sql`with "f" as (${unionAll(parts)})
       select "hour" >= ${ts(r.from)} as "cur",
         case when "hour" >= ${ts(r.from)} then date_trunc(${r.bucket}, "hour", 'UTC') end as "bucket",
         "metric", "k1", "k2", sum("n")::text as "n", sum("sum")::text as "sum", sum("sum2")::text as "sum2"
@@ -92,21 +132,23 @@ async function facts(db: DbOrTx, r: ResolvedRange, w: Date | null): Promise<Fact
   );
 }
 
+/** Distinct users active in one period's sources. */
+async function distinctActive(db: DbOrTx, src: Sources): Promise<number> {
+  const parts = [
+    ...src.days.map((d) => sql`select "user_id" from "dashboard_active_daily" where "day" >= ${ts(d.from)} and "day" < ${ts(d.to)}`),
+    ...src.hours.map((h) => sql`select "user_id" from "dashboard_active_hourly" where "hour" >= ${ts(h.from)} and "hour" < ${ts(h.to)}`),
+    ...(src.tail ? [activeFacts(ts(src.tail.from), ts(src.tail.to), { usersOnly: true })] : []),
+  ];
+  if (!parts.length) return 0;
+  // Grouped (a hash aggregate, parallel on PostgreSQL) rather than count(distinct …), which sorts every row.
+  const [x] = await rows<{ n: string }>(db, sql`select count(*)::text as "n" from (select "user_id" from (${unionAll(parts)}) "a" group by "user_id") "u"`);
+  return Number(x?.n ?? 0);
+}
+
+/** The two periods on two connections at once: on long ranges this count is most of the request. */
 async function activeUsers(db: DbOrTx, r: ResolvedRange, w: Date | null): Promise<{ current: number; previous: number }> {
-  const wSql = w ? ts(w) : sql`'-infinity'::timestamptz`;
-  const tailFrom = w && w > r.previousFrom ? w : r.previousFrom;
-  const [x] = await rows<{ cur: string; prev: string }>(
-    db,
-    sql`with "a" as (
-        select "hour", "user_id" from "dashboard_active_hourly"
-        where "hour" >= ${ts(r.previousFrom)} and "hour" < least(${wSql}, ${ts(r.to)})
-        union all
-        (${activeFacts(ts(tailFrom), ts(r.to))})
-      )
-      select (count(distinct "user_id") filter (where "hour" >= ${ts(r.from)}))::text as "cur",
-        (count(distinct "user_id") filter (where "hour" < ${ts(r.from)}))::text as "prev" from "a"`,
-  );
-  return { current: Number(x?.cur ?? 0), previous: Number(x?.prev ?? 0) };
+  const [previous, current] = await Promise.all(periods(r, w).map((src) => distinctActive(db, src)));
+  return { current: current!, previous: previous! };
 }
 
 /** A figure from a ledger fact: Σ amounts on a house account kind, optionally of some entry kinds. */
