@@ -5,6 +5,7 @@ import { auditPersonalData } from './audit/personal-data.ts';
 import { buybackPersonalData } from './buyback/personal-data.ts';
 import { catalogPersonalData } from './catalog/personal-data.ts';
 import { collectionPersonalData } from './collection/personal-data.ts';
+import { dashboardPersonalData } from './dashboard/personal-data.ts';
 import { dropsPersonalData } from './drops/personal-data.ts';
 import { fairnessPersonalData } from './fairness/personal-data.ts';
 import { inventoryPersonalData } from './inventory/personal-data.ts';
@@ -76,6 +77,7 @@ export const personalDataSections: readonly PersonalDataSection[] = [
   auditPersonalData,
   mailPersonalData,
   notificationsPersonalData,
+  dashboardPersonalData,
   platformPersonalData,
   accountPersonalData,
 ];
