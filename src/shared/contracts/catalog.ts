@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { patchOf } from './patch.ts';
 import { STOCK_MOVEMENT_REASONS } from './inventory.ts';
 import { pageSchema, pageSizeSchema, pagedSchema } from './paging.ts';
 import { GRADING_COMPANIES } from './grading.ts';
@@ -94,7 +95,7 @@ export const classInputSchema = z.object({
     .default(null),
 });
 export type ClassInput = z.input<typeof classInputSchema>;
-export const classPatchSchema = classInputSchema.partial();
+export const classPatchSchema = patchOf(classInputSchema);
 
 export const cardClassSchema = z.object({
   id: z.string(),
@@ -135,7 +136,7 @@ export const textureInputSchema = z.object({
     .max(100, 'Opacity is 0–100%.'),
 });
 export type TextureInput = z.input<typeof textureInputSchema>;
-export const texturePatchSchema = textureInputSchema.partial();
+export const texturePatchSchema = patchOf(textureInputSchema);
 
 export const textureSchema = z.object({
   id: z.string(),
@@ -196,7 +197,7 @@ export const architectInputSchema = z.object({
   layout: architectLayoutSchema,
 });
 export type ArchitectInput = z.input<typeof architectInputSchema>;
-export const architectPatchSchema = architectInputSchema.partial();
+export const architectPatchSchema = patchOf(architectInputSchema);
 
 export const architectSchema = z.object({
   id: z.string(),
@@ -264,7 +265,7 @@ export const cardInputSchema = z.object({
   backPhotoKey: uploadKeySchema.nullable().optional(),
 });
 export type CardInput = z.input<typeof cardInputSchema>;
-export const cardPatchSchema = cardInputSchema.omit({ stock: true }).partial();
+export const cardPatchSchema = patchOf(cardInputSchema.omit({ stock: true }));
 
 export const cardSchema = z.object({
   id: z.string(),
