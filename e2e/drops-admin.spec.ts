@@ -46,6 +46,10 @@ function localIn(hours: number): string {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
 
+// Each of these walks several admin forms with axe checks: on CI it took up to 58 s of the
+// default 60, so a busy machine tipped it over. The steps wait on what they see, not on time.
+test.describe.configure({ timeout: 120_000 });
+
 test('an admin schedules a drop with a prize card, edits it, is refused a bad edit, and cancels it: the prize goes back to stock', async ({ adminPage: page }) => {
   // The out-of-stock and past-close refusals answer 4xx on purpose.
   allowConsoleError(page, /Failed to load resource: the server responded with a status of (400|409)/);
