@@ -8,7 +8,7 @@ import { expectAccessible, unique } from './support.ts';
  */
 
 test('an admin changes a setting, sees an out-of-bounds value refused on its field, and the history', async ({ adminPage: page }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(120_000);
   const original = ((await (await page.request.get('/api/config')).json()) as { supportEmail: string }).supportEmail;
   const email = `help-${unique()}@packvault.test`;
   const site = page.getByRole('form', { name: 'Site name and support email' });
