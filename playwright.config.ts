@@ -35,7 +35,9 @@ export default defineConfig({
   fullyParallel: false,
   workers: 2,
   retries: 0,
-  timeout: 60_000,
+  // Specs walk whole journeys (sign-up by mail, checkout, admin forms, axe) on a 2-core CI machine
+  // that also runs the maintenance project's server; steps wait on what they see, not on time.
+  timeout: 120_000,
   expect: { timeout: 10_000 },
   reporter: process.env.CI ? [['list']] : [['list']],
   globalSetup: './e2e/global-setup.ts',
