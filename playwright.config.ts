@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
+import { serverLog } from './e2e/server-logs.ts';
 
 const port = Number(process.env.E2E_PORT ?? 3300);
 export const E2E_BASE_URL = `http://localhost:${port}`;
@@ -16,14 +17,17 @@ const maintenanceDataDir = process.env.E2E_MAINTENANCE_DATA_DIR ?? mkdtempSync(p
 process.env.E2E_MAINTENANCE_DATA_DIR = maintenanceDataDir;
 const MAINTENANCE_SPEC = /maintenance\.spec\.ts/;
 
-const serverEnv = (p: number, dir: string, url: string) => ({
+const serverEnv = (p: number, dir: string, url: string, log: string) => ({
+  // scripts/e2e-server.mjs writes the server's output there; the global teardown greps it.
+  E2E_SERVER_LOG: log,
   NODE_ENV: 'development',
   PORT: String(p),
   HOST: '127.0.0.1',
   DATA_DIR: dir,
   PUBLIC_URL: url,
   SEED_DEMO: 'true',
-  LOG_LEVEL: 'warn',
+  // Every request line too, so the teardown's check sees all the traffic.
+  LOG_LEVEL: 'info',
   // The loopback peer (the test runner) may name a client address, so each fixture user
   // signs up from an address of its own instead of the suite sharing one sign-up budget.
   TRUST_PROXY: '127.0.0.1',
@@ -32,6 +36,9 @@ const serverEnv = (p: number, dir: string, url: string) => ({
 export default defineConfig({
   testDir: 'e2e',
   outputDir: 'test-results',
+  // Screenshot references are committed next to the specs, one per spec and name: no project or
+  // platform suffix, since they are made and compared on the same Linux + /usr/bin/chromium as CI.
+  snapshotPathTemplate: '{testDir}/__screenshots__/{testFilePath}/{arg}{ext}',
   fullyParallel: false,
   workers: 2,
   retries: 0,
@@ -41,6 +48,7 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   reporter: process.env.CI ? [['list']] : [['list']],
   globalSetup: './e2e/global-setup.ts',
+  globalTeardown: './e2e/global-teardown.ts',
   use: {
     baseURL: E2E_BASE_URL,
     trace: 'retain-on-failure',
@@ -56,22 +64,22 @@ export default defineConfig({
   ],
   webServer: [
     {
-      command: 'node dist/server/main.mjs',
+      command: 'node scripts/e2e-server.mjs',
       url: `${E2E_BASE_URL}/api/health`,
       reuseExistingServer: false,
       timeout: 120_000,
       stdout: 'ignore',
       stderr: 'pipe',
-      env: serverEnv(port, dataDir, E2E_BASE_URL),
+      env: serverEnv(port, dataDir, E2E_BASE_URL, serverLog('main')),
     },
     {
-      command: 'node dist/server/main.mjs',
+      command: 'node scripts/e2e-server.mjs',
       url: `${maintenanceBaseUrl}/api/health`,
       reuseExistingServer: false,
       timeout: 120_000,
       stdout: 'ignore',
       stderr: 'pipe',
-      env: serverEnv(maintenancePort, maintenanceDataDir, maintenanceBaseUrl),
+      env: serverEnv(maintenancePort, maintenanceDataDir, maintenanceBaseUrl, serverLog('maintenance')),
     },
   ],
 });

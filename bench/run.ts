@@ -6,10 +6,16 @@
 // growth (100,000 cards, 1,000,000 owned), the read path, realtime fan-out, embedded PGlite and the
 // admin dashboard at 1M ledger postings (lib/dashboard.ts).
 // Flags: --quick (small and short, for developing the bench), --only=read,realtime,open,growth,pglite,dashboard,
-// --seconds=N, --rates=a,b,c, --users=N, --keep (leave the databases). Exit code ≠ 0 only on errors.
+// --seconds=N, --rates=a,b,c (--rates= for none), --users=N, --keep (leave the databases). Exit code ≠ 0 only on errors.
+// Every open run also replays the hand-written essential transaction (bench/sql/essential-open.sql)
+// and reports app ÷ essential beside app ÷ captured SQL.
+// --processes=1,2,3: only the closed loop against N app processes on one database, with each part's
+// CPU share (lib/processes.ts); with --pooler=<PgBouncer URL> the app goes through PgBouncer, with
+// --no-prepare it sends unnamed statements (DATABASE_PREPARE=false, PgBouncer < 1.21).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { migratePgliteClient, migratePostgresUrl } from '../src/server/db/migrate.ts';
 import { dashboardBench, dashboardTable, DASHBOARD_P95_MS, type DashboardBenchResult } from './lib/dashboard.ts';
@@ -17,6 +23,7 @@ import { checkInvariants, type Invariants } from './lib/invariants.ts';
 import { load, type LoadResult } from './lib/load.ts';
 import { endpointExists, openBench, OPEN_PATH, userRotation, type OpenBenchResult } from './lib/open.ts';
 import { parseOptions } from './lib/options.ts';
+import { processesBench, processesTable } from './lib/processes.ts';
 import { ADMIN_URL, connect, createDatabase, dropDatabase } from './lib/pg.ts';
 import { realtimeBench, type RealtimeResult } from './lib/realtime.ts';
 import { PRODUCT_ID, seedCatalog, seedOwnedCards, seedUsers, type Exec } from './lib/seed.ts';
@@ -33,7 +40,8 @@ const TARGETS = {
 };
 
 const o = parseOptions(process.argv.slice(2));
-const want = (phase: string) => !o.only || o.only.has(phase);
+// --processes is a run of its own: the other phases only when --only names them.
+const want = (phase: string) => (o.only ? o.only.has(phase) : !o.processes);
 const runId = `${Date.now().toString(36)}`;
 const notes: string[] = [];
 const errors: string[] = [];
@@ -148,7 +156,32 @@ async function pgliteBench(): Promise<PgliteResult> {
   }
 }
 
+/** --processes: seeds a small database, runs lib/processes.ts, prints and writes its table. */
+async function processesMain(counts: number[]) {
+  await ensureBuilt('server').then((n) => n && notes.push(n));
+  const before = await machine();
+  try {
+    const s = await seedPostgres(`packvault_bench_${runId}_procs`, o.smallCards, 0);
+    const runs = await processesBench(o, { databaseUrl: s.url, counts, poolerUrl: o.poolerUrl, prepare: o.prepare });
+    const inv = await invariantsOf(s.url, runs.reduce((n, r) => n + r.opened, 0));
+    const after = await machine();
+    console.log(`\n${table(processesTable(runs))}\n`);
+    console.log(`invariants: ${inv.ok ? 'hold' : `BROKEN (${inv.failures.join(', ')})`}`);
+    console.log(`load average before ${before.loadavg.join(' ')}, after ${after.loadavg.join(' ')} (${before.cpus} cores)`);
+    if (!inv.ok) errors.push('invariants broken');
+    const outDir = path.join(ROOT, 'bench/results');
+    mkdirSync(outDir, { recursive: true });
+    const name = `processes${o.poolerUrl ? '-pgbouncer' : ''}${o.prepare ? '' : '-noprepare'}${o.quick ? '.partial' : ''}.json`;
+    const file = path.join(outDir, name);
+    writeFileSync(file, `${JSON.stringify({ runs, invariants: inv, machine_before: before, machine_after: after, postgres: await serverVersion(), options: { ...o, only: null }, notes }, null, 2)}\n`);
+    log(`wrote ${path.relative(ROOT, file)}`);
+  } finally {
+    if (!o.keep) for (const d of created) await dropDatabase(d).catch(() => {});
+  }
+}
+
 async function main() {
+  if (o.processes && !o.only) return processesMain(o.processes);
   const started = new Date();
   log(`packvault bench (${o.quick ? 'quick' : 'full'}) against ${ADMIN_URL.replace(/:[^:@/]*@/, ':***@')}`);
   // The dashboard phase calls the service in-process: no build needed for it alone.
@@ -170,7 +203,13 @@ async function main() {
   try {
     if (want('read') || want('realtime') || want('open')) {
       const s = await seedPostgres(`packvault_bench_${runId}_small`, o.smallCards, 0);
-      const server = await startServer({ databaseUrl: s.url, poolSize: o.poolSize });
+      // With the realtime phase the server gets lib/heap-probe.mjs, so the heap per SSE connection can be read.
+      const heapFile = want('realtime') ? path.join(mkdtempSync(path.join(tmpdir(), 'pv-heap-')), 'heap.json') : undefined;
+      const server = await startServer({
+        databaseUrl: s.url,
+        poolSize: o.poolSize,
+        ...(heapFile ? { nodeArgs: ['--expose-gc', '--import', pathToFileURL(path.join(ROOT, 'bench/lib/heap-probe.mjs')).href], extraEnv: { BENCH_HEAP_FILE: heapFile } } : {}),
+      });
       try {
         endpoint = await endpointExists(server);
         if (want('read')) {
@@ -179,7 +218,7 @@ async function main() {
         }
         if (want('realtime')) {
           log(`realtime: ${o.sseClients} SSE clients`);
-          realtime = await realtimeBench({ origin: server.origin, databaseUrl: s.url, pid: server.pid, clients: o.sseClients, events: o.sseEvents });
+          realtime = await realtimeBench({ origin: server.origin, databaseUrl: s.url, pid: server.pid, clients: o.sseClients, events: o.sseEvents, heapFile });
         }
       } finally {
         await server.stop();
@@ -235,6 +274,8 @@ async function main() {
     opens_per_s: small?.app.closed.rps ?? null,
     db_tps: small?.db.closed.tps ?? null,
     ratio: small?.ratio ?? null,
+    essential_tps: small?.essential.tps ?? null,
+    essential_ratio: small?.essential_ratio ?? null,
     cpu_ms_per_open: small?.app.cpu_ms_per_open ?? null,
     statements_per_open: small?.capture.statements_per_open ?? null,
     rates: o.rates.map((rate) => {
@@ -262,7 +303,7 @@ async function main() {
       : null,
     read_path: read ? { cards_rps: read.cards.rps, config_rps: read.config.rps, ratio: read.ratio, cards_p99_ms: read.cards.p99_ms, config_p99_ms: read.config.p99_ms } : null,
     realtime: realtime
-      ? { clients: realtime.connected, p50_ms: realtime.p50_ms, p99_ms: realtime.p99_ms, delivered: `${realtime.deliveries}/${realtime.expected_deliveries}`, kb_per_connection: realtime.kb_per_connection }
+      ? { clients: realtime.connected, p50_ms: realtime.p50_ms, p95_ms: realtime.p95_ms, p99_ms: realtime.p99_ms, max_ms: realtime.max_ms, delivered: `${realtime.deliveries}/${realtime.expected_deliveries}`, kb_per_connection: realtime.kb_per_connection, heap_kb_per_connection: realtime.heap_kb_per_connection }
       : null,
     pglite: pglite ? { opens_per_s: pglite.closed.rps, p50_ms: pglite.closed.p50_ms, p99_ms: pglite.closed.p99_ms, cpu_ms_per_open: pglite.cpu_ms_per_open } : null,
     invariants_ok: [smallInv, largeInv, pglite?.invariants].filter(Boolean).every((i) => i!.ok),
@@ -309,6 +350,8 @@ async function main() {
   rows.push(['app opens/s (closed loop)', summary.opens_per_s, '', '']);
   rows.push(['pgbench tps, same SQL', summary.db_tps, '', '']);
   rows.push(['ratio app / pgbench', summary.ratio, targets.ratio.target, yes(targets.ratio.met)]);
+  rows.push(['pgbench tps, essential transaction', summary.essential_tps, '', '']);
+  rows.push(['ratio app / essential', summary.essential_ratio, '', '']);
   rows.push(['CPU ms per open (server)', summary.cpu_ms_per_open, '', '']);
   for (const r of summary.rates) {
     rows.push([`@${r.rate}/s app achieved, p50/p99 ms`, `${r.app_achieved ?? '—'}, ${r.app_p50_ms ?? '—'}/${r.app_p99_ms ?? '—'}`, r.rate === 1000 ? targets.p99_at_1000.target : '', r.rate === 1000 ? yes(targets.p99_at_1000.met) : '']);
@@ -327,8 +370,11 @@ async function main() {
   }
   if (realtime) {
     rows.push(['SSE clients connected', realtime.connected, '', '']);
-    rows.push(['SSE delivery p50/p99 ms', `${realtime.p50_ms}/${realtime.p99_ms}`, targets.realtime_p99.target, yes(targets.realtime_p99.met)]);
-    rows.push(['SSE memory KB per connection', realtime.kb_per_connection, '', '']);
+    rows.push(['SSE connect all (s), p50/p99 ms each', `${realtime.connect_all_s}, ${realtime.connect_p50_ms}/${realtime.connect_p99_ms}`, '', '']);
+    rows.push(['SSE delivery p50/p95/p99/max ms', `${realtime.p50_ms}/${realtime.p95_ms}/${realtime.p99_ms}/${realtime.max_ms}`, targets.realtime_p99.target, yes(targets.realtime_p99.met)]);
+    rows.push(['SSE delivered, clients missing events', `${realtime.deliveries}/${realtime.expected_deliveries}, ${realtime.clients_missing_events}`, 'all', yes(realtime.deliveries === realtime.expected_deliveries)]);
+    rows.push(['SSE KB per connection, RSS / heap', `${realtime.kb_per_connection} / ${realtime.heap_kb_per_connection ?? '—'}`, '', '']);
+    rows.push(['SSE load average before/after', `${realtime.load_before}/${realtime.load_after}`, '', '']);
   }
   if (dashboard) {
     for (const c of dashboard.cases) {

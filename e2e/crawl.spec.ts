@@ -53,6 +53,7 @@ Object.assign(SEEDED, {
   // The seeded demo referral (seed/referrals.ts) and the demo user's code it was made with.
   adminReferral: firstOf('/api/admin/referrals'),
   invite: firstOf('/api/admin/referrals', 'code'),
+  pull: firstOf('/api/top-pulls?window=all&limit=1', 'ownedCardId'),
 } satisfies typeof SEEDED);
 
 let seededIds: Promise<Partial<Record<RouteId, string>>> | undefined;

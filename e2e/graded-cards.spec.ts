@@ -20,7 +20,8 @@ test('the graded filter on /cards lists graded cards only, each with its slab ba
   for (const item of await items.all()) {
     await expect(item.locator('[aria-hidden="true"]').filter({ hasText: SLAB })).toBeVisible();
     // The badge is read as "Graded PSA 10, certificate 72184530".
-    await expect(item.getByRole('button')).toHaveAccessibleName(/Graded (PSA|BGS|CGC) [\d.]+, certificate \d+/);
+    // The tile's own button (the wishlist heart beside it is a second one).
+    await expect(item.getByRole('button').first()).toHaveAccessibleName(/Graded (PSA|BGS|CGC) [\d.]+, certificate \d+/);
   }
   await expectAccessible(page, '/cards?grading=graded');
 });

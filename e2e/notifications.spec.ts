@@ -60,16 +60,21 @@ test('the bell lights up live, the inbox links to the deposit, mark all read cle
   await expect(inbox).toBeHidden();
   await expect(lit).toBeFocused();
 
-  // Opening the entry goes where it is about and marks it read.
+  // Opening the entry goes where it is about and marks it read. The shop and the profile area
+  // share one header: it stays mounted (a panel opened while the next page's code loads stays open).
+  await page.locator('header').first().evaluate((h) => h.setAttribute('data-kept', ''));
   await lit.click();
   await inbox.getByRole('link', { name: /Deposit credited/ }).click();
   await expect(page).toHaveURL(/\/profile\/billing/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Billing' })).toBeVisible();
+  await expect(page.locator('header[data-kept]')).toHaveCount(1);
   await expect(page.getByRole('button', { name: 'Notifications', exact: true })).toBeVisible();
 
   // Another one, then "Mark all read".
   await payDeposit(page, 1_000);
   await expect(page.getByRole('button', { name: 'Notifications, 1 unread', exact: true })).toBeVisible();
   await page.getByRole('button', { name: 'Notifications, 1 unread', exact: true }).click();
+  await expect(inbox).toBeVisible();
   await expect(inbox.getByRole('link', { name: /Deposit credited/ })).toHaveCount(2);
   await inbox.getByRole('button', { name: 'Mark all read' }).click();
   await expect(page.getByRole('button', { name: 'Notifications', exact: true })).toBeVisible();

@@ -56,3 +56,28 @@ export async function expectAccessible(page: Page, where: string) {
   const bad = axe.violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
   expect(bad, `axe violations: ${where}`).toEqual([]);
 }
+
+/** Credits the signed-in user through the test-mode (sandbox) checkout, as a user would. */
+export async function sandboxDeposit(page: Page, amountCents: number) {
+  const headers = { Origin: new URL(page.url()).origin };
+  const start = await page.request.post('/api/wallet/deposits', {
+    data: { amountCents },
+    headers: { ...headers, 'Idempotency-Key': crypto.randomUUID() },
+  });
+  expect(start.status(), await start.text()).toBe(201);
+  const { deposit } = (await start.json()) as { deposit: { id: string } };
+  const pay = await page.request.post(`/api/payments/sandbox/deposits/${deposit.id}/pay`, {
+    headers: { ...headers, 'Idempotency-Key': crypto.randomUUID() },
+  });
+  expect(pay.status(), await pay.text()).toBe(200);
+}
+
+/** A seeded product of the shop by name. */
+export async function shopProduct(page: Page, name: string): Promise<{ id: string; name: string; priceCents: number; soldOut: boolean }> {
+  const res = await page.request.get('/api/shop/products');
+  expect(res.ok()).toBe(true);
+  const { items } = (await res.json()) as { items: Array<{ id: string; name: string; priceCents: number; soldOut: boolean }> };
+  const found = items.find((p) => p.name === name);
+  expect(found, `seeded product "${name}"`).toBeTruthy();
+  return found!;
+}

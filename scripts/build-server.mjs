@@ -1,9 +1,11 @@
-// Bundles the server into one ESM file; npm packages stay external (installed by npm ci).
+// Bundles the server into ESM files; npm packages stay external (installed by npm ci).
+// main.mjs serves; migrate.mjs (`npm run db:migrate`) applies migrations once and exits.
 import { build } from 'esbuild';
 
 await build({
-  entryPoints: ['src/server/main.ts'],
-  outfile: 'dist/server/main.mjs',
+  entryPoints: { main: 'src/server/main.ts', migrate: 'src/server/migrate-cli.ts' },
+  outdir: 'dist/server',
+  outExtension: { '.js': '.mjs' },
   bundle: true,
   platform: 'node',
   format: 'esm',

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 const INPUTS = ['src', 'package-lock.json', 'vite.config.ts', 'tsconfig.json', 'scripts/build-server.mjs'];
-const OUTPUTS = ['dist/web/index.html', 'dist/server/main.mjs'];
+const OUTPUTS = ['dist/web/index.html', 'dist/server/main.mjs', 'dist/server/migrate.mjs'];
 
 function newestMtime(p) {
   if (!existsSync(p)) return 0;
@@ -23,4 +23,17 @@ export function buildIsStale(root = process.cwd()) {
   const built = Math.min(...outputs.map((o) => statSync(o).mtimeMs));
   const source = Math.max(...INPUTS.map((i) => newestMtime(path.join(root, i))));
   return source > built ? 'stale' : null;
+}
+
+/** Builds (npm run build) when dist/ is missing or stale, as `npm start` and `npm run db:migrate` need; exits on a failed build. */
+export async function ensureBuilt() {
+  const why = buildIsStale();
+  if (!why) return;
+  const { spawnSync } = await import('node:child_process');
+  console.log(`packvault: build is ${why}; building…`);
+  const res = spawnSync('npm', ['run', 'build', '--silent'], { stdio: 'inherit', shell: process.platform === 'win32' });
+  if (res.status !== 0) {
+    console.error('packvault: the build failed; see the messages above.');
+    process.exit(res.status ?? 1);
+  }
 }

@@ -56,6 +56,13 @@ async function seed(exec: Exec, users: number, entries: number) {
   // Bulk history without the per-row triggers (append-only, zero-sum at commit, foreign keys):
   // the rows are made balanced by construction.
   await exec(`set session_replication_role = replica`);
+  // seedUsers stamps its users, their sessions and starting deposits "now", which would put
+  // 20,000 sign-ups, sign-ins and deposits into the dashboard's last hour. A shop with this
+  // history had them before it (the deposits and sign-ups), and holds sessions only from the
+  // last 30 days (sessions expire and are pruned).
+  await exec(`update "user" set created_at = now() - interval '${DAYS + 1} days', updated_at = now() - interval '${DAYS + 1} days'`);
+  await exec(`update journal_entries set created_at = now() - interval '${DAYS + 1} days' where reference_type = 'deposit' and reference_id like 'bench-seed-%'`);
+  await exec(`update session set created_at = now() - random() * interval '30 days'`);
   // Entries in time order (ids follow it), as a live shop writes them: postings' seq grows with time.
   await exec(`create temp table e0 as select g, md5('bench-e' || g)::uuid as id,
       (case when g % 20 < 3 then 'deposit' when g % 20 < 17 then 'pack_purchase' when g % 20 < 19 then 'buyback' else 'promo_credit' end)::ledger_kind as kind,

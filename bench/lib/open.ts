@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { BIG_PULL_THRESHOLD } from '../../src/shared/contracts/notifications.ts';
 import type { BenchOptions } from './options.ts';
+import { essentialScript } from './essential.ts';
 import { buildScript, pgbench, type PgbenchResult, type Script, type Statement } from './pgbench.ts';
 import { cloneDatabase, connect, databaseName, dropDatabase } from './pg.ts';
 import { ARCHITECT_ID, CLASS_IDS, PACK_ID, PRODUCT_ID, sessionCookie } from './seed.ts';
@@ -99,6 +100,7 @@ export async function captureOpenSql(opts: { databaseUrl: string; poolSize: numb
     }
     const groups = new Map<string, { script: Script; weight: number }>();
     let statements = 0;
+    let skipped = 0;
     for (let i = 0; i < opts.count; i++) {
       const n = user--;
       // Each captured user has opened once before: the server then knows the user's seed pair and
@@ -121,7 +123,14 @@ export async function captureOpenSql(opts: { databaseUrl: string; poolSize: numb
       // Statements are appended synchronously, but post-commit notifies may trail the response a little.
       await settled();
       const lines = readFileSync(file).subarray(before).toString('utf8').split('\n').filter(Boolean);
-      const stmts = lines.map((l) => JSON.parse(l) as Statement);
+      // Not the request's: the realtime batch (bus.ts), sent after the commit, one statement per
+      // batch of many requests' events (ADR 0019).
+      const stmts = lines.map((l) => JSON.parse(l) as Statement).filter((st) => !/^select pg_notify\(/i.test(st.query.trim()));
+      // A background job (they run every few seconds) fell in the window: this capture is not one request's SQL.
+      if (stmts.some((st) => /"job_runs"/.test(st.query))) {
+        skipped++;
+        continue;
+      }
       statements += stmts.length;
       const [seed] = await sql<Array<{ id: string; hash: string; version: string }>>`
         select id::text as id, server_seed_hash as hash, (select pool_version::text from catalog_state where id = 1) as version
@@ -146,7 +155,7 @@ export async function captureOpenSql(opts: { databaseUrl: string; poolSize: numb
       if (g) g.weight++;
       else groups.set(script.shape, { script, weight: 1 });
     }
-    return { scripts: [...groups.values()], statements_per_open: round(statements / opts.count, 1)!, shapes: groups.size, opens };
+    return { scripts: [...groups.values()], statements_per_open: round(statements / Math.max(1, opts.count - skipped), 1)!, shapes: groups.size, opens };
   } finally {
     await sql.end();
     await server.stop();
@@ -157,8 +166,12 @@ export async function captureOpenSql(opts: { databaseUrl: string; poolSize: numb
 export interface OpenBenchResult {
   capture: Omit<CaptureResult, 'scripts'>;
   db: { closed: PgbenchResult; rates: PgbenchResult[]; mode: string; clients: number };
+  /** pgbench on the hand-written essential transaction (bench/sql/essential-open.sql), same clients. */
+  essential: PgbenchResult;
   app: { closed: LoadResult; rates: LoadResult[]; cpu_ms_per_open: number | null; connections: number };
   ratio: number | null;
+  /** App closed-loop opens/s ÷ essential tps: how close the app comes to the essential work. */
+  essential_ratio: number | null;
   /** 201 answers in total (captures included), for the invariants. */
   opened: number;
   /** The most frequent request shape as a pgbench script (written next to the results). */
@@ -187,9 +200,12 @@ export async function openBench(
   const copyUrl = await cloneDatabase(databaseName(opts.databaseUrl), copyName);
   const ratesDb: PgbenchResult[] = [];
   let closedDb: PgbenchResult;
+  let essential: PgbenchResult;
   try {
     log(`${opts.label}: pgbench closed loop (${o.poolSize} clients, ${o.seconds} s)`);
     closedDb = await pgbench({ url: copyUrl, scripts: cap.scripts, clients: o.poolSize, seconds: o.seconds, mode });
+    log(`${opts.label}: pgbench essential transaction (${o.poolSize} clients, ${o.seconds} s)`);
+    essential = await pgbench({ url: copyUrl, scripts: [{ script: essentialScript({ users: o.users, cards: opts.cards }), weight: 1 }], clients: o.poolSize, seconds: o.seconds, mode });
     for (const rate of opts.rates) {
       log(`${opts.label}: pgbench at ${rate}/s`);
       ratesDb.push(await pgbench({ url: copyUrl, scripts: cap.scripts, clients: o.poolSize, seconds: o.seconds, rate, mode }));
@@ -225,6 +241,8 @@ export async function openBench(
       db: { closed: closedDb, rates: ratesDb, mode, clients: o.poolSize },
       app: { closed, rates, cpu_ms_per_open: closed.ok ? round(cpu / closed.ok, 2) : null, connections: o.connections },
       ratio: closedDb.tps ? round(closed.rps / closedDb.tps, 3) : null,
+      essential,
+      essential_ratio: essential.tps ? round(closed.rps / essential.tps, 3) : null,
       opened,
       script: [...cap.scripts].sort((a, b) => b.weight - a.weight)[0]!.script.text,
     };

@@ -18,6 +18,12 @@ export interface BenchOptions {
   sseClients: number;
   sseEvents: number;
   keep: boolean;
+  /** --processes=1,2,3: the closed loop against N app processes on one database (lib/processes.ts). */
+  processes: number[] | null;
+  /** --pooler=postgres://…@127.0.0.1:6433: the app reaches PostgreSQL through this PgBouncer. */
+  poolerUrl: string | null;
+  /** --no-prepare: the app runs with DATABASE_PREPARE=false (PgBouncer older than 1.21). */
+  prepare: boolean;
 }
 
 export function parseOptions(argv: string[]): BenchOptions {
@@ -36,11 +42,14 @@ export function parseOptions(argv: string[]): BenchOptions {
     largeCards: num('large-cards', 100_000, 10_000),
     ownedCards: num('owned', 1_000_000, 50_000),
     seconds: num('seconds', 15, 3),
-    rates: (value('rates') ?? (quick ? '100,250' : '250,500,1000')).split(',').map(Number),
+    rates: (value('rates') ?? (quick ? '100,250' : '250,500,1000')).split(',').filter(Boolean).map(Number),
     connections: num('connections', 32, 16),
     poolSize: num('pool', 10, 10),
     sseClients: num('sse-clients', 2000, 200),
     sseEvents: num('sse-events', 10, 3),
     keep: flag('keep'),
+    processes: value('processes') ? value('processes')!.split(',').map(Number) : null,
+    poolerUrl: value('pooler') ?? null,
+    prepare: !flag('no-prepare'),
   };
 }

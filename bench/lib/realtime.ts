@@ -1,4 +1,6 @@
+import { readFileSync, statSync } from 'node:fs';
 import net from 'node:net';
+import { loadavg } from 'node:os';
 import { connect } from './pg.ts';
 import { cpuMs, rssKb } from './server.ts';
 import { log, percentile, round, sleep } from './util.ts';
@@ -10,11 +12,26 @@ export interface RealtimeResult {
   deliveries: number;
   expected_deliveries: number;
   p50_ms: number | null;
+  p95_ms: number | null;
   p99_ms: number | null;
   max_ms: number | null;
   rss_before_mb: number;
   rss_after_mb: number;
   kb_per_connection: number | null;
+  /** V8 heap in use (after a forced GC) before and after connecting, when the server has lib/heap-probe.mjs. */
+  heap_before_mb: number | null;
+  heap_after_mb: number | null;
+  heap_kb_per_connection: number | null;
+  /** Wall time to open every connection (in batches of 100), and per connection from connect() to its hello. */
+  connect_all_s: number;
+  connect_p50_ms: number | null;
+  connect_p99_ms: number | null;
+  /** Over the events: how long the last client waited for each (the fan-out's span), worst and median. */
+  event_span_max_ms: number | null;
+  event_span_p50_ms: number | null;
+  /** 1-minute load average before connecting and after the last event (the machine is shared). */
+  load_before: number;
+  load_after: number;
   /** Connections the server closed during the run, and clients that missed at least one event. */
   closed_early: number;
   clients_missing_events: number;
@@ -28,14 +45,19 @@ export interface RealtimeResult {
  * the bus does it (pg_notify on 'packvault_events', its JSON shape) carrying the send time; the
  * latency is arrival − send for every client and event.
  */
-export async function realtimeBench(opts: { origin: string; databaseUrl: string; pid: number; clients: number; events: number }): Promise<RealtimeResult> {
+export async function realtimeBench(opts: { origin: string; databaseUrl: string; pid: number; clients: number; events: number; heapFile?: string }): Promise<RealtimeResult> {
   const latencies: number[] = [];
+  const connectMs: number[] = [];
+  /** Per event: the latest arrival − sentAt over every client. */
+  const span = new Map<number, number>();
   const sockets: net.Socket[] = [];
   const received: number[] = [];
   let connected = 0;
   let closedEarly = 0;
   let finished = false;
   await sleep(1000);
+  const loadBefore = loadavg()[0]!;
+  const heapBefore = await heapUsed(opts.pid, opts.heapFile);
   const rssBefore = rssKb(opts.pid);
   const url = new URL('/api/events', opts.origin);
   const request = `GET ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nAccept: text/event-stream\r\n\r\n`;
@@ -51,6 +73,7 @@ export async function realtimeBench(opts: { origin: string; databaseUrl: string;
       // latin1: one char per byte, so chunk sizes can be counted in string length.
       socket.setEncoding('latin1');
       socket.setNoDelay(true);
+      const t0 = Date.now();
       socket.on('connect', () => socket.write(request));
       let raw = '';
       let headDone = false;
@@ -94,11 +117,14 @@ export async function realtimeBench(opts: { origin: string; databaseUrl: string;
           if (msg.startsWith('event: pull.created\n')) {
             const k = msg.indexOf('"sentAt":');
             if (k === -1) continue;
-            latencies.push(now - parseInt(msg.slice(k + 9), 10));
+            const sentAt = parseInt(msg.slice(k + 9), 10);
+            latencies.push(now - sentAt);
+            if ((span.get(sentAt) ?? -1) < now - sentAt) span.set(sentAt, now - sentAt);
             received[n]!++;
           } else if (!hello && msg.startsWith('event: hello\n')) {
             hello = true;
             connected++;
+            connectMs.push(Date.now() - t0);
             resolve();
           }
         }
@@ -111,17 +137,21 @@ export async function realtimeBench(opts: { origin: string; databaseUrl: string;
     });
 
   // Open in batches so the accept queue is not the thing being measured.
+  const connectStart = Date.now();
   for (let i = 0; i < opts.clients; i += 100) {
     await Promise.all(Array.from({ length: Math.min(100, opts.clients - i) }, (_, j) => open(i + j)));
   }
-  log(`realtime: ${connected} SSE clients connected`);
+  const connectAllS = (Date.now() - connectStart) / 1000;
+  log(`realtime: ${connected} SSE clients connected in ${connectAllS.toFixed(1)} s`);
   await sleep(2000);
   const rssAfter = rssKb(opts.pid);
+  const heapAfter = await heapUsed(opts.pid, opts.heapFile);
 
   const sql = connect(opts.databaseUrl, 1);
   const serverCpu0 = cpuMs(opts.pid);
   const benchCpu0 = process.cpuUsage();
   const cpu = { server: 0, bench: 0 };
+  let loadAfter: number | undefined;
   try {
     for (let e = 0; e < opts.events; e++) {
       const event = {
@@ -150,6 +180,7 @@ export async function realtimeBench(opts: { origin: string; databaseUrl: string;
     cpu.server = cpuMs(opts.pid) - serverCpu0;
     const b = process.cpuUsage(benchCpu0);
     cpu.bench = (b.user + b.system) / 1000;
+    loadAfter = loadavg()[0]!;
   } finally {
     await sql.end();
     finished = true;
@@ -162,14 +193,53 @@ export async function realtimeBench(opts: { origin: string; databaseUrl: string;
     deliveries: latencies.length,
     expected_deliveries: opts.events * connected,
     p50_ms: percentile(latencies, 50),
+    p95_ms: percentile(latencies, 95),
     p99_ms: percentile(latencies, 99),
     max_ms: percentile(latencies, 100),
     rss_before_mb: round(rssBefore / 1024, 1)!,
     rss_after_mb: round(rssAfter / 1024, 1)!,
     kb_per_connection: connected ? round((rssAfter - rssBefore) / connected, 1) : null,
+    heap_before_mb: heapBefore === null ? null : round(heapBefore / 1024, 1),
+    heap_after_mb: heapAfter === null ? null : round(heapAfter / 1024, 1),
+    heap_kb_per_connection: heapBefore === null || heapAfter === null || !connected ? null : round((heapAfter - heapBefore) / connected, 1),
+    connect_all_s: round(connectAllS, 1)!,
+    connect_p50_ms: percentile(connectMs, 50),
+    connect_p99_ms: percentile(connectMs, 99),
+    event_span_max_ms: percentile([...span.values()], 100),
+    event_span_p50_ms: percentile([...span.values()], 50),
+    load_before: round(loadBefore, 2)!,
+    load_after: round(loadAfter ?? loadavg()[0]!, 2)!,
     closed_early: closedEarly,
     clients_missing_events: received.filter((r) => r < opts.events).length,
     server_cpu_ms_per_event: opts.events ? round(cpu.server / opts.events, 1) : null,
     bench_cpu_ms_per_event: opts.events ? round(cpu.bench / opts.events, 1) : null,
   };
+}
+
+/**
+ * The server's V8 heap in use, in KiB: SIGUSR2 makes lib/heap-probe.mjs (preloaded into the server)
+ * collect garbage and write process.memoryUsage() to `file`. Null without the probe.
+ */
+async function heapUsed(pid: number, file: string | undefined): Promise<number | null> {
+  if (!file) return null;
+  const mtime = () => {
+    try {
+      return statSync(file).mtimeMs;
+    } catch {
+      return 0;
+    }
+  };
+  const before = mtime();
+  process.kill(pid, 'SIGUSR2');
+  for (let i = 0; i < 100; i++) {
+    await sleep(50);
+    if (mtime() !== before) {
+      try {
+        return (JSON.parse(readFileSync(file, 'utf8')) as { heapUsed: number }).heapUsed / 1024;
+      } catch {
+        // Caught mid-write; the next look sees all of it.
+      }
+    }
+  }
+  return null;
 }

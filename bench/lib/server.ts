@@ -68,6 +68,8 @@ export interface ServerOptions {
   extraEnv?: Record<string, string>;
   /** 'development' lets SEED_DEMO fill an empty database (the web bench needs real pages). */
   nodeEnv?: 'production' | 'development';
+  /** Extra arguments for node before the script (e.g. a --require preload). */
+  nodeArgs?: string[];
 }
 
 /** Starts dist/server/main.mjs as a child process in production mode and waits for /api/health. */
@@ -96,7 +98,7 @@ export async function startServer(opts: ServerOptions): Promise<ServerHandle> {
   };
   // BENCH_CPU_PROF=<dir>: the server writes a V8 CPU profile there when it stops (for finding hot code).
   const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  const child = spawn(process.execPath, [...prof, path.join(ROOT, 'dist/server/main.mjs')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...prof, ...(opts.nodeArgs ?? []), path.join(ROOT, 'dist/server/main.mjs')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   const keep = (d: Buffer) => {
     out += d.toString();

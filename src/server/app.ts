@@ -10,9 +10,14 @@ import { actorMiddleware } from './modules/auth/actor.ts';
 import { originGuard } from './modules/auth/origin.ts';
 import { apiModules } from './modules/index.ts';
 import { maintenanceGate } from './modules/maintenance/gate.ts';
+import { metricsFor } from './modules/metrics/metrics.ts';
+import { metricsRoutes } from './modules/metrics/routes.ts';
 import { monitoringRoutes } from './modules/monitoring/routes.ts';
 import { spaRoutes } from './modules/pages/spa.ts';
 import { UPLOAD_PATH } from './modules/uploads/routes.ts';
+
+/** An incoming X-Request-Id is kept only if it is a plain token (a proxy's id); else a fresh one. */
+const SANE_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
 export const API_BODY_LIMIT = 1024 * 1024;
 export const UPLOAD_BODY_LIMIT = 5 * 1024 * 1024 + 64 * 1024;
@@ -29,24 +34,29 @@ export interface AppOptions {
 /** Builds the whole HTTP app. No ports, no globals: tests call app.request() on it directly. */
 export function createApp(deps: Deps, options: AppOptions = {}) {
   const app = createRouter();
+  const metrics = metricsFor(deps);
 
   app.use('*', async (c, next) => {
-    const requestId = c.req.header('x-request-id')?.slice(0, 64) || randomUUID();
+    const incoming = c.req.header('x-request-id');
+    const requestId = incoming && SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
     const log = deps.log.child({ reqId: requestId });
     c.set('requestId', requestId);
     c.set('log', log);
     c.set('actor', null);
+    c.header('X-Request-Id', requestId);
     const started = performance.now();
     await next();
+    // Again on the final response: a handler may have built its own Response object.
     c.res.headers.set('X-Request-Id', requestId);
     const status = c.res.status;
-    if (c.req.path !== '/api/health') {
-      log[status >= 500 ? 'error' : 'info']('request', {
-        method: c.req.method,
-        path: c.req.path,
-        status,
-        ms: Math.round((performance.now() - started) * 10) / 10,
-      });
+    const ms = performance.now() - started;
+    // The matched pattern (`/api/shop/products/:id`), never the raw path: bounded label values,
+    // and no ids or tokens from the URL in metrics.
+    const route = c.req.routePath;
+    metrics.observeRequest(c.req.method, route, status, ms / 1000);
+    // Probes arrive every few seconds from each load balancer, scrapes from Prometheus: not worth a line each.
+    if (c.req.path !== '/api/health' && c.req.path !== '/api/ready' && c.req.path !== '/metrics') {
+      log[status >= 500 ? 'error' : 'info']('request', { method: c.req.method, route, status, ms: Math.round(ms * 10) / 10 });
     }
   });
   app.use('*', securityHeaders({ trustProxy: deps.config.trustProxy }));
@@ -78,12 +88,15 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
 
   app.all('/api/*', (c) => respondError(c, new AppError(404, 'not_found', `No API endpoint at ${c.req.method} ${c.req.path}.`)));
   app.route('/', monitoringRoutes(deps));
+  app.route('/', metricsRoutes(deps));
   app.route('/', spaRoutes(deps, options.webDistDir));
 
   app.onError((err, c) => {
     const appErr = toAppError(err);
-    if (appErr.status >= 500) c.get('log')?.error('unhandled error', { err });
-    return respondError(c, appErr);
+    if (appErr.status < 500) return respondError(c, appErr);
+    c.get('log')?.error('unhandled error', { err });
+    // The id ties the user's report to that log line (the line carries it as reqId).
+    return respondError(c, appErr, { requestId: c.get('requestId') });
   });
   app.notFound((c) => respondError(c, new AppError(404, 'not_found', 'Not found.')));
   return app;

@@ -10,6 +10,7 @@ import { createTestContext, type TestContext } from './test/harness.ts';
  */
 const PUBLIC_API_ROUTES = new Set([
   'GET /api/health',
+  'GET /api/ready',
   'GET /api/config',
   // Maintenance mode's public state (the /maintenance page reads it).
   'GET /api/maintenance',
@@ -37,6 +38,9 @@ const PUBLIC_API_ROUTES = new Set([
   'GET /api/shop/products/:id',
   'GET /api/top-pulls',
   'GET /api/fairness/pools/:hash',
+  // Shared pulls: a pull's public page data and its link-preview image.
+  'GET /api/pulls/:id',
+  'GET /api/pulls/:id/og.png',
   // Daily drops: the public pages and the published proofs.
   'GET /api/drops',
   'GET /api/drops/:id',

@@ -14,8 +14,16 @@ export interface OpenedDatabase {
 /** Opens the configured database and brings its schema up to date. */
 export async function openDatabase(config: Config): Promise<OpenedDatabase> {
   if (config.databaseUrl) {
-    await migratePostgresUrl(config.databaseUrl);
-    return { dbh: await openPostgres(config.databaseUrl, config.dbPoolSize, { statementLog: config.dbStatementLog }), release: () => {} };
+    // The migration holds a session advisory lock: through PgBouncer in transaction mode that would
+    // not be a session, so it uses the direct URL (as LISTEN does).
+    const directUrl = config.databaseDirectUrl ?? config.databaseUrl;
+    if (config.migrateOnStart ?? true) await migratePostgresUrl(directUrl);
+    const dbh = await openPostgres(config.databaseUrl, config.dbPoolSize, {
+      statementLog: config.dbStatementLog,
+      directUrl,
+      prepare: config.databasePrepare ?? true,
+    });
+    return { dbh, release: () => {} };
   }
   const release = lockDataDir(config.dataDir);
   try {

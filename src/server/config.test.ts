@@ -11,6 +11,8 @@ describe('loadConfig', () => {
     const dir = tmp();
     const a = loadConfig({ DATA_DIR: dir });
     expect(a.port).toBe(3000);
+    expect(a.shutdownTimeoutMs).toBe(8000);
+    expect(loadConfig({ DATA_DIR: dir, SHUTDOWN_TIMEOUT_MS: '25000' }).shutdownTimeoutMs).toBe(25_000);
     expect(a.databaseUrl).toBeUndefined();
     expect(a.secret.length).toBeGreaterThanOrEqual(32);
     expect(existsSync(path.join(dir, 'secret'))).toBe(true);
@@ -27,6 +29,8 @@ describe('loadConfig', () => {
     ['CURRENCY', 'usd', /CURRENCY/],
     ['NODE_ENV', 'staging', /NODE_ENV/],
     ['APP_SECRET', 'short', /APP_SECRET: must be at least 32/],
+    ['SHUTDOWN_TIMEOUT_MS', 'soon', /SHUTDOWN_TIMEOUT_MS: must be whole milliseconds/],
+    ['SHUTDOWN_TIMEOUT_MS', '100', /SHUTDOWN_TIMEOUT_MS: must be at least 500/],
   ])('%s=%s stops start-up with one line naming it', (name, value, message) => {
     let err: unknown;
     try {
@@ -105,5 +109,20 @@ describe('loadConfig', () => {
   it('accepts a PostgreSQL URL', () => {
     const c = loadConfig({ DATA_DIR: tmp(), DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/pv' });
     expect(c.databaseUrl).toBe('postgres://postgres@127.0.0.1:5432/pv');
+  });
+
+  it('behind PgBouncer: a direct URL for LISTEN and migrations, prepared statements and start-up migration as flags', () => {
+    const plain = loadConfig({ DATA_DIR: tmp(), DATABASE_URL: 'postgres://pv@db:5432/pv' });
+    expect(plain).toMatchObject({ databaseDirectUrl: 'postgres://pv@db:5432/pv', databasePrepare: true, migrateOnStart: true });
+    const pooled = loadConfig({
+      DATA_DIR: tmp(),
+      DATABASE_URL: 'postgres://pv@pgbouncer:6432/pv',
+      DATABASE_DIRECT_URL: 'postgres://pv@db:5432/pv',
+      DATABASE_PREPARE: 'false',
+      MIGRATE_ON_START: 'false',
+    });
+    expect(pooled).toMatchObject({ databaseDirectUrl: 'postgres://pv@db:5432/pv', databasePrepare: false, migrateOnStart: false });
+    expect(() => loadConfig({ DATA_DIR: tmp(), DATABASE_DIRECT_URL: 'postgres://pv@db:5432/pv' })).toThrow('DATABASE_DIRECT_URL: is only used with DATABASE_URL');
+    expect(() => loadConfig({ DATA_DIR: tmp(), DATABASE_URL: 'postgres://pv@db/pv', DATABASE_DIRECT_URL: 'http://db/pv' })).toThrow(/^DATABASE_DIRECT_URL: must be a postgres/);
   });
 });

@@ -47,6 +47,15 @@ const envSchema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: postgresUrl.optional(),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /**
+   * Deploy (docs/deploy.md): a direct PostgreSQL URL for what a transaction-mode pooler cannot
+   * carry, LISTEN and the migration's session lock, when DATABASE_URL goes through PgBouncer.
+   */
+  DATABASE_DIRECT_URL: postgresUrl.optional(),
+  /** false: unnamed statements only, for a transaction-mode PgBouncer older than 1.21. */
+  DATABASE_PREPARE: boolish.default(true),
+  /** false: this process does not migrate at start (a one-shot `npm run db:migrate` did). */
+  MIGRATE_ON_START: boolish.default(true),
   /** Benchmark only (bench/run.ts): append every PostgreSQL statement and its parameters to this file. */
   DB_STATEMENT_LOG: z.string().min(1).optional(),
   APP_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
@@ -107,8 +116,17 @@ const envSchema = z.object({
     .optional(),
   PRUNE_INTERVAL_MINUTES: z.coerce.number().int('must be whole minutes').min(1, 'must be at least 1').optional(),
   PRUNE_BATCH_SIZE: z.coerce.number().int('must be a whole number').min(10, 'must be at least 10').max(100_000, 'must be at most 100000').optional(),
+  /** Bearer token a Prometheus scraper sends to GET /metrics; unset: /metrics answers 404. */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   /** Says on purpose that this site sends no mail: production may then start without SMTP_URL. */
   MAIL_DISABLED: boolish.default(false),
+  /** SIGTERM/SIGINT: how long in-flight requests get to finish before sockets are cut (exit 1). */
+  SHUTDOWN_TIMEOUT_MS: z.coerce
+    .number({ message: 'must be whole milliseconds' })
+    .int('must be whole milliseconds')
+    .min(500, 'must be at least 500')
+    .max(600_000, 'must be at most 600000 (10 minutes)')
+    .default(8_000),
 });
 
 /** What is kept, and for how long (see jobs/prune.ts and modules/monitoring). */
@@ -150,6 +168,12 @@ export type Config = {
   dataDir: string;
   databaseUrl: string | undefined;
   dbPoolSize: number;
+  /** DATABASE_DIRECT_URL (else DATABASE_URL): LISTEN and migrations, which need a session. */
+  databaseDirectUrl?: string | undefined;
+  /** DATABASE_PREPARE: named prepared statements (db/client.ts); off behind PgBouncer < 1.21. */
+  databasePrepare?: boolean;
+  /** MIGRATE_ON_START: off when migrations run once before the new version (docs/deploy.md). */
+  migrateOnStart?: boolean;
   /** Benchmark only: file that receives every PostgreSQL statement + parameters (see bench/). */
   dbStatementLog?: string | undefined;
   secret: string;
@@ -176,6 +200,13 @@ export type Config = {
   retention?: Partial<RetentionConfig>;
   /** MAIL_DISABLED: mail is dropped with a warning; features that need mail answer 503. */
   mailDisabled?: boolean;
+  /**
+   * SHUTDOWN_TIMEOUT_MS: the whole graceful stop (drain, jobs, bus, database) must fit in it. The
+   * default stays under `docker stop`'s 10 s so the process exits on its own before a SIGKILL.
+   */
+  shutdownTimeoutMs?: number;
+  /** METRICS_TOKEN: the bearer token of GET /metrics; undefined hides the endpoint (404). */
+  metricsToken?: string | undefined;
 };
 
 function emptyToUndefined(env: NodeJS.ProcessEnv): Record<string, string | undefined> {
@@ -242,6 +273,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'must be set in production (e.g. smtp://user:pass@smtp.example:587): without it sign-up, verification and password-reset mail would go nowhere; set MAIL_DISABLED=true to run without mail on purpose',
     );
   }
+  if (e.DATABASE_DIRECT_URL && !e.DATABASE_URL) {
+    throw new ConfigError('DATABASE_DIRECT_URL', 'is only used with DATABASE_URL (set both, or neither for the embedded database)');
+  }
   if (isProduction && e.SEED_DEMO) {
     throw new ConfigError('SEED_DEMO', 'cannot be on in production: the demo accounts have published passwords');
   }
@@ -254,6 +288,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     databaseUrl: e.DATABASE_URL,
     dbPoolSize: e.DB_POOL_SIZE,
+    databaseDirectUrl: e.DATABASE_DIRECT_URL ?? e.DATABASE_URL,
+    databasePrepare: e.DATABASE_PREPARE,
+    migrateOnStart: e.MIGRATE_ON_START,
     dbStatementLog: e.DB_STATEMENT_LOG,
     secret,
     publicUrl,
@@ -280,5 +317,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       pruneBatchSize: e.PRUNE_BATCH_SIZE ?? RETENTION_DEFAULTS.pruneBatchSize,
     },
     mailDisabled: e.MAIL_DISABLED,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    metricsToken: e.METRICS_TOKEN,
   };
 }

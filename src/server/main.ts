@@ -6,6 +6,7 @@ import { openDatabase } from './bootstrap.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { DataDirLockedError } from './db/lock.ts';
 import type { Deps } from './deps.ts';
+import { createRequestDrain } from './http/drain.ts';
 import { pruneJob } from './jobs/prune.ts';
 import { referralSharesJob } from './modules/referrals/shares.ts';
 import { booksReconcileJob } from './modules/books/service.ts';
@@ -15,12 +16,12 @@ import { createLogger } from './lib/logger.ts';
 import { redactText } from './lib/redact.ts';
 import { revokeDemoSessions } from './modules/auth/demo-accounts.ts';
 import { DROPS_TICK_MS, dropsJob, runDropTransitions } from './modules/drops/lifecycle.ts';
-import { startMailOutbox } from './modules/mail/service.ts';
+import { mailOutboxJob } from './modules/mail/service.ts';
 import { createBus } from './modules/realtime/bus.ts';
 import { settingsReady } from './modules/settings/store.ts';
 import { runSeed } from './seed/index.ts';
 
-const SHUTDOWN_GRACE_MS = 3_500;
+const DEFAULT_SHUTDOWN_TIMEOUT_MS = 8_000;
 
 function fail(message: string): never {
   // Driver errors can quote a connection string; no password or token reaches the terminal.
@@ -61,13 +62,13 @@ async function main() {
     .then((r) => log.info('drops caught up', r))
     .catch((err: unknown) => log.error('drops catch-up failed; the job retries', { err }));
 
-  startMailOutbox(deps);
-  const jobs = startJobs(deps, [pruneJob(deps), referralSharesJob(), dashboardRollupJob(), booksReconcileJob()]);
+  const jobs = startJobs(deps, [pruneJob(deps), referralSharesJob(), dashboardRollupJob(), booksReconcileJob(), mailOutboxJob()]);
   const dropJobs = startJobs(deps, [dropsJob()], { tickMs: DROPS_TICK_MS, firstDelayMs: DROPS_TICK_MS });
   const app = createApp(deps);
   // Settings (site name, limits, rates…) are read from a per-process cache: fill it before serving.
   await settingsReady();
-  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info: AddressInfo) => {
+  const drain = createRequestDrain(app.fetch);
+  const server = serve({ fetch: drain.fetch, port: config.port, hostname: config.host }, (info: AddressInfo) => {
     log.info('listening', {
       url: `http://${info.address === '0.0.0.0' || info.address === '::' ? 'localhost' : info.address}:${info.port}`,
       database: dbh.kind,
@@ -89,37 +90,43 @@ async function main() {
   });
 
   let stopping = false;
+  /**
+   * Graceful stop (docs/architecture.md, "Stopping and probes"), all within SHUTDOWN_TIMEOUT_MS:
+   * /api/ready answers 503 and SSE streams end with a reconnect hint (the abort), no new
+   * connections are accepted, requests already running finish (a purchase commits whole: the
+   * database closes only after the last one), then jobs, the bus and the database stop. Past the
+   * deadline the remaining sockets are cut and the exit code is 1; a transaction cut that way is
+   * rolled back by the database, never half-applied.
+   */
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    log.info('shutting down', { signal });
-    // Hard stop if anything hangs: the whole shutdown must fit in 5 s.
+    const timeoutMs = config.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
+    log.info('shutting down', { signal, timeoutMs, inFlight: drain.inFlight });
+    const s = server as unknown as { closeIdleConnections?: () => void; closeAllConnections?: () => void };
     setTimeout(() => {
-      log.error('shutdown timed out; exiting');
+      log.error('shutdown deadline passed; cutting the remaining connections', { timeoutMs, inFlight: drain.inFlight });
+      s.closeAllConnections?.();
       release();
       process.exit(1);
-    }, SHUTDOWN_GRACE_MS + 900).unref();
+    }, timeoutMs).unref();
     shutdown.abort();
-    await new Promise<void>((resolve) => {
-      const s = server as unknown as { closeIdleConnections?: () => void; closeAllConnections?: () => void };
-      // Keep-alive sockets become idle as their in-flight requests (and SSE streams, ended by
-      // the abort above) finish; sweep them until the server has closed.
-      const sweep = setInterval(() => s.closeIdleConnections?.(), 50);
-      const done = () => {
-        clearInterval(sweep);
-        resolve();
-      };
-      server.close(done);
-      s.closeIdleConnections?.();
-      setTimeout(() => {
-        s.closeAllConnections?.();
-        done();
-      }, SHUTDOWN_GRACE_MS).unref();
-    });
-    await jobs.stop();
-    await dropJobs.stop();
-    await bus.close();
+    drain.startDraining();
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    // Keep-alive sockets become idle as their requests (and SSE streams, ended by the abort)
+    // finish; sweep them until the server has closed.
+    s.closeIdleConnections?.();
+    const sweep = setInterval(() => s.closeIdleConnections?.(), 50);
+    const stopStarted = performance.now();
+    await Promise.all([drain.idle(), jobs.stop(), dropJobs.stop()]);
+    // From here a straggler gets 503; then wait once more for one that slipped in meanwhile.
+    drain.refuse();
+    await drain.idle();
+    log.info('requests drained', { ms: Math.round(performance.now() - stopStarted) });
+    await bus.close().catch((err: unknown) => log.error('closing the bus failed', { err }));
     await dbh.close().catch((err: unknown) => log.error('closing the database failed', { err }));
+    await closed;
+    clearInterval(sweep);
     release();
     log.info('stopped');
     process.exit(0);

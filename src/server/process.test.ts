@@ -49,7 +49,8 @@ describe('the server process', () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'pv-proc-'));
     const a = startServer(dataDir);
     const url = await a.listening;
-    expect(await (await fetch(`${url}/api/health`)).json()).toEqual({ status: 'ok', db: 'ok' });
+    expect(await (await fetch(`${url}/api/health`)).json()).toEqual({ status: 'ok' });
+    expect(await (await fetch(`${url}/api/ready`)).json()).toEqual({ status: 'ready' });
 
     // Something to find after the restart.
     const envelope = [

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
@@ -6,7 +5,7 @@ import path from 'node:path';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { projectRoot } from './lib/paths.ts';
+import { startServerProcess } from './test/server-process.ts';
 
 /**
  * Production-mode start-up, on the real process (src/server/main.ts): missing SMTP, NODE_ENV
@@ -21,50 +20,6 @@ const externalIp = Object.values(os.networkInterfaces())
   .flat()
   .find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
 
-interface Started {
-  exited: Promise<number | null>;
-  listening: Promise<number>;
-  output: () => { out: string; err: string };
-  stop: () => Promise<number | null>;
-}
-
-function start(env: Record<string, string>): Started {
-  // A clean environment: no NODE_ENV unless the test sets one (unset must mean development).
-  const base: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.tmpdir(), PORT: '0', LOG_LEVEL: 'info' };
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(projectRoot, 'src/server/main.ts')], {
-    cwd: projectRoot,
-    env: { ...base, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (err += d));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const listening = new Promise<number>((resolve, reject) => {
-    const timer = setInterval(() => {
-      const m = /"msg":"listening".*?"url":"http:\/\/[^":]+:(\d+)"/.exec(out);
-      if (m) {
-        clearInterval(timer);
-        resolve(Number(m[1]));
-      }
-    }, 50);
-    void exited.then((code) => {
-      clearInterval(timer);
-      reject(new Error(`server exited (${code}) before listening: ${err}`));
-    });
-  });
-  listening.catch(() => {});
-  return {
-    exited,
-    listening,
-    output: () => ({ out, err }),
-    stop: async () => {
-      child.kill('SIGTERM');
-      return exited;
-    },
-  };
-}
 
 const tmpDir = () => mkdtempSync(path.join(os.tmpdir(), 'pv-start-'));
 
@@ -105,7 +60,7 @@ function signIn(host: string, port: number, email: string, password: string) {
 
 describe('start-up refusals', () => {
   it('production without SMTP_URL refuses to start, with one line naming it', async () => {
-    const s = start({ ...production, DATA_DIR: tmpDir() });
+    const s = startServerProcess({ ...production, DATA_DIR: tmpDir() });
     expect(await s.exited).toBe(1);
     const lines = s.output().err.trim().split('\n');
     expect(lines).toHaveLength(1);
@@ -119,7 +74,7 @@ describe('start-up refusals', () => {
       // Valid configuration, unreachable database: the driver's error is shown, the password is not.
       [{ DATABASE_URL: 'postgres://pv:DBPASSWORD2@127.0.0.1:1/pv', MAIL_DISABLED: 'true' }, 'DBPASSWORD2', /cannot open the database/],
     ];
-    const runs = cases.map(([env]) => start({ ...production, DATA_DIR: tmpDir(), ...env }));
+    const runs = cases.map(([env]) => startServerProcess({ ...production, DATA_DIR: tmpDir(), ...env }));
     for (const [i, s] of runs.entries()) {
       const [, secret, expected] = cases[i]!;
       expect(await s.exited, secret).toBe(1);
@@ -137,7 +92,7 @@ describe('NODE_ENV unset, then production on the same data', () => {
   });
 
   it('development: the dev mailbox and the demo accounts answer to loopback only, and the log holds no link', async () => {
-    const s = start({ ...db, HOST: '0.0.0.0', PUBLIC_URL: ORIGIN, LOG_LEVEL: 'debug' });
+    const s = startServerProcess({ ...db, HOST: '0.0.0.0', PUBLIC_URL: ORIGIN, LOG_LEVEL: 'debug' });
     try {
       const port = await s.listening;
       expect(s.output().out).toContain('"msg":"seeded"');
@@ -173,7 +128,7 @@ describe('NODE_ENV unset, then production on the same data', () => {
   }, 240_000);
 
   it('production: no dev mailbox, no seeding, and the leftover demo accounts cannot sign in', async () => {
-    const s = start({ ...db, ...production, HOST: '127.0.0.1', MAIL_DISABLED: 'true', LOG_LEVEL: 'debug' });
+    const s = startServerProcess({ ...db, ...production, HOST: '127.0.0.1', MAIL_DISABLED: 'true', LOG_LEVEL: 'debug' });
     try {
       const port = await s.listening;
       const { out } = s.output();

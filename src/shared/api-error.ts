@@ -9,6 +9,8 @@ export const apiErrorSchema = z.object({
     retryAfter: z.number().int().optional(),
     /** With `maintenance` (503): the expected end, an ISO instant, or null when unknown. */
     endsAt: z.string().nullable().optional(),
+    /** With a 500: the request's id (also the X-Request-Id header), to quote in a support request. */
+    requestId: z.string().optional(),
   }),
 });
 export type ApiError = z.infer<typeof apiErrorSchema>['error'];
@@ -30,6 +32,8 @@ export const ERROR_CODES = [
   'conflict',
   'rate_limited',
   'maintenance',
+  /** 503: this process is stopping (SIGTERM); nothing of the request ran, retry it (docs/architecture.md). */
+  'shutting_down',
   'busy',
   'internal_error',
   'service_unavailable',

@@ -7,6 +7,8 @@ export type RealtimeEventType =
   | 'pull.created'
   | 'drop.entries'
   | 'maintenance.changed'
+  /** The last event of a stream whose server is shutting down; reconnecting is the answer. */
+  | 'server.closing'
   | (string & {});
 
 export interface RealtimeMessage<T = unknown> {

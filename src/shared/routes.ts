@@ -48,6 +48,8 @@ export const ROUTES = {
   shop: r('/shop', 'Shop', 'public', 'site', { nav: 'Shop' }),
   shopProduct: r('/shop/$id', 'Pack', 'public', 'site'),
   topPulls: r('/top-pulls', 'Top pulls', 'public', 'site', { nav: 'Top pulls' }),
+  /** One pull's public page (issue 19 item 2); the server adds its link-preview tags. */
+  pull: r('/pulls/$id', 'Pull', 'public', 'site', { spec: false }),
   invite: r('/invite/$referralCode', 'You are invited', 'public', 'site'),
   /** Turns off one kind of notification mail from its link, without signing in. */
   unsubscribe: r('/unsubscribe', 'Email preferences', 'public', 'site', { spec: false }),

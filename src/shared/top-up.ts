@@ -1,4 +1,4 @@
-import { MAX_PURCHASE_QUANTITY } from './contracts/shop.ts';
+import { MAX_PURCHASE_QUANTITY } from './shop-limits.ts';
 
 /**
  * "Top up the difference": the deposit that covers a shortfall. The smallest amount the deposit

@@ -1,3 +1,5 @@
+// First: zod's config must be in place before any schema is built (see the module).
+import '@web/lib/zod-jitless';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode } from 'react';

@@ -10,9 +10,8 @@ import {
 import { ROUTES, type RouteDef } from '@shared/routes';
 import { sessionQueryOptions } from '@web/features/auth/session';
 import { RootLayout } from '@web/layouts/root-layout';
-import { SiteLayout } from '@web/layouts/site-layout';
+import { ChromeLayout, SiteLayout } from '@web/layouts/site-layout';
 import { AuthLayout } from '@web/layouts/auth-layout';
-import { ProfileLayout } from '@web/layouts/profile-layout';
 import { NotFoundPage } from '@web/pages/not-found';
 import { RouteErrorPage } from '@web/pages/route-error';
 import { PAGES } from '@web/pages';
@@ -37,7 +36,9 @@ const rootRoute = createRootRouteWithContext<RouterContext>()({
   errorComponent: RouteErrorPage,
 });
 
-const siteLayout = createRoute({ getParentRoute: () => rootRoute, id: 'site', component: SiteLayout });
+// The shop and the profile area share one header (ChromeLayout), kept mounted between them.
+const chromeLayout = createRoute({ getParentRoute: () => rootRoute, id: 'chrome', component: ChromeLayout });
+const siteLayout = createRoute({ getParentRoute: () => chromeLayout, id: 'site', component: SiteLayout });
 const authLayout = createRoute({ getParentRoute: () => rootRoute, id: 'auth', component: AuthLayout });
 
 async function signedIn(context: RouterContext, href: string) {
@@ -54,9 +55,10 @@ const userSite = createRoute({
 });
 
 const profileLayout = createRoute({
-  getParentRoute: () => rootRoute,
+  getParentRoute: () => chromeLayout,
   id: 'profile',
-  component: ProfileLayout,
+  // Signed-in pages only: not part of a visitor's first page.
+  component: lazyRouteComponent(() => import('@web/layouts/profile-layout'), 'ProfileLayout'),
   beforeLoad: async ({ context, location }) => ({ me: await signedIn(context, location.href) }),
 });
 
@@ -115,28 +117,40 @@ function page<TParent extends AnyRoute, const TPath extends string, TSearch = un
 
 const R = ROUTES;
 const routeTree = rootRoute.addChildren([
-  siteLayout.addChildren([
-    page(siteLayout, R.root, 'root'),
-    page(siteLayout, R.about, 'about'),
-    page(siteLayout, R.privacyPolicy, 'privacyPolicy'),
-    page(siteLayout, R.raffleTerms, 'raffleTerms'),
-    page(siteLayout, R.termsOfService, 'termsOfService'),
-    page(siteLayout, R.cards, 'cards'),
-    page(siteLayout, R.dailyDropWinners, 'dailyDropWinners'),
-    page(siteLayout, R.dailyDrop, 'dailyDrop'),
-    page(siteLayout, R.shop, 'shop'),
-    page(siteLayout, R.shopProduct, 'shopProduct'),
-    page(siteLayout, R.topPulls, 'topPulls'),
-    page(siteLayout, R.invite, 'invite'),
-    page(siteLayout, R.fairness, 'fairness'),
-    page(siteLayout, R.unsubscribe, 'unsubscribe'),
-    userSite.addChildren([
-      page(userSite, R.home, 'home'),
-      page(userSite, R.collect, 'collect'),
-      page(userSite, R.openPack, 'openPack'),
-      page(userSite, R.checkout, 'checkout'),
+  chromeLayout.addChildren([
+    siteLayout.addChildren([
+      page(siteLayout, R.root, 'root'),
+      page(siteLayout, R.about, 'about'),
+      page(siteLayout, R.privacyPolicy, 'privacyPolicy'),
+      page(siteLayout, R.raffleTerms, 'raffleTerms'),
+      page(siteLayout, R.termsOfService, 'termsOfService'),
+      page(siteLayout, R.cards, 'cards'),
+      page(siteLayout, R.dailyDropWinners, 'dailyDropWinners'),
+      page(siteLayout, R.dailyDrop, 'dailyDrop'),
+      page(siteLayout, R.shop, 'shop'),
+      page(siteLayout, R.shopProduct, 'shopProduct'),
+      page(siteLayout, R.topPulls, 'topPulls'),
+      page(siteLayout, R.pull, 'pull'),
+      page(siteLayout, R.invite, 'invite'),
+      page(siteLayout, R.fairness, 'fairness'),
+      page(siteLayout, R.unsubscribe, 'unsubscribe'),
+      userSite.addChildren([
+        page(userSite, R.home, 'home'),
+        page(userSite, R.collect, 'collect'),
+        page(userSite, R.openPack, 'openPack'),
+        page(userSite, R.checkout, 'checkout'),
+      ]),
+      page(siteLayout, R.notFound, 'notFound'),
     ]),
-    page(siteLayout, R.notFound, 'notFound'),
+    profileLayout.addChildren([
+      page(profileLayout, R.profileAccount, 'profileAccount'),
+      page(profileLayout, R.profileBilling, 'profileBilling'),
+      page(profileLayout, R.profileHistory, 'profileHistory'),
+      page(profileLayout, R.profileNotifications, 'profileNotifications'),
+      page(profileLayout, R.profilePrivacy, 'profilePrivacy'),
+      page(profileLayout, R.profileReferral, 'profileReferral'),
+      page(profileLayout, R.profileShipping, 'profileShipping'),
+    ]),
   ]),
   authLayout.addChildren([
     page(authLayout, R.signIn, 'signIn'),
@@ -148,15 +162,6 @@ const routeTree = rootRoute.addChildren([
     page(authLayout, R.registerMfa, 'registerMfa'),
     page(authLayout, R.resetPassword, 'resetPassword'),
     page(authLayout, R.updatePassword, 'updatePassword'),
-  ]),
-  profileLayout.addChildren([
-    page(profileLayout, R.profileAccount, 'profileAccount'),
-    page(profileLayout, R.profileBilling, 'profileBilling'),
-    page(profileLayout, R.profileHistory, 'profileHistory'),
-    page(profileLayout, R.profileNotifications, 'profileNotifications'),
-    page(profileLayout, R.profilePrivacy, 'profilePrivacy'),
-    page(profileLayout, R.profileReferral, 'profileReferral'),
-    page(profileLayout, R.profileShipping, 'profileShipping'),
   ]),
   adminLayout.addChildren([
     // '/admin/', not '/admin': under the pathless layout the router matches a bare '/admin' to the

@@ -14,6 +14,11 @@ export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export type DbOrTx = Db | Tx;
 
+/** The rows of `db.execute(sql…)`: an array on postgres-js, `{ rows }` on PGlite. */
+export function rowsOf<T>(res: unknown): T[] {
+  return (Array.isArray(res) ? res : (res as { rows: T[] }).rows) as T[];
+}
+
 export type Listener = (payload: string) => void;
 
 export interface DbHandle {
@@ -112,9 +117,9 @@ function namedStatements(client: PGlite) {
  *
  * The cache grows with the number of distinct statement texts (IN lists of different lengths count
  * separately), which our code keeps to a few hundred; postgres.js recycles each connection after
- * 30–60 minutes (`max_lifetime`), dropping its statements. Behind a transaction-pooling proxy
- * (PgBouncer in transaction mode before 1.21) this would have to go; we connect to PostgreSQL
- * directly.
+ * 30–60 minutes (`max_lifetime`), dropping its statements. PgBouncer in transaction mode carries
+ * named statements from 1.21 on (`max_prepared_statements` > 0); an older one cannot, and
+ * DATABASE_PREPARE=false turns them off (docs/deploy.md).
  */
 function preparing(client: postgres.Sql): postgres.Sql {
   const wrap = <T extends object>(target: T): T =>
@@ -156,12 +161,26 @@ export function postgresTarget(url: string): { url: string; path?: string } {
   return { url: u.toString(), path: `${socketDir}/.s.PGSQL.${u.port || '5432'}` };
 }
 
-export async function openPostgres(url: string, poolSize = 10, opts: { statementLog?: string | undefined } = {}): Promise<DbHandle> {
+export interface PostgresOptions {
+  statementLog?: string | undefined;
+  /**
+   * Where LISTEN connects when `url` is a transaction-mode pooler (PgBouncer), which cannot keep a
+   * session's LISTEN: PostgreSQL itself. Defaults to `url`.
+   */
+  directUrl?: string | undefined;
+  /** false: unnamed statements only (PgBouncer in transaction mode before 1.21). Default true. */
+  prepare?: boolean | undefined;
+}
+
+export async function openPostgres(url: string, poolSize = 10, opts: PostgresOptions = {}): Promise<DbHandle> {
   const statementLog = opts.statementLog;
+  const prepare = opts.prepare ?? true;
   const target = postgresTarget(url);
   const client = postgres(target.url, {
     ...(target.path ? { path: target.path } : {}),
     max: poolSize,
+    // postgres.js names its own statements (tagged templates) unless told not to.
+    ...(prepare ? {} : { prepare: false }),
     onnotice: () => {},
     connect_timeout: 10,
     idle_timeout: 60,
@@ -173,23 +192,34 @@ export async function openPostgres(url: string, poolSize = 10, opts: { statement
         }
       : {}),
   });
-  const prepared = preparing(client);
-  const db = drizzlePostgres(prepared, { schema }) as unknown as Db;
+  // postgres.js gives LISTEN a connection of its own, made from the client's options: a client of
+  // its own (one connection, opened on the first listen) when that must bypass the pooler.
+  let listener: postgres.Sql | null = null;
+  const listenClient = () => {
+    if (!opts.directUrl || opts.directUrl === url) return client;
+    if (!listener) {
+      const direct = postgresTarget(opts.directUrl);
+      listener = postgres(direct.url, { ...(direct.path ? { path: direct.path } : {}), max: 1, onnotice: () => {}, connect_timeout: 10 });
+    }
+    return listener;
+  };
+  const statements = prepare ? preparing(client) : client;
+  const db = drizzlePostgres(statements, { schema }) as unknown as Db;
   return {
     kind: 'postgres',
     db,
-    async listen(channel, listener) {
-      const sub = await client.listen(channel, listener);
+    async listen(channel, fn) {
+      const sub = await listenClient().listen(channel, fn);
       return async () => sub.unlisten();
     },
     async query<T>(query: SQL) {
       return (await db.execute(query)) as unknown as T[];
     },
     async run<T>(text: string, params: unknown[]) {
-      return (await prepared.unsafe(text, params as postgres.ParameterOrJSON<never>[])) as unknown as T[];
+      return (await statements.unsafe(text, params as postgres.ParameterOrJSON<never>[], { prepare })) as unknown as T[];
     },
     async close() {
-      await client.end({ timeout: 5 });
+      await Promise.all([client.end({ timeout: 5 }), listener?.end({ timeout: 5 })]);
     },
   };
 }

@@ -6,8 +6,9 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import type { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
-import { postgresTarget } from './client.ts';
+import { postgresTarget, type DbHandle } from './client.ts';
 import { migrationsDir } from '../lib/paths.ts';
 
 /** Arbitrary constant: every app process takes this advisory lock while migrating. */
@@ -53,4 +54,31 @@ export async function migratePostgresUrl(url: string, opts: MigrateOptions = {})
   } finally {
     await sql.end({ timeout: 5 });
   }
+}
+
+/** The newest migration this build ships: the last entry of drizzle/meta/_journal.json. */
+export interface MigrationHead {
+  tag: string;
+  /** The journal's `when`, which drizzle stores as `created_at` of the applied row. */
+  when: number;
+}
+
+export function journalHead(dir: string = migrationsDir): MigrationHead {
+  const journal = JSON.parse(readFileSync(path.join(dir, 'meta', '_journal.json'), 'utf8')) as { entries: MigrationHead[] };
+  const last = journal.entries.at(-1);
+  if (!last) throw new Error(`No migrations in ${dir}`);
+  return { tag: last.tag, when: last.when };
+}
+
+/**
+ * Whether the database has every migration of this build. Drizzle applies the journal entries
+ * newer than its newest `created_at`, so that one number says it; a database a newer build has
+ * already migrated further is at head for this one too. False if the table is missing (nothing
+ * applied); other errors (database unreachable) are thrown.
+ */
+export async function migrationsAtHead(dbh: DbHandle, head: MigrationHead): Promise<boolean> {
+  const [exists] = await dbh.query<{ t: string | null }>(sql`select to_regclass('drizzle.__drizzle_migrations')::text as t`);
+  if (!exists?.t) return false;
+  const [row] = await dbh.query<{ last: string | number | null }>(sql`select max(created_at) as last from drizzle.__drizzle_migrations`);
+  return row?.last != null && Number(row.last) >= head.when;
 }

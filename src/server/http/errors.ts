@@ -52,9 +52,12 @@ export function errorBody(err: Pick<AppError, 'code' | 'message' | 'fields' | 'r
   return { error: body };
 }
 
-export function respondError(c: Context<AppEnv>, err: AppError) {
+/** `requestId`: given for a 5xx, so the user's report finds its log line (ADR 0017). */
+export function respondError(c: Context<AppEnv>, err: AppError, opts: { requestId?: string } = {}) {
   if (err.retryAfter !== undefined) c.header('Retry-After', String(err.retryAfter));
-  return c.json(errorBody(err), err.status);
+  const body = errorBody(err);
+  if (opts.requestId) body.error.requestId = opts.requestId;
+  return c.json(body, err.status);
 }
 
 /** Maps anything thrown to the error shape; never leaks a stack trace to the client. */

@@ -117,3 +117,11 @@ export function startJobs(
     },
   };
 }
+
+/** Seconds since each job's last claimed run started, database time (/metrics). */
+export async function jobRunAges(db: Db): Promise<Array<{ name: string; ageSeconds: number }>> {
+  const rows = await db
+    .select({ name: jobRuns.name, age: sql<number>`extract(epoch from now() - ${jobRuns.startedAt})::float8` })
+    .from(jobRuns);
+  return rows.map((r) => ({ name: r.name, ageSeconds: Number(r.age) }));
+}

@@ -1,47 +1,31 @@
-/** Minimal RFC 4180 CSV: quoted fields, doubled quotes, CRLF or LF line ends, a leading BOM. */
+import { CsvError, parse } from 'csv-parse/sync';
+
+/**
+ * RFC 4180 CSV through csv-parse (ADR 0017): quoted fields, doubled quotes, CRLF, LF or CR line
+ * ends (mixed too: spreadsheets and hand edits mix them), a leading BOM, rows of any length (the
+ * caller reports a short row with its number). A stray quote inside an unquoted field is kept as
+ * text. Blank lines carry no data and are dropped. An unclosed quote is a CsvSyntaxError naming
+ * the row where it opened (row 1 = the first line).
+ */
 export function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  let fieldStarted = false;
-  for (; i < text.length; i++) {
-    const ch = text[i]!;
-    if (quoted) {
-      if (ch === '"') {
-        if (text[i + 1] === '"') {
-          field += '"';
-          i++;
-        } else quoted = false;
-      } else field += ch;
-      continue;
+  let rows: string[][];
+  try {
+    rows = parse(text, {
+      bom: true,
+      relax_quotes: true,
+      relax_column_count: true,
+      skip_empty_lines: false,
+      record_delimiter: ['\r\n', '\n', '\r'],
+    });
+  } catch (err) {
+    if (err instanceof CsvError) {
+      // `records`: the rows finished before the failure; the broken one is the next.
+      const row = Number((err as CsvError & { records?: number }).records ?? 0) + 1;
+      const message = err.code === 'CSV_QUOTE_NOT_CLOSED' ? 'A quoted field is never closed.' : `The file is not valid CSV (${err.message}).`;
+      throw new CsvSyntaxError(row, message);
     }
-    if (ch === '"' && !fieldStarted) {
-      quoted = true;
-      fieldStarted = true;
-    } else if (ch === ',') {
-      row.push(field);
-      field = '';
-      fieldStarted = false;
-    } else if (ch === '\n' || ch === '\r') {
-      if (ch === '\r' && text[i + 1] === '\n') i++;
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-      fieldStarted = false;
-    } else {
-      field += ch;
-      fieldStarted = true;
-    }
+    throw err;
   }
-  if (quoted) throw new CsvSyntaxError(rows.length + 1, 'A quoted field is never closed.');
-  if (fieldStarted || row.length) {
-    row.push(field);
-    rows.push(row);
-  }
-  // Blank lines carry no data.
   return rows.filter((r) => !(r.length === 1 && r[0]!.trim() === ''));
 }
 

@@ -1,8 +1,9 @@
+import pino, { type Logger as PinoLogger } from 'pino';
 import { redactText } from './redact.ts';
 
 type Level = 'debug' | 'info' | 'warn' | 'error';
-const order: Record<Level | 'silent', number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
 
+/** What call sites use: a message and structured fields. Implemented on pino (ADR 0017). */
 export interface Logger {
   debug(msg: string, fields?: Record<string, unknown>): void;
   info(msg: string, fields?: Record<string, unknown>): void;
@@ -12,29 +13,80 @@ export interface Logger {
 }
 
 /**
- * One JSON object per line on stdout: easy to grep locally, easy to ship to a log store.
- * Every line passes through redactText, so a link token or URL password that reaches a message,
- * a path or an error never lands in the log (callers still must not log them on purpose).
+ * Field paths pino censors before a line is written: session cookies, authorization headers,
+ * tokens, passwords and email addresses, at the top level, one level down (`*.token`), and in
+ * request/response header objects. fast-redact wildcards match one level, so the nested header
+ * paths are spelled out. `to` (a mail recipient) is kept on purpose: the mail log needs it.
+ */
+export const REDACT_PATHS = [
+  'cookie',
+  'authorization',
+  'token',
+  'password',
+  'email',
+  'secret',
+  'accessToken',
+  'refreshToken',
+  'sessionToken',
+  'newPassword',
+  'currentPassword',
+  '*.cookie',
+  '*.authorization',
+  '*.token',
+  '*.password',
+  '*.email',
+  '*.secret',
+  '*.accessToken',
+  '*.refreshToken',
+  '*.sessionToken',
+  '*.newPassword',
+  '*.currentPassword',
+  '*["set-cookie"]',
+  'headers.cookie',
+  'headers.authorization',
+  'headers["set-cookie"]',
+  'req.headers.cookie',
+  'req.headers.authorization',
+  'res.headers["set-cookie"]',
+];
+
+function wrap(p: PinoLogger): Logger {
+  return {
+    debug: (msg, fields) => p.debug(fields ?? {}, msg),
+    info: (msg, fields) => p.info(fields ?? {}, msg),
+    warn: (msg, fields) => p.warn(fields ?? {}, msg),
+    error: (msg, fields) => p.error(fields ?? {}, msg),
+    child: (fields) => wrap(p.child(fields)),
+  };
+}
+
+/**
+ * One JSON object per line (pino): `time` (ISO), `level` (its name), `msg`, then the fields.
+ * Known secret fields are censored by pino's `redact`; then every line passes through redactText,
+ * so a link token or URL password that reaches free text (a message, a path, an error's message
+ * or stack) never lands in the log either. Callers still must not log secrets on purpose.
+ * `write` (tests) receives each line without its trailing newline.
  */
 export function createLogger(
   level: Level | 'silent' = 'info',
   base: Record<string, unknown> = {},
-  write: (line: string) => void = (line) => process.stdout.write(`${line}\n`),
+  write?: (line: string) => void,
 ): Logger {
-  const min = order[level];
-  const emit = (lvl: Level, msg: string, fields?: Record<string, unknown>) => {
-    if (order[lvl] < min) return;
-    const entry: Record<string, unknown> = { time: new Date().toISOString(), level: lvl, msg, ...base, ...fields };
-    if (fields?.err instanceof Error) {
-      entry.err = { name: fields.err.name, message: fields.err.message, stack: fields.err.stack };
-    }
-    write(redactText(JSON.stringify(entry)));
-  };
-  return {
-    debug: (m, f) => emit('debug', m, f),
-    info: (m, f) => emit('info', m, f),
-    warn: (m, f) => emit('warn', m, f),
-    error: (m, f) => emit('error', m, f),
-    child: (fields) => createLogger(level, { ...base, ...fields }, write),
-  };
+  const destination = write
+    ? { write: (s: string) => write(s.endsWith('\n') ? s.slice(0, -1) : s) }
+    : // Synchronous, so the lines before a process.exit (start-up failures, shutdown) are not lost.
+      pino.destination({ dest: 1, sync: true });
+  const p = pino(
+    {
+      level,
+      base,
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      serializers: { err: pino.stdSerializers.err },
+      redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+      hooks: { streamWrite: redactText },
+    },
+    destination,
+  );
+  return wrap(p);
 }

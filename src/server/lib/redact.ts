@@ -27,6 +27,16 @@ export function redactText(s: string): string {
     .replace(STRIPE_KEY, `$1…${REDACTED}`);
 }
 
+/**
+ * An email address as a log line may show it: first character and domain (`d…@example.test`),
+ * enough to tell a support case which mailbox, not enough to collect addresses from the log.
+ */
+export function maskEmail(address: string): string {
+  const at = address.lastIndexOf('@');
+  if (at < 1) return '…';
+  return `${address[0]}…${address.slice(at)}`;
+}
+
 /** The value of a configuration variable as it may be shown in an error: secrets never verbatim. */
 export function shownConfigValue(variable: string, value: string): string | undefined {
   if (SECRET_VARIABLES.has(variable)) {
@@ -38,6 +48,6 @@ export function shownConfigValue(variable: string, value: string): string | unde
 }
 
 /** Never echoed, not even in part beyond a known key prefix. */
-const SECRET_VARIABLES = new Set(['APP_SECRET', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET']);
+const SECRET_VARIABLES = new Set(['APP_SECRET', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'METRICS_TOKEN']);
 /** Echoed with their password (and secret query parameters) masked. */
 const URL_VARIABLES = new Set(['DATABASE_URL', 'SMTP_URL', 'SENTRY_DSN']);

@@ -28,6 +28,7 @@ import { notificationsRoutes } from './notifications/routes.ts';
 import { maintenanceRoutes } from './maintenance/routes.ts';
 import { settingsRoutes } from './settings/routes.ts';
 import { dashboardRoutes } from './dashboard/routes.ts';
+import { pullsRoutes } from './pulls/routes.ts';
 
 /**
  * Every domain's API router, mounted under /api. Add one line per module.
@@ -62,4 +63,5 @@ export const apiModules: Array<(deps: Deps) => OpenAPIHono<AppEnv>> = [
   notificationsRoutes,
   maintenanceRoutes,
   dashboardRoutes,
+  (deps) => pullsRoutes(deps),
 ];

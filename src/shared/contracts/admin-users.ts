@@ -51,7 +51,23 @@ export const adminSessionSchema = z.object({
 });
 
 /** GET /api/admin/users/:id */
+/** Money and cards at a glance on the admin's user page; integer cents. */
+export const adminUserSummarySchema = z.object({
+  balanceCents: z.number().int(),
+  /** Current market value of the copies in the vault (not yet shipped, sold back or revoked). */
+  vaultValueCents: z.number().int(),
+  vaultCount: z.number().int(),
+  /** Sum of deposit entries. */
+  depositedCents: z.number().int(),
+  /** Pack purchases, as a positive amount. */
+  spentOnPacksCents: z.number().int(),
+  buybackReceivedCents: z.number().int(),
+  openings: z.number().int(),
+});
+export type AdminUserSummary = z.infer<typeof adminUserSummarySchema>;
+
 export const adminUserDetailSchema = adminUserRowSchema.extend({
+  summary: adminUserSummarySchema,
   updatedAt: z.string(),
   ageConfirmedAt: z.string().nullable(),
   termsAcceptedAt: z.string().nullable(),

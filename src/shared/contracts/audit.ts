@@ -36,5 +36,7 @@ export type AuditEntry = z.infer<typeof auditEntrySchema>;
 export const auditListSchema = pagedSchema(auditEntrySchema).extend({
   /** Distinct actions seen so far, for the filter dropdown. */
   actions: z.array(z.string()),
+  /** Names of the classes, cards and products whose ids appear in this page's before/after, by id. */
+  names: z.record(z.string(), z.string()),
 });
 export type AuditList = z.infer<typeof auditListSchema>;

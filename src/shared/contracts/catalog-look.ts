@@ -48,9 +48,31 @@ export interface CardLook {
   valueCents: number;
   className: string;
   classColour: string;
+  /** 1 (lowest) to 5, from the class's sort order (classTier); drawn as pips and a frame weight. */
+  classTier?: ClassTier;
   frameImageKey: string | null;
   layout: ArchitectLayout;
   texture: { imageKey: string; blendMode: BlendMode; opacity: number } | null;
+}
+
+export type ClassTier = 1 | 2 | 3 | 4 | 5;
+
+/**
+ * A class's rarity tier, so a card's class reads at a glance without colour (issue 19: a Common in
+ * a gold frame looked Legendary). Classes are admin-defined; their sort order ranks them. Orders
+ * 0–5 are tiers as they are; larger orders count in tens (the seed's 10, 20 … 50), capped at 5.
+ */
+export function classTier(sortOrder: number): ClassTier {
+  const t = sortOrder <= 5 ? sortOrder : Math.ceil(sortOrder / 10);
+  return Math.min(5, Math.max(1, t)) as ClassTier;
+}
+
+/** A short code for a class name ("Legendary" → "LE", "Ultra Rare" → "UR"), shown beside its tier. */
+export function classCode(name: string): string {
+  const words = name.trim().split(/\s+/).filter(Boolean);
+  if (!words.length) return '?';
+  const code = words.length > 1 ? words.map((w) => w[0]).join('').slice(0, 3) : words[0]!.slice(0, 2);
+  return code.toUpperCase();
 }
 
 export function lookFromRefs(card: PublicCard, refs: LookRefs): CardLook {
@@ -63,6 +85,7 @@ export function lookFromRefs(card: PublicCard, refs: LookRefs): CardLook {
     valueCents: card.valueCents,
     className: cls?.name ?? '',
     classColour: cls?.colour ?? '#a1a1aa',
+    ...(cls ? { classTier: classTier(cls.sortOrder) } : {}),
     frameImageKey: arch?.frameImageKey ?? null,
     layout: arch?.layout ?? DEFAULT_LAYOUT,
     texture: tex ? { imageKey: tex.imageKey, blendMode: tex.blendMode, opacity: tex.opacity } : null,

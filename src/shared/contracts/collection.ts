@@ -219,7 +219,7 @@ export const adminBuybackSchema = z.object({
   cardCount: z.number().int(),
   marketValueCents: cents,
   totalCents: cents,
-  /** Effective rate of the sale (total / market value), basis points; null when worth nothing. */
+  /** The rate the sale's cards were sold at (stored per line), basis points; null when the lines' rates differ. */
   rateBp: z.number().int().nullable(),
   ledgerEntryId: z.string().nullable(),
   createdAt: isoDate,
@@ -309,3 +309,49 @@ export const revokeCardSchema = z.object({ reason: reasonSchema });
 export type RevokeCardInput = z.input<typeof revokeCardSchema>;
 
 export const adminOwnedResultSchema = z.object({ ownedCard: adminOwnedCardSchema, stock: z.number().int() });
+
+// ───────────────────────── collecting: sets and the wishlist (issue 19) ─────────────────────────
+
+/** One set of the catalog and how much of it the signed-in user holds in their vault. */
+export const setCompletionSchema = z.object({
+  setName: z.string(),
+  /** Cards of the set in the catalog (active, not archived). */
+  total: z.number().int(),
+  /** Distinct cards of the set with at least one copy in the user's vault. */
+  owned: z.number().int(),
+});
+export type SetCompletion = z.infer<typeof setCompletionSchema>;
+
+/** GET /api/collection/sets: every set, the most complete first. */
+export const setCompletionListSchema = z.object({ items: z.array(setCompletionSchema) });
+export type SetCompletionList = z.infer<typeof setCompletionListSchema>;
+
+export const setNameQuerySchema = z.object({
+  set: z.string({ message: 'Pick a set.' }).trim().min(1, 'Pick a set.').max(100, 'A set name is at most 100 characters.'),
+});
+
+/** GET /api/collection/sets/missing?set=…: the cards of the set not in the user's vault, by number. */
+export const missingCardsSchema = z.object({
+  setName: z.string(),
+  items: z.array(publicCardSchema.extend({ wished: z.boolean() })),
+  refs: lookRefsSchema,
+});
+export type MissingCards = z.infer<typeof missingCardsSchema>;
+
+export const wishlistItemSchema = z.object({ card: publicCardSchema, addedAt: isoDate, owned: z.boolean() });
+export type WishlistItem = z.infer<typeof wishlistItemSchema>;
+
+/** GET /api/wishlist: newest first; `cardIds` is every wished card (for the hearts). */
+export const wishlistSchema = z.object({
+  items: z.array(wishlistItemSchema),
+  cardIds: z.array(z.string()),
+  refs: lookRefsSchema,
+});
+export type Wishlist = z.infer<typeof wishlistSchema>;
+
+/** PUT and DELETE /api/wishlist/{cardId}. */
+export const wishlistChangeSchema = z.object({ cardId: z.string(), wished: z.boolean() });
+export type WishlistChange = z.infer<typeof wishlistChangeSchema>;
+
+/** A user may wish for at most this many cards (keeps the list and its fan-out bounded). */
+export const MAX_WISHLIST = 500;

@@ -15,6 +15,7 @@ export const NOTIFICATION_KINDS = [
   'drop_won',
   'drop_starting',
   'referral_qualified',
+  'wishlist_live',
   'security',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
@@ -72,6 +73,12 @@ export const NOTIFICATION_KIND_INFO: Record<NotificationKind, NotificationKindIn
     defaults: { inApp: true, email: true },
     emailLocked: false,
   },
+  wishlist_live: {
+    label: 'Wishlist cards in packs',
+    description: 'A card on your wishlist can now be pulled from a pack on sale.',
+    defaults: { inApp: true, email: false },
+    emailLocked: false,
+  },
   security: {
     label: 'Security',
     description: 'A new sign-in, or a change to your password or two-factor authentication.',
@@ -126,6 +133,8 @@ export type NotificationPreference = z.infer<typeof notificationPreferenceSchema
 export const notificationPreferencesSchema = z.object({
   preferences: z.array(notificationPreferenceSchema.extend({ emailLocked: z.boolean() })),
   bigPullThresholdCents: z.number().int(),
+  /** The shop's default (settings registry), which applies until the user chooses their own. */
+  defaultBigPullThresholdCents: z.number().int(),
 });
 export type NotificationPreferences = z.infer<typeof notificationPreferencesSchema>;
 

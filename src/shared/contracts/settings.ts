@@ -47,7 +47,8 @@ export const DEFAULT_DEPOSIT_LIMITS: DepositLimits = { minCents: 500, maxCents: 
 
 /**
  * Big pulls: `topPullMinCents` is the value from which a pull is announced live on the top-pulls
- * ticker (the open statement's `pull_min`) and can become a big-pull notification;
+ * ticker (the open statement's `pull_min`), is listed by GET /api/top-pulls, and can become a
+ * big-pull notification;
  * `notificationDefaultCents` is the notification threshold of users who never chose their own.
  */
 export const pullThresholdsSchema = z
@@ -121,7 +122,7 @@ export const SETTINGS = {
     schema: pullThresholdsSchema,
     default: DEFAULT_PULL_THRESHOLDS,
     label: 'Big pulls',
-    help: 'From which value a pull shows on the live top-pulls ticker, and the big-pull notification threshold of players who never set their own.',
+    help: 'From which value a pull shows on the live top-pulls ticker and in every top-pulls list (the Top pulls page and the landing page); cheaper pulls are left out. Also the big-pull notification threshold of players who never set their own.',
     group: 'Shop',
     fields: [
       { name: 'topPullMinCents', label: 'Top-pull threshold (cents)', kind: 'cents' },

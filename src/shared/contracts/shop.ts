@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { pageSchema, pageSizeSchema, pagedSchema } from './paging.ts';
 import { idSchema, lookRefsSchema, uploadKeySchema } from './catalog.ts';
+import { CLIENT_SEED_RE, MAX_PURCHASE_QUANTITY } from '../shop-limits.ts';
+
+export { CLIENT_SEED_RE, MAX_PURCHASE_QUANTITY };
 
 /**
  * Shop contracts (issue 6): products, packs and their odds, purchases, openings, the unopened
@@ -16,7 +19,6 @@ export const MAX_PACK_SLOTS = 20;
 export const MAX_CLASSES_PER_SLOT = 20;
 /** Weights are integers; a slot's percentages are weight / sum of its weights. */
 export const MAX_WEIGHT = 1_000_000;
-export const MAX_PURCHASE_QUANTITY = 10;
 export const MAX_PRICE_CENTS = 10_000_000; // $100,000
 export const MAX_POOL_CARDS = 5_000;
 
@@ -297,7 +299,6 @@ export const fairnessRecordSchema = z.object({
 });
 export type FairnessRecord = z.infer<typeof fairnessRecordSchema>;
 
-export const CLIENT_SEED_RE = /^[A-Za-z0-9._-]{1,64}$/;
 export const clientSeedInputSchema = z.object({
   clientSeed: z
     .string()

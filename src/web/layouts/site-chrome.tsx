@@ -5,24 +5,22 @@ import { Button, buttonClasses } from '@web/components/ui/button';
 import { Logo } from '@web/components/ui/logo';
 import { Skeleton } from '@web/components/ui/skeleton';
 import { useSession } from '@web/features/auth/session';
-import { DropWinAnnouncer } from '@web/features/drops/win-announcer';
 import { useSiteConfig } from '@web/hooks/use-site-config';
-import { HeaderBalance } from './header-balance';
+import { HEADER_CLASSES } from '@shared/site-shell';
 import { FOOTER_NAV, SITE_NAV } from './site-nav';
 
 export { FOOTER_NAV, SITE_NAV } from './site-nav';
 
 // The menus' Radix code is not part of every page: the account menu comes with a signed-in
-// header, the phone menu's sheet when its button is first pointed at, focused or pressed.
+// header (signed-in-header.tsx), the phone menu's sheet when its button is first pointed at,
+// focused or pressed.
 const loadMobileMenu = () => import('./mobile-menu');
 const MobileMenuSheet = lazy(loadMobileMenu);
-const AccountMenu = lazy(() => import('./account-menu'));
-// The bell's popover (Radix) and inbox load with a signed-in header only.
-const NotificationBell = lazy(() => import('@web/features/notifications/bell'));
+// The signed-in half of the header (balance, drop announcer, bell, account menu) is a chunk of its
+// own: a visitor's first page never needs it.
+const SignedInHeader = lazy(() => import('./signed-in-header'));
 
-const navLink =
-  'rounded-lg px-3 py-2 text-sm font-medium text-zinc-300 transition-colors hover:bg-white/5 hover:text-white ' +
-  'aria-[current=page]:bg-violet-500/15 aria-[current=page]:text-white';
+const navLink = HEADER_CLASSES.navLink;
 
 function MobileMenu() {
   const [open, setOpen] = useState(false);
@@ -64,16 +62,9 @@ function HeaderAccount() {
   if (isPending) return <Skeleton className="h-9 w-28" />;
   if (me) {
     return (
-      <div className="flex items-center gap-2">
-        <DropWinAnnouncer />
-        <HeaderBalance className="hidden sm:inline-flex" />
-        <Suspense fallback={<Skeleton className="size-10" />}>
-          <NotificationBell />
-        </Suspense>
-        <Suspense fallback={<Skeleton className="h-10 w-[4.5rem] lg:w-44" />}>
-          <AccountMenu me={me} />
-        </Suspense>
-      </div>
+      <Suspense fallback={<Skeleton className="h-9 w-28" />}>
+        <SignedInHeader me={me} />
+      </Suspense>
     );
   }
   return (
@@ -91,20 +82,20 @@ function HeaderAccount() {
 export function SiteHeader() {
   const { siteName } = useSiteConfig();
   return (
-    <header className="sticky top-0 z-30 border-b border-white/10 bg-ink/80 backdrop-blur-md">
-      <div className="mx-auto flex h-16 max-w-7xl items-center gap-2 px-4 sm:gap-4 sm:px-6">
-        <Link to="/" activeOptions={{ exact: true }} className="shrink-0 rounded-lg" aria-label={`${siteName} home`}>
+    <header className={HEADER_CLASSES.header}>
+      <div className={HEADER_CLASSES.bar}>
+        <Link to="/" activeOptions={{ exact: true }} className={HEADER_CLASSES.logoLink} aria-label={`${siteName} home`}>
           {/* On phones the name gives way to the balance and menus; the link keeps its label. */}
           <Logo siteName={siteName} compactOnMobile />
         </Link>
-        <nav aria-label="Main" className="hidden flex-1 items-center gap-1 md:flex">
+        <nav aria-label="Main" className={HEADER_CLASSES.nav}>
           {SITE_NAV.map((def) => (
             <Link key={def.path} to={def.path} className={navLink}>
               {def.nav}
             </Link>
           ))}
         </nav>
-        <div className="ml-auto flex items-center gap-2">
+        <div className={HEADER_CLASSES.end}>
           <HeaderAccount />
           <MobileMenu />
         </div>
@@ -115,12 +106,13 @@ export function SiteHeader() {
 
 export function SiteFooter() {
   const { siteName, supportEmail } = useSiteConfig();
+  // Compact on phones (links in a wrapping row, no blurb) so the footer never fills the screen.
   return (
-    <footer className="mt-16 border-t border-white/10 bg-black/20">
-      <div className="mx-auto flex max-w-7xl flex-col gap-6 px-4 py-10 sm:px-6 md:flex-row md:items-start md:justify-between">
+    <footer className="mt-10 border-t border-white/10 bg-black/20 md:mt-16">
+      <div className="mx-auto flex max-w-7xl flex-col gap-3 px-4 py-5 sm:px-6 md:flex-row md:items-start md:justify-between md:gap-6 md:py-10">
         <div className="max-w-sm space-y-2">
           <Logo siteName={siteName} />
-          <p className="text-sm text-zinc-400">
+          <p className="hidden text-sm text-zinc-400 md:block">
             Open packs on screen and own the real cards you pull. Keep them in our vault, sell them back, or have
             them shipped.
           </p>
@@ -135,10 +127,11 @@ export function SiteFooter() {
           ) : null}
         </div>
         <nav aria-label="Footer">
-          <ul className="grid grid-cols-2 gap-x-8 gap-y-2 text-sm sm:grid-cols-3">
+          <ul className="flex flex-wrap gap-x-5 gap-y-1 text-sm md:grid md:grid-cols-3 md:gap-x-8 md:gap-y-2">
             {FOOTER_NAV.map(({ def, label }) => (
               <li key={def.path}>
-                <Link to={def.path} className="text-zinc-300 hover:text-white hover:underline">
+                {/* py on phones: a 24 px tap target in the tighter row. */}
+                <Link to={def.path} className="inline-block py-1 text-zinc-300 hover:text-white hover:underline md:py-0">
                   {label}
                 </Link>
               </li>
@@ -146,7 +139,7 @@ export function SiteFooter() {
           </ul>
         </nav>
       </div>
-      <p className="mx-auto max-w-7xl px-4 pb-8 text-xs text-zinc-400 sm:px-6">
+      <p className="mx-auto max-w-7xl px-4 pb-5 text-xs text-zinc-400 sm:px-6 md:pb-8">
         © {new Date().getFullYear()} {siteName}. Adults 18+ only. Card values are estimates, not investment advice.
       </p>
     </footer>

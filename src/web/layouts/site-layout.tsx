@@ -1,15 +1,27 @@
 import { Outlet } from '@tanstack/react-router';
+import { HEADER_CLASSES } from '@shared/site-shell';
 import { SiteFooter, SiteHeader } from './site-chrome';
 
-/** The public shop: header, the page, footer. */
-export function SiteLayout() {
+/**
+ * The header and footer of the shop and the profile area. Both areas sit under this one route, so
+ * moving between them keeps the header mounted: an open inbox or menu is not closed, and its
+ * state not lost, when the next area's code arrives.
+ */
+export function ChromeLayout() {
   return (
-    <div className="vault-backdrop flex min-h-dvh flex-col text-zinc-100">
+    <div className={HEADER_CLASSES.frame}>
       <SiteHeader />
-      <main id="main" tabIndex={-1} className="mx-auto w-full max-w-7xl flex-1 px-4 py-8 sm:px-6 sm:py-10">
-        <Outlet />
-      </main>
+      <Outlet />
       <SiteFooter />
     </div>
+  );
+}
+
+/** The public shop: the page, under the header. */
+export function SiteLayout() {
+  return (
+    <main id="main" tabIndex={-1} className="mx-auto w-full max-w-7xl flex-1 px-4 py-8 sm:px-6 sm:py-10">
+      <Outlet />
+    </main>
   );
 }

@@ -1,7 +1,6 @@
 import { ROUTES } from '@shared/routes';
 
-/** The header's main navigation, in the order the shop wants it; labels and paths from the route table. */
-export const SITE_NAV = [ROUTES.shop, ROUTES.openPack, ROUTES.cards, ROUTES.topPulls, ROUTES.dailyDropWinners] as const;
+export { SITE_NAV } from '@shared/site-nav';
 
 export const FOOTER_NAV = [
   { def: ROUTES.about, label: 'About' },

@@ -24,6 +24,14 @@ export const formatDay = (day: string) => utcDay.format(new Date(`${day}T00:00:0
 /** A whole number with the viewer's grouping: "12,345". */
 export const formatCount = (n: number) => count.format(n);
 
+/**
+ * A count with its noun agreeing: plural(1, 'card') → "1 card", plural(3, 'card') → "3 cards",
+ * plural(2, 'entry', 'entries'). Every "N things" the web shows goes through here (issue 19: "1 cards").
+ */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${formatCount(n)} ${n === 1 ? one : many}`;
+}
+
 /** "3 minutes ago", "yesterday"…; the date itself after a month. */
 export function timeAgo(iso: string, now = Date.now()): string {
   const rtf = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });

@@ -34,6 +34,7 @@ export const PAGES: Record<RouteId, () => PageModule> = {
   shop: () => import('./shop/shop'),
   shopProduct: () => import('./shop/product'),
   topPulls: () => import('./shop/top-pulls'),
+  pull: () => import('./pulls/pull'),
   invite: () => import('./referrals/invite'),
   unsubscribe: () => import('./account/unsubscribe'),
   adminReferrals: () => import('./referrals/admin-referrals'),

@@ -53,7 +53,13 @@ export const session = pgTable(
     /** Touched by the actor middleware (at most once a minute) for "last seen" in the sessions list. */
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('session_user_idx').on(t.userId)],
+  (t) => [
+    index('session_user_idx').on(t.userId),
+    // Sign-ins since a time (the admin dashboard's active users after its last rollup). Sessions
+    // are written at sign-in and touched at most once a minute: last_seen_at is not indexed, so
+    // those touches stay HOT updates.
+    index('session_created_idx').on(t.createdAt),
+  ],
 );
 
 export const account = pgTable(

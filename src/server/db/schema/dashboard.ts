@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, check, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 
 /**
  * The admin dashboard's rollups (issue 18, modules/dashboard). Filled by a scheduled job from the
@@ -65,6 +65,23 @@ export const dashboardActiveDaily = pgTable(
     userId: text('user_id').notNull(),
   },
   (t) => [primaryKey({ columns: [t.day, t.userId] })],
+);
+
+/**
+ * Each user's active days (from `dashboard_active_daily`) as one sorted array of day numbers
+ * (days since 1970-01-01 UTC), so "active in any of these whole days" is two binary searches
+ * (`width_bucket`) on one row per user instead of a distinct count over every (day, user) row of
+ * the range: a year is ~280,000 such rows, and only ~20,000 users. `last_day` lets a range skip
+ * users not active since it started.
+ */
+export const dashboardUserDays = pgTable(
+  'dashboard_user_days',
+  {
+    userId: text('user_id').primaryKey(),
+    lastDay: integer('last_day').notNull(),
+    days: integer('days').array().notNull(),
+  },
+  (t) => [index('dashboard_user_days_last_idx').on(t.lastDay)],
 );
 
 /** One row: every hour before `rolled_until` is in the rollups. */

@@ -17,6 +17,7 @@ export * from './fairness.ts';
 export * from './shop.ts';
 export * from './buyback.ts';
 export * from './inventory.ts';
+export * from './collection.ts';
 export * from './drops.ts';
 export * from './shipping.ts';
 export * from './notifications.ts';

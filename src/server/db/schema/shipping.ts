@@ -157,6 +157,11 @@ export const shipmentEvents = pgTable(
     actorRole: text('actor_role').notNull(),
     note: text('note'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * Insertion order. Two events of one transaction (a cancel and its refund) can share a
+     * timestamp: PGlite's clock ticks in milliseconds, so the order by time alone was a coin toss.
+     */
+    seq: bigint('seq', { mode: 'number' }).notNull().generatedAlwaysAsIdentity(),
   },
   (t) => [index('shipment_events_shipment_idx').on(t.shipmentId, t.createdAt)],
 );

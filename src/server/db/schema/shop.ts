@@ -24,6 +24,12 @@ export const packs = pgTable('packs', {
   /** [{ odds: [{ classId, weight }] }] — validated by packInputSchema; read whole on every open. */
   slots: jsonb('slots').$type<PackSlot[]>().notNull().default([]),
   pool: jsonb('pool').$type<PackPool>().notNull().default({ mode: 'classes' }),
+  /**
+   * Goes up by one whenever slots or pool change (a trigger, migration 0022, so no writer can
+   * forget): the open path checks that its cached pack is current by this number instead of
+   * comparing both documents on every opening.
+   */
+  revision: integer('revision').notNull().default(1),
   ...timestamps,
 });
 

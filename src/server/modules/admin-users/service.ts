@@ -9,9 +9,14 @@ import type {
   AdminUserList,
   AdminUserListQuery,
   AdminUserRow,
+  AdminUserSummary,
   BanUserInput,
 } from '../../../shared/contracts/admin-users.ts';
 import { toSessionInfo } from '../account/service.ts';
+import { cards } from '../catalog/tables.ts';
+import { ownedCards } from '../inventory/tables.ts';
+import { openings } from '../shop/tables.ts';
+import { getBalance, totalsByKind } from '../wallet/service.ts';
 import { audit } from '../audit/service.ts';
 import { getAuth } from '../auth/auth.ts';
 import { disableTwoFactor, endSessions, setBan, setRole } from '../auth/user-writes.ts';
@@ -87,8 +92,32 @@ async function findUser(db: DbOrTx, id: string): Promise<UserRow> {
   return u;
 }
 
+/** Balance, vault and lifetime money totals of one user. Vault value is at today's market values. */
+export async function userSummary(db: DbOrTx, id: string): Promise<AdminUserSummary> {
+  const [balance, totals, [vault], [opened]] = await Promise.all([
+    getBalance(db, id),
+    totalsByKind(db, id),
+    db
+      .select({ n: count(), value: sql<string | null>`sum(${cards.valueCents})` })
+      .from(ownedCards)
+      .innerJoin(cards, eq(cards.id, ownedCards.cardId))
+      .where(and(eq(ownedCards.ownerId, id), eq(ownedCards.status, 'in_vault'))),
+    db.select({ n: count() }).from(openings).where(eq(openings.userId, id)),
+  ]);
+  return {
+    balanceCents: balance.balanceCents,
+    vaultValueCents: Number(vault?.value ?? 0),
+    vaultCount: Number(vault?.n ?? 0),
+    depositedCents: totals.deposit ?? 0,
+    spentOnPacksCents: -(totals.pack_purchase ?? 0),
+    buybackReceivedCents: totals.buyback ?? 0,
+    openings: Number(opened?.n ?? 0),
+  };
+}
+
 export async function userDetail(db: DbOrTx, id: string): Promise<AdminUserDetail> {
   const u = await findUser(db, id);
+  const summary = await userSummary(db, id);
   const [tf] = await db.select().from(twoFactor).where(eq(twoFactor.userId, id)).limit(1);
   const sessions = await db
     .select()
@@ -97,6 +126,7 @@ export async function userDetail(db: DbOrTx, id: string): Promise<AdminUserDetai
     .orderBy(desc(sessionTable.lastSeenAt));
   return {
     ...toRow(u),
+    summary,
     updatedAt: u.updatedAt.toISOString(),
     ageConfirmedAt: iso(u.ageConfirmedAt),
     termsAcceptedAt: iso(u.termsAcceptedAt),

@@ -1,6 +1,8 @@
-import { and, count, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, lt, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { user } from '../auth/tables.ts';
+import { cardClasses, cards } from '../catalog/tables.ts';
+import { products } from '../shop/tables.ts';
 import { auditLog } from '../../db/schema/audit.ts';
 import type { AuditList, AuditListQuery } from '../../../shared/contracts/audit.ts';
 import { instantMs } from '../../../shared/contracts/dates.ts';
@@ -77,7 +79,9 @@ export async function listAudit(db: DbOrTx, q: AuditListQuery): Promise<AuditLis
     db.select({ n: count() }).from(auditLog).where(cond),
     db.selectDistinct({ action: auditLog.action }).from(auditLog).orderBy(auditLog.action).limit(500),
   ]);
+  const names = await namesOf(db, rows.flatMap(({ a }) => [a.before, a.after]));
   return {
+    names,
     items: rows.map(({ a, username, email }) => ({
       id: a.id,
       actorId: a.actorId,
@@ -96,4 +100,34 @@ export async function listAudit(db: DbOrTx, q: AuditListQuery): Promise<AuditLis
     pageSize: q.pageSize,
     actions: actionRows.map((r) => r.action),
   };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const MAX_NAMED_IDS = 2_000;
+
+/** Every uuid-looking string inside some snapshots (values only; keys are field names). */
+function idsIn(values: unknown[], out = new Set<string>()): Set<string> {
+  for (const v of values) {
+    if (out.size >= MAX_NAMED_IDS) break;
+    if (typeof v === 'string') {
+      if (UUID.test(v)) out.add(v.toLowerCase());
+    } else if (Array.isArray(v)) idsIn(v, out);
+    else if (v && typeof v === 'object') idsIn(Object.values(v), out);
+  }
+  return out;
+}
+
+/**
+ * Snapshots keep ids (a pack's odds name classes by id), which read as noise in the log; the page
+ * gets the current names of the classes, cards and products they mention.
+ */
+async function namesOf(db: DbOrTx, snapshots: unknown[]): Promise<Record<string, string>> {
+  const ids = [...idsIn(snapshots)];
+  if (!ids.length) return {};
+  const [cls, crd, prd] = await Promise.all([
+    db.select({ id: cardClasses.id, name: cardClasses.name }).from(cardClasses).where(inArray(cardClasses.id, ids)),
+    db.select({ id: cards.id, name: cards.name }).from(cards).where(inArray(cards.id, ids)),
+    db.select({ id: products.id, name: products.name }).from(products).where(inArray(products.id, ids)),
+  ]);
+  return Object.fromEntries([...cls, ...crd, ...prd].map((r) => [r.id, r.name]));
 }

@@ -282,6 +282,23 @@ describe('two-factor', () => {
     expect(row!.twoFactorEnabled).toBe(false);
   });
 
+  it('backup codes are readable (no 0/O/1/I/L) and verify typed without the dash, in lower case (issue 19)', async () => {
+    const u = await signUpAndSignIn(t);
+    const enable = await t.request('/api/auth/two-factor/enable', { method: 'POST', json: { password: u.password }, headers: u.headers });
+    const { totpURI, backupCodes } = (await enable.json()) as { totpURI: string; backupCodes: string[] };
+    for (const c of backupCodes) expect(c).toMatch(/^[2-9A-HJKMNP-TV-Z]{5}-[2-9A-HJKMNP-TV-Z]{5}$/);
+    const secret = new URL(totpURI).searchParams.get('secret')!;
+    const confirm = await t.request('/api/auth/two-factor/verify-totp', { method: 'POST', json: { code: totpCode(secret) }, headers: u.headers });
+    expect(confirm.status).toBe(200);
+    const verify = async (code: string) =>
+      t.request('/api/auth/two-factor/verify-backup-code', { method: 'POST', json: { code }, headers: { cookie: cookiesFrom(await signIn(u.email, u.password)) } });
+    const code = backupCodes[2]!;
+    expect((await verify(code.replace('-', '').toLowerCase())).status).toBe(200);
+    // Used up, whichever way it is spelled.
+    expect((await verify(code)).status).toBe(401);
+    expect((await verify(` ${backupCodes[3]!.toLowerCase()} `)).status).toBe(200);
+  });
+
   it('regenerating backup codes needs a fresh second factor; old codes stop working', async () => {
     const u = await signUpAndSignIn(t, { twoFactor: true });
     const regen = (json: Record<string, unknown>) =>
@@ -289,7 +306,7 @@ describe('two-factor', () => {
     expect((await regen({ password: u.password })).status).toBe(400);
     expect((await regen({ password: 'wrong-password-1', code: u.backupCodes[0] })).status).toBe(400);
     // A backup code is a valid fresh factor, and is used up by it.
-    const ok = await regen({ password: u.password, code: u.backupCodes[0] });
+    const ok = await regen({ password: u.password, code: u.backupCodes[0]!.replace('-', '').toLowerCase() });
     expect(ok.status).toBe(200);
     const { backupCodes } = await ok.json();
     expect(backupCodes).toHaveLength(10);

@@ -23,8 +23,10 @@ import {
   MAX_FAILED_ATTEMPTS,
   matchTotpStep,
   claimTotpStep,
+  readBackupCodes,
   recordFailure,
 } from './second-factor.ts';
+import { BACKUP_CODE_COUNT, matchBackupCode, newBackupCodes } from './backup-codes.ts';
 
 /** Header our HTTP layer sets (overwriting any client value) so Better Auth records the real client IP. */
 export const CLIENT_IP_HEADER = 'x-packvault-client-ip';
@@ -239,7 +241,8 @@ export function createAuth(deps: Deps) {
       twoFactorPlugin({
         issuer: config.siteName,
         trustDeviceMaxAge: TRUST_DEVICE_SECONDS,
-        backupCodeOptions: { amount: 10, length: 10, storeBackupCodes: 'encrypted' },
+        // Readable codes (no 0/O/1/I/L); the before hook below maps a typed spelling to the stored one.
+        backupCodeOptions: { amount: BACKUP_CODE_COUNT, storeBackupCodes: 'encrypted', customBackupCodesGenerate: () => newBackupCodes() },
         accountLockout: { enabled: true, maxFailedAttempts: MAX_FAILED_ATTEMPTS, durationSeconds: LOCK_SECONDS },
       }),
     ],
@@ -407,7 +410,11 @@ export function createAuth(deps: Deps) {
             const locked = lockedForSeconds(row);
             if (locked) throw lockedError(locked);
             if (ctx.path !== '/two-factor/verify-totp') {
-              // Better Auth counts sign-in failures itself; with a session we count them here.
+              // Better Auth compares backup codes exactly: hand it the stored spelling of what was
+              // typed (any case, with or without the dash). It counts sign-in failures itself.
+              const typed = typeof body.code === 'string' ? body.code : '';
+              const stored = matchBackupCode(await readBackupCodes(ctx.context.secretConfig, row.backupCodes), typed);
+              if (stored && stored !== typed) return { context: { body: { ...body, code: stored } } };
               return;
             }
             const code = typeof body.code === 'string' ? body.code.trim() : '';

@@ -3,6 +3,7 @@ import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import * as OTPAuth from 'otpauth';
 import type { DbOrTx } from '../../db/client.ts';
 import { twoFactor } from '../../db/schema/auth.ts';
+import { matchBackupCode } from './backup-codes.ts';
 
 /**
  * Second-factor checks Better Auth does not do itself: TOTP replay (a code is refused once its
@@ -86,8 +87,9 @@ export async function readBackupCodes(key: SecretKey, encrypted: string): Promis
 /** Uses up one backup code; false when it is not one of the remaining codes. */
 export async function consumeBackupCode(db: DbOrTx, key: SecretKey, row: TwoFactorRow, code: string): Promise<boolean> {
   const codes = await readBackupCodes(key, row.backupCodes);
-  if (!codes.includes(code)) return false;
-  const next = await symmetricEncrypt({ key, data: JSON.stringify(codes.filter((c) => c !== code)) });
+  const stored = matchBackupCode(codes, code);
+  if (!stored) return false;
+  const next = await symmetricEncrypt({ key, data: JSON.stringify(codes.filter((c) => c !== stored)) });
   // Conditional on the old value: two concurrent uses of the same code cannot both succeed.
   const rows = await db
     .update(twoFactor)

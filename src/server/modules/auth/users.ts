@@ -4,6 +4,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { Deps } from '../../deps.ts';
 import { account, session, twoFactor, user } from '../../db/schema/auth.ts';
 import { getAuth } from './auth.ts';
+import { newBackupCodes } from './backup-codes.ts';
 
 export interface NewUser {
   email: string;
@@ -13,14 +14,6 @@ export interface NewUser {
   emailVerified?: boolean;
   /** Base32 TOTP secret: enrols two-factor with it (as Better Auth stores an imported secret). */
   totpSecret?: string;
-}
-
-/** Ten backup codes in Better Auth's format (xxxxx-xxxxx). */
-export function newBackupCodes(): string[] {
-  return Array.from({ length: 10 }, () => {
-    const c = generateRandomString(10, 'a-z', '0-9', 'A-Z');
-    return `${c.slice(0, 5)}-${c.slice(5)}`;
-  });
 }
 
 /**

@@ -303,6 +303,24 @@ describe('admin', () => {
     await t.as(admin).put('/api/admin/buyback/rates', { defaultRateBp: 8500, classes: [{ classId: cls.id, rateBp: null }] });
   });
 
+  it('shows the configured rate of a sale, not paid ÷ value (85%, not 84.98%), and null for mixed rates', async () => {
+    const admin = await t.makeUser({ role: 'admin' });
+    const u = await t.makeUser();
+    const a = await setup({ valueCents: 999 }); // 85% of 999 = 849.15 → 849; 849/999 = 84.98%
+    const b = await setup({ valueCents: 2000, rateBp: 9000 });
+    const [oa] = await giveCards(t, u, a.card.id);
+    const [oa2] = await giveCards(t, u, a.card.id);
+    const [ob] = await giveCards(t, u, b.card.id);
+    expect((await sellAs(u, { ownedCardIds: [oa] })).status).toBe(201);
+    expect((await sellAs(u, { ownedCardIds: [oa2, ob] })).status).toBe(201);
+    const list = (await (await t.as(admin).get(`/api/admin/buybacks?userId=${u}`)).json()) as AdminBuybackList;
+    const single = list.items.find((i) => i.cardCount === 1)!;
+    expect(single).toMatchObject({ marketValueCents: 999, totalCents: 849, rateBp: 8500 });
+    const mixed = list.items.find((i) => i.cardCount === 2)!;
+    expect(mixed.rateBp).toBeNull();
+    expect(mixed.lines.map((l) => l.rateBp).sort()).toEqual([8500, 9000]);
+  });
+
   it('lists every buyback with lines, filters and daily totals', async () => {
     const admin = await t.makeUser({ role: 'admin' });
     const u = await t.makeUser();

@@ -13,6 +13,7 @@ import { actorOf, requireAdmin, requireUser, requireVerified } from '../../http/
 import { createRouter, errorResponses, jsonContent } from '../../http/openapi.ts';
 import { clientIp } from '../../http/security.ts';
 import { requireIdempotencyKey, sendIdempotent, withIdempotency } from '../../lib/idempotency.ts';
+import { metricsFor } from '../metrics/metrics.ts';
 import { moneyTransaction } from '../wallet/service.ts';
 import { DEFAULT_RATE_KEY, getRates, updateRates } from './rates.ts';
 import { afterSettingCommit } from '../settings/store.ts';
@@ -63,6 +64,7 @@ export function buybackRoutes(deps: Deps) {
         async (tx) => ({ status: 201 as const, body: await sell(tx, actor.userId, body, { idempotencyKey: key, deps }) }),
         (fn) => moneyTransaction(deps, fn),
       );
+      if (!r.replayed && r.status === 201) metricsFor(deps).buybackPaid();
       return sendIdempotent(c, r);
     },
   );

@@ -329,7 +329,7 @@ export async function listBuybacks(db: DbOrTx, q: z.output<typeof adminBuybackQu
       cardCount: b.cardCount,
       marketValueCents: b.marketValueCents,
       totalCents: b.totalCents,
-      rateBp: b.marketValueCents > 0 ? Math.round((b.totalCents * 10_000) / b.marketValueCents) : null,
+      rateBp: saleRateBp(byBuyback.get(b.id) ?? []),
       ledgerEntryId: b.ledgerEntryId,
       createdAt: b.createdAt.toISOString(),
       lines: byBuyback.get(b.id) ?? [],
@@ -345,4 +345,14 @@ export async function listBuybacks(db: DbOrTx, q: z.output<typeof adminBuybackQu
     },
     daily: daily.map((d) => ({ day: d.day, count: Number(d.n), cardCount: Number(d.cards), totalCents: Number(d.total) })),
   };
+}
+
+/**
+ * The configured rate of a sale, from the rate stored on each line when it was sold. Deriving it
+ * from paid ÷ value shows 84.99% for 85% because each line is rounded down to the cent; null when
+ * the lines were sold at different rates (the lines then show each rate).
+ */
+export function saleRateBp(lines: ReadonlyArray<{ rateBp: number }>): number | null {
+  const rates = new Set(lines.map((l) => l.rateBp));
+  return rates.size === 1 ? [...rates][0]! : null;
 }

@@ -2,15 +2,18 @@ import { count, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { cards } from '../../db/schema/catalog.ts';
 import type { PublicSet } from '../../../shared/contracts/catalog.ts';
+import type { Deps } from '../../deps.ts';
+import { invalidate, onInvalidate } from '../realtime/invalidation.ts';
 import { ResponseCache } from './response-cache.ts';
 
 /**
  * The caches of the public reads (public.ts). The public list, its counts and the sets change only
  * when an admin edits the catalog (stock is not part of them), so they are served from memory and
- * dropped by every catalog write in this process (`afterCatalogWrite`). Other app processes on the
- * same PostgreSQL keep their copies until they expire, so there an edit shows within
- * PUBLIC_CACHE_TTL_MS; that is inside the max-age=15 the public list already promises to browsers
- * and shared caches.
+ * dropped by every catalog write (`afterCatalogWrite`): in the writer's process at once, in every
+ * other app process on the same PostgreSQL when the bus's `cache.invalidated` event arrives
+ * (realtime/invalidation.ts, ADR 0018). PUBLIC_CACHE_TTL_MS stays as the bound should an event be
+ * lost (the LISTEN connection dropped); it is inside the max-age=15 the public list already
+ * promises to browsers and shared caches.
  */
 
 /** The public list's Cache-Control max-age; the in-process TTL must not exceed it. */
@@ -32,12 +35,21 @@ export function invalidateCatalogCaches(db: object) {
   publicListCache.get(db)?.clear();
 }
 
-/** Runs a catalog write and then drops the caches, whether or not it committed. */
+/** Makes this app's catalog caches follow catalog writes made by any process (catalogRoutes). */
+export function connectCatalogCaches(deps: Deps) {
+  onInvalidate(deps, 'catalog', () => invalidateCatalogCaches(deps.db));
+}
+
+/**
+ * Runs a catalog write and then drops the caches, whether or not it committed: this process's
+ * before returning, the other processes' through the bus.
+ */
 export async function afterCatalogWrite<T>(db: object, write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } finally {
     invalidateCatalogCaches(db);
+    await invalidate(db, 'catalog');
   }
 }
 

@@ -187,7 +187,14 @@ function cardNumberTaken(err: unknown): never {
   throw err;
 }
 
-export async function createCard(db: Db, ctx: ActorCtx, input: z.output<typeof cardInputSchema>): Promise<Card> {
+/**
+ * Called in a card write's transaction with cards that may just have become drawable (on sale
+ * with stock in their class); the shop tells whoever wishes for them. The catalog does not know
+ * which products are live, so the routes pass it in.
+ */
+export type OnDrawable = (tx: DbOrTx, cardIds: string[]) => Promise<void>;
+
+export async function createCard(db: Db, ctx: ActorCtx, input: z.output<typeof cardInputSchema>, onDrawable?: OnDrawable): Promise<Card> {
   return afterCatalogWrite(db, () =>
     db.transaction(async (tx) => {
       await checkCardRefs(tx, input);
@@ -203,13 +210,14 @@ export async function createCard(db: Db, ctx: ActorCtx, input: z.output<typeof c
         await changeStock(tx, { cardId: row!.id, delta: stock, reason: 'initial', actorId: ctx.actorId, note: 'Initial stock' });
       }
       const dto = cardDto({ ...row!, stock });
+      if (stock > 0 && dto.active) await onDrawable?.(tx, [dto.id]);
       await audit(tx, { ...ctx, action: 'catalog.card.create', targetType: 'card', targetId: dto.id, before: null, after: dto });
       return dto;
     }),
   );
 }
 
-export async function updateCard(db: Db, ctx: ActorCtx, id: string, patch: z.output<typeof cardPatchSchema>): Promise<Card> {
+export async function updateCard(db: Db, ctx: ActorCtx, id: string, patch: z.output<typeof cardPatchSchema>, onDrawable?: OnDrawable): Promise<Card> {
   return afterCatalogWrite(db, () =>
     db.transaction(async (tx) => {
       const before = await getCard(tx, id);
@@ -225,6 +233,7 @@ export async function updateCard(db: Db, ctx: ActorCtx, id: string, patch: z.out
         .catch(cardNumberTaken);
       const after = cardDto(row!);
       if (after.valueCents !== before.valueCents) await recordValues(tx, [{ cardId: id, valueCents: after.valueCents }], 'admin_edit');
+      if (after.active && after.stock > 0 && (!before.active || before.classId !== after.classId)) await onDrawable?.(tx, [id]);
       await audit(tx, { ...ctx, action: 'catalog.card.update', targetType: 'card', targetId: id, before, after });
       return after;
     }),
@@ -270,7 +279,7 @@ export async function deleteCard(db: Db, ctx: ActorCtx, id: string): Promise<voi
   );
 }
 
-export async function adjustStock(db: Db, ctx: ActorCtx, id: string, input: StockAdjustmentInput): Promise<{ card: Card; adjustment: StockAdjustment }> {
+export async function adjustStock(db: Db, ctx: ActorCtx, id: string, input: StockAdjustmentInput, onDrawable?: OnDrawable): Promise<{ card: Card; adjustment: StockAdjustment }> {
   return db.transaction(async (tx) => {
     // The inventory's conditional update refuses to go below zero, even under races.
     const moved = await changeStock(tx, { cardId: id, delta: input.delta, reason: 'admin_adjust', actorId: ctx.actorId, note: input.reason });
@@ -281,6 +290,8 @@ export async function adjustStock(db: Db, ctx: ActorCtx, id: string, input: Stoc
       });
     }
     const [row] = await tx.select().from(cards).where(eq(cards.id, id));
+    // Back in stock from none: a live pack can draw it again.
+    if (input.delta > 0 && moved.stockAfter === input.delta && row!.active) await onDrawable?.(tx, [id]);
     await audit(tx, {
       ...ctx,
       action: 'catalog.card.stock',

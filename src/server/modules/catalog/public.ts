@@ -22,7 +22,7 @@ const PUBLIC_ORDER: Record<z.output<typeof publicCardListQuerySchema>['sort'], S
   newest: [sql`${cards.createdAt} desc nulls last`, sql`${cards.id} asc`],
 };
 
-const publicCardColumns = {
+export const publicCardColumns = {
   id: cards.id,
   name: cards.name,
   setName: cards.setName,

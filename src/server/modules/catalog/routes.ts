@@ -31,14 +31,15 @@ import {
   textureSchema,
 } from '../../../shared/contracts/catalog.ts';
 import type { Deps } from '../../deps.ts';
+import { tellWishersOfCards } from '../shop/admin.ts';
 import { actorCtx, requireAdmin } from '../../http/guards.ts';
 import { createRouter, errorResponses, jsonContent, z } from '../../http/openapi.ts';
 import type { AppEnv } from '../../http/types.ts';
 import { exportCardsCsv, importCardsCsv } from './csv-import.ts';
 import { acceptsGzip, etagMatches } from './response-cache.ts';
 import { createArchitect, deleteArchitect, getArchitect, listArchitects, setArchitectArchived, updateArchitect } from './architects.ts';
-import { PUBLIC_LIST_MAX_AGE_S } from './cache.ts';
-import { adjustStock, createCard, deleteCard, getAdminCard, getCard, listAdminCards, listAllSets, listStockAdjustments, sampleImageKey, setCardArchived, updateCard } from './cards.ts';
+import { PUBLIC_LIST_MAX_AGE_S, connectCatalogCaches } from './cache.ts';
+import { adjustStock, createCard, deleteCard, getAdminCard, getCard, listAdminCards, listAllSets, listStockAdjustments, sampleImageKey, setCardArchived, updateCard, type OnDrawable } from './cards.ts';
 import { createClass, deleteClass, getClass, listClasses, setClassArchived, updateClass } from './classes.ts';
 import { getPublicCard, listPublicClasses, listPublicSets, publicCardPageResponse } from './public.ts';
 import { getValueHistory } from './value-history.ts';
@@ -61,6 +62,9 @@ export function catalogRoutes(deps: Deps) {
   const app = createRouter();
   const db = deps.db;
   const ctxOf = (c: Context<AppEnv>) => actorCtx(c, deps.config.trustProxy);
+  // Cards back on sale reach wishers through the live products that can draw them.
+  const wishers: OnDrawable = (tx, ids) => tellWishersOfCards(deps, tx, ids);
+  connectCatalogCaches(deps);
 
   // ───────────── classes ─────────────
   app.openapi(
@@ -311,7 +315,7 @@ export function catalogRoutes(deps: Deps) {
       request: { body: { required: true, content: { 'application/json': { schema: cardInputSchema } } } },
       responses: { 201: jsonContent(z.object({ card: cardSchema }), 'Created'), ...errorResponses },
     }),
-    async (c) => c.json({ card: await createCard(db, ctxOf(c), c.req.valid('json')) }, 201),
+    async (c) => c.json({ card: await createCard(db, ctxOf(c), c.req.valid('json'), wishers) }, 201),
   );
   app.openapi(
     createRoute({
@@ -335,7 +339,7 @@ export function catalogRoutes(deps: Deps) {
       request: { params: idParam, body: { required: true, content: { 'application/json': { schema: cardPatchSchema } } } },
       responses: { 200: jsonContent(z.object({ card: cardSchema }), 'Updated'), ...errorResponses },
     }),
-    async (c) => c.json({ card: await updateCard(db, ctxOf(c), c.req.valid('param').id, c.req.valid('json')) }, 200),
+    async (c) => c.json({ card: await updateCard(db, ctxOf(c), c.req.valid('param').id, c.req.valid('json'), wishers) }, 200),
   );
   for (const archived of [true, false]) {
     app.openapi(
@@ -367,7 +371,7 @@ export function catalogRoutes(deps: Deps) {
       request: { params: idParam, body: { required: true, content: { 'application/json': { schema: stockAdjustmentInputSchema } } } },
       responses: { 200: jsonContent(z.object({ card: cardSchema, adjustment: stockAdjustmentSchema }), 'Adjusted'), ...errorResponses },
     }),
-    async (c) => c.json(await adjustStock(db, ctxOf(c), c.req.valid('param').id, c.req.valid('json')), 200),
+    async (c) => c.json(await adjustStock(db, ctxOf(c), c.req.valid('param').id, c.req.valid('json'), wishers), 200),
   );
   app.openapi(
     createRoute({

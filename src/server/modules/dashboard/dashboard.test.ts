@@ -204,6 +204,45 @@ describe('rollup', () => {
   });
 });
 
+describe('active users by day arrays', () => {
+  it('count the same rolled (incrementally and from scratch) as from the raw rows, for ranges of whole days and edges', async () => {
+    const now = new Date();
+    // Four more users, each depositing on a few days spread over 50 days (some twice a day).
+    const dayOffsets = [[49, 30, 30, 2], [31, 8], [15, 6.5, 1], [40, 0.2]];
+    for (const offsets of dayOffsets) {
+      const u = await t.makeUser();
+      for (const d of offsets) {
+        const m = await move('credit', { userId: u, amountCents: 100, kind: 'deposit', referenceType: 'deposit', referenceId: randomUUID() });
+        await backdate([m.entryId], new Date(now.getTime() - d * DAY));
+      }
+    }
+    const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+    const ranges = [
+      { range: '7d' as const },
+      { range: '30d' as const },
+      { range: 'custom' as const, from: day(now.getTime() - 45 * DAY), to: day(now.getTime() - 10 * DAY) },
+      { range: 'custom' as const, from: day(now.getTime() - 31 * DAY), to: day(now.getTime() - 31 * DAY) },
+      { range: 'custom' as const, from: day(now.getTime() - 60 * DAY), to: day(now.getTime()) },
+    ];
+    const counts = async () => Promise.all(ranges.map(async (q) => (await getDashboard(t.deps.db, q, now)).figures.activeUsers));
+    await t.deps.db.execute(sql`delete from dashboard_rollup_state`);
+    const raw = await counts();
+    expect(raw[4]!.current).toBeGreaterThanOrEqual(4);
+    // Incremental runs, each horizon a day and a half later, then one from scratch.
+    await rebuildRollup(t.deps.db, { horizon: new Date(now.getTime() - 60 * DAY) });
+    for (let h = now.getTime() - 45 * DAY; h < now.getTime() + 2 * HOUR; h += 1.5 * DAY) await rollUp(t.deps.db, { horizon: new Date(h) });
+    await rollUp(t.deps.db, { horizon: new Date(now.getTime() + 2 * HOUR) });
+    const arrays = async () => rows(t.deps.db, sql`select user_id, last_day, days::text from dashboard_user_days order by 1`);
+    const fromDaily = await rows(t.deps.db, sql`select user_id, max(d) as last_day, array_agg(d order by d)::text as days from (
+      select user_id, (day at time zone 'UTC')::date - date '1970-01-01' as d from dashboard_active_daily) x group by 1 order by 1`);
+    expect(await arrays()).toEqual(fromDaily);
+    expect(await counts()).toEqual(raw);
+    await rebuildRollup(t.deps.db, { horizon: new Date(now.getTime() + 2 * HOUR) });
+    expect(await arrays()).toEqual(fromDaily);
+    expect(await counts()).toEqual(raw);
+  });
+});
+
 describe('sources', () => {
   it('cover [a, b) once, whole days only inside it, hours at the edges, the raw tail after W', () => {
     const at = (s: string) => new Date(s);

@@ -1,5 +1,5 @@
 import { asc, eq } from 'drizzle-orm';
-import { dashboardActiveDaily, dashboardActiveHourly } from '../../db/schema/dashboard.ts';
+import { dashboardActiveDaily, dashboardActiveHourly, dashboardUserDays } from '../../db/schema/dashboard.ts';
 import type { PersonalDataSection } from '../personal-data.ts';
 
 /**
@@ -12,6 +12,8 @@ export const dashboardPersonalData: PersonalDataSection = {
   tables: [
     { table: dashboardActiveHourly, keyedBy: ['user_id'], onDelete: 'keep', why: 'active-user counts of past periods' },
     { table: dashboardActiveDaily, keyedBy: ['user_id'], onDelete: 'keep', why: 'active-user counts of past periods' },
+    // The same days as dashboard_active_daily, one array per user (exported there).
+    { table: dashboardUserDays, keyedBy: ['user_id'], onDelete: 'keep', why: 'active-user counts of past periods' },
   ],
   async export(db, { id }) {
     const days = await db

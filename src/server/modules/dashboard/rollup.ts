@@ -7,6 +7,7 @@ import {
   dashboardHourly,
   dashboardRollupState,
   dashboardSeqMarks,
+  dashboardUserDays,
 } from '../../db/schema/dashboard.ts';
 import type { Job } from '../../jobs/scheduler.ts';
 
@@ -37,6 +38,8 @@ export const REROLL_HOURS = 3;
 export const MARKS_KEPT = sql`interval '3 days'`;
 const DAY_MS = 86_400_000;
 export const floorDay = (d: Date) => new Date(Math.floor(d.getTime() / DAY_MS) * DAY_MS);
+/** A UTC day as `dashboard_user_days` numbers it: days since 1970-01-01. */
+export const dayNumber = (d: Date) => Math.floor(d.getTime() / DAY_MS);
 
 /**
  * House accounts. Same rows as `user_id is null` (the ledger_accounts_owner check), but answered
@@ -154,11 +157,33 @@ export async function rollUp(db: Db, opts: { horizon?: Date } = {}): Promise<Rol
     await tx.execute(sql`delete from ${dashboardActiveDaily} where "day" >= ${dayA}`);
     await tx.execute(sql`insert into ${dashboardActiveDaily} ("day", "user_id")
       select distinct date_trunc('day', "hour", 'UTC'), "user_id" from ${dashboardActiveHourly} where "hour" >= ${dayA} and "hour" < ${dayB}`);
+    await refreshUserDays(tx, from ? dayNumber(floorDay(from)) : null, dayA);
     await tx.execute(sql`insert into ${dashboardRollupState} ("id", "rolled_until", "updated_at") values (1, ${b}, now())
       on conflict ("id") do update set "rolled_until" = excluded."rolled_until", "updated_at" = now()`);
     await tx.execute(sql`delete from ${dashboardSeqMarks} where "taken_at" < now() - ${MARKS_KEPT}`);
     return { from, until: target };
   });
+}
+
+/**
+ * Brings each user's active-day array in line with `dashboard_active_daily` after the days from
+ * `fromDay` on were rolled again: those days are cut from every array that reaches them (found by
+ * `last_day`), then appended again from the fresh daily rows. Everything before `fromDay` is
+ * unchanged, so appending keeps each array sorted.
+ */
+async function refreshUserDays(tx: DbOrTx, fromDay: number | null, dayA: SQL) {
+  if (fromDay === null) await tx.execute(sql`delete from ${dashboardUserDays}`);
+  else {
+    await tx.execute(sql`update ${dashboardUserDays} set "days" = array(select x from unnest("days") x where x < ${fromDay} order by x)
+      where "last_day" >= ${fromDay}`);
+    await tx.execute(sql`delete from ${dashboardUserDays} where cardinality("days") = 0`);
+    await tx.execute(sql`update ${dashboardUserDays} set "last_day" = "days"[cardinality("days")] where "last_day" >= ${fromDay}`);
+  }
+  await tx.execute(sql`insert into ${dashboardUserDays} ("user_id", "last_day", "days")
+    select "user_id", max(d), array_agg(d order by d) from (
+      select "user_id", (("day" at time zone 'UTC')::date - date '1970-01-01') as d from ${dashboardActiveDaily} where "day" >= ${dayA}) x
+    group by "user_id"
+    on conflict ("user_id") do update set "days" = ${dashboardUserDays}."days" || excluded."days", "last_day" = excluded."last_day"`);
 }
 
 /** Forgets the rollups and rolls everything again from the raw rows. */
@@ -169,6 +194,7 @@ export async function rebuildRollup(db: Db, opts: { horizon?: Date } = {}): Prom
     await tx.execute(sql`delete from ${dashboardActiveHourly}`);
     await tx.execute(sql`delete from ${dashboardDaily}`);
     await tx.execute(sql`delete from ${dashboardActiveDaily}`);
+    await tx.execute(sql`delete from ${dashboardUserDays}`);
     await tx.execute(sql`delete from ${dashboardRollupState}`);
   });
   return rollUp(db, opts);

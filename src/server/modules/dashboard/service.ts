@@ -14,7 +14,7 @@ import { cardClasses, cards } from '../catalog/tables.ts';
 import { eligibleWhere } from '../shop/read.ts';
 import { classesOf } from '../shop/odds.ts';
 import { driftOf, packMoments, type ClassMoments } from './drift.ts';
-import { activeFacts, hourlyFacts, rolledUntil, rows } from './rollup.ts';
+import { activeFacts, dayNumber, hourlyFacts, rolledUntil, rows } from './rollup.ts';
 
 /** Stock below these is "low" on the dashboard. */
 export const LOW_CLASS_COPIES = 20;
@@ -132,23 +132,38 @@ async function facts(db: DbOrTx, r: ResolvedRange, w: Date | null): Promise<Fact
   );
 }
 
-/** Distinct users active in one period's sources. */
-async function distinctActive(db: DbOrTx, src: Sources): Promise<number> {
-  const parts = [
-    ...src.days.map((d) => sql`select "user_id" from "dashboard_active_daily" where "day" >= ${ts(d.from)} and "day" < ${ts(d.to)}`),
+/** User ids active in a period's edge hours and raw tail (its whole days are in `dashboard_user_days`). */
+function edgeActive(src: Sources): SQL[] {
+  return [
     ...src.hours.map((h) => sql`select "user_id" from "dashboard_active_hourly" where "hour" >= ${ts(h.from)} and "hour" < ${ts(h.to)}`),
     ...(src.tail ? [activeFacts(ts(src.tail.from), ts(src.tail.to), { usersOnly: true })] : []),
   ];
-  if (!parts.length) return 0;
-  // Grouped (a hash aggregate, parallel on PostgreSQL) rather than count(distinct …), which sorts every row.
-  const [x] = await rows<{ n: string }>(db, sql`select count(*)::text as "n" from (select "user_id" from (${unionAll(parts)}) "a" group by "user_id") "u"`);
-  return Number(x?.n ?? 0);
 }
 
-/** The two periods on two connections at once: on long ranges this count is most of the request. */
+/** "Has an active day in [a, b)": the count of days below b minus the count below a, each a binary search. */
+const activeIn = (d: Span) => sql`width_bucket(${dayNumber(d.to) - 1}, "days") > width_bucket(${dayNumber(d.from) - 1}, "days")`;
+
+/**
+ * Distinct active users of both periods in one statement: per user, whether they were active in
+ * the current and in the previous period, from their day array (whole days) or an edge hour or
+ * the tail, then counted. Only users active since the earlier period began are read.
+ */
 async function activeUsers(db: DbOrTx, r: ResolvedRange, w: Date | null): Promise<{ current: number; previous: number }> {
-  const [previous, current] = await Promise.all(periods(r, w).map((src) => distinctActive(db, src)));
-  return { current: current!, previous: previous! };
+  const [prev, cur] = periods(r, w);
+  const parts: SQL[] = [];
+  const dayFlags = [cur!, prev!].map((src) => (src.days.length ? sql.join(src.days.map(activeIn), sql` or `) : sql`false`));
+  if (prev!.days.length || cur!.days.length) {
+    const first = Math.min(...[...prev!.days, ...cur!.days].map((d) => dayNumber(d.from)));
+    parts.push(sql`select * from (select "user_id", ${dayFlags[0]} as "c", ${dayFlags[1]} as "p" from "dashboard_user_days" where "last_day" >= ${first}) d where "c" or "p"`);
+  }
+  parts.push(...edgeActive(cur!).map((q) => sql`select "user_id", true as "c", false as "p" from (${q}) e`));
+  parts.push(...edgeActive(prev!).map((q) => sql`select "user_id", false as "c", true as "p" from (${q}) e`));
+  const [x] = await rows<{ c: string; p: string }>(
+    db,
+    sql`select count(*) filter (where "c")::text as "c", count(*) filter (where "p")::text as "p"
+      from (select "user_id", bool_or("c") as "c", bool_or("p") as "p" from (${unionAll(parts)}) a group by "user_id") u`,
+  );
+  return { current: Number(x?.c ?? 0), previous: Number(x?.p ?? 0) };
 }
 
 /** A figure from a ledger fact: Σ amounts on a house account kind, optionally of some entry kinds. */

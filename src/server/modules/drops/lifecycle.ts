@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
 import { drawDropWinners } from '../../../shared/drop-draw.ts';
-import type { DbOrTx } from '../../db/client.ts';
+import { rowsOf, type DbOrTx } from '../../db/client.ts';
 import { user } from '../auth/tables.ts';
 import { dropEntries, dropPrizes, dropTemplates, dropWinners, drops } from '../../db/schema/drops.ts';
 import type { Deps } from '../../deps.ts';
@@ -19,9 +19,6 @@ import { createDrop } from './service.ts';
  * row lock and only while the row says 'drawing': a drop is drawn once.
  */
 
-function rowsOf<T>(res: unknown): T[] {
-  return (Array.isArray(res) ? res : (res as { rows: T[] }).rows) as T[];
-}
 
 /** Opens every scheduled drop whose time has come: a fresh secret seed, its SHA-256 published. */
 export async function openDueDrops(deps: Deps): Promise<string[]> {

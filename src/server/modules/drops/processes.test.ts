@@ -1,15 +1,14 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { DropProofDto } from '../../../shared/contracts/drops.ts';
 import { verifyDrop } from '../../../shared/drop-draw.ts';
 import { auditLog } from '../../db/schema/audit.ts';
 import { dropWinners } from '../../db/schema/drops.ts';
-import { projectRoot } from '../../lib/paths.ts';
 import { TEST_ORIGIN } from '../../test/harness.ts';
+import { sharedDatabaseEnv, startServerProcess } from '../../test/server-process.ts';
 import { createSessionCookie } from '../auth/users.ts';
 import { makeCard, makeClass } from '../buyback/test-support.ts';
 import { nodeFair } from '../fairness/crypto.ts';
@@ -25,45 +24,6 @@ import { booksReconcile, createDrop, dropInput, pastClose } from './test-support
 
 const onPostgres = inject('dbKind') === 'postgres';
 
-interface Proc {
-  port: Promise<number>;
-  stop(): Promise<void>;
-  output(): string;
-}
-
-function startServer(env: Record<string, string>): Proc {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(projectRoot, 'src/server/main.ts')], {
-    cwd: projectRoot,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.tmpdir(), PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  const port = new Promise<number>((resolve, reject) => {
-    const timer = setInterval(() => {
-      const m = /"msg":"listening".*?"url":"http:\/\/[^":]+:(\d+)"/.exec(out);
-      if (m) {
-        clearInterval(timer);
-        resolve(Number(m[1]));
-      }
-    }, 50);
-    void exited.then(() => {
-      clearInterval(timer);
-      reject(new Error(`server exited before listening: ${out}`));
-    });
-  });
-  port.catch(() => {});
-  return {
-    port,
-    output: () => out,
-    async stop() {
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
 
 let t: MoneyTestContext;
 let admin: string;
@@ -74,15 +34,9 @@ beforeAll(async () => {
   admin = await t.makeUser({ role: 'admin' });
   classId = (await makeClass(t)).id;
   if (!onPostgres) return;
-  const [row] = await t.deps.dbh.query<{ db: string }>(sql`select current_database() as db`);
-  const u = new URL(inject('postgresAdminUrl'));
-  u.pathname = `/${row!.db}`;
   // Development mode (plain cookie names, as the test's sessions have), without demo data.
   env = {
-    APP_SECRET: t.deps.config.secret,
-    PUBLIC_URL: TEST_ORIGIN,
-    SEED_DEMO: 'false',
-    DATABASE_URL: u.toString(),
+    ...(await sharedDatabaseEnv(t.deps)),
   };
 });
 afterAll(() => t.close());
@@ -105,14 +59,14 @@ describe.skipIf(!onPostgres)('two server processes on one PostgreSQL', () => {
     for (const u of early) await t.as(u).post(`/api/drops/${missed.id}/entries`);
     await pastClose(t, missed.id);
 
-    const a = startServer({ ...env, DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'pv-drops-a-')) });
-    const b = startServer({ ...env, DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'pv-drops-b-')) });
+    const a = startServerProcess({ ...env, HOST: '127.0.0.1', DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'pv-drops-a-')) });
+    const b = startServerProcess({ ...env, HOST: '127.0.0.1', DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'pv-drops-b-')) });
     try {
-      const [pa, pb] = await Promise.all([a.port, b.port]);
+      const [pa, pb] = await Promise.all([a.listening, b.listening]);
       // Both caught up before listening: the missed drop is drawn, once.
       for (const port of [pa, pb]) {
         const res = await proofFrom(port, missed.id);
-        expect(res.status, a.output() + b.output()).toBe(200);
+        expect(res.status, a.log() + b.log()).toBe(200);
         await expectVerified((await res.json()) as DropProofDto);
       }
 
@@ -141,7 +95,7 @@ describe.skipIf(!onPostgres)('two server processes on one PostgreSQL', () => {
         if (r.status === 200) proof = (await r.json()) as DropProofDto;
         else await new Promise((resolve) => setTimeout(resolve, 250));
       }
-      expect(proof, a.output() + b.output()).not.toBeNull();
+      expect(proof, a.log() + b.log()).not.toBeNull();
       expect(new Set(proof!.entryIds)).toEqual(entryIds);
       expect(proof!.winners).toHaveLength(3);
       await expectVerified(proof!);

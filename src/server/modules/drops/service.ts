@@ -20,7 +20,7 @@ import type {
   dropListQuerySchema,
 } from '../../../shared/contracts/drops.ts';
 import type { LookRefs, PublicCard } from '../../../shared/contracts/catalog.ts';
-import type { Db, DbOrTx } from '../../db/client.ts';
+import { rowsOf, type Db, type DbOrTx } from '../../db/client.ts';
 import { user } from '../auth/tables.ts';
 import { cardClasses, cards } from '../catalog/tables.ts';
 import { uploads } from '../uploads/tables.ts';
@@ -42,9 +42,6 @@ type DropRow = typeof drops.$inferSelect;
 
 const DAY_MS = 86_400_000;
 
-function rowsOf<T>(res: unknown): T[] {
-  return (Array.isArray(res) ? res : (res as { rows: T[] }).rows) as T[];
-}
 
 /** What a prize card looks like to the web: the catalog's public card (its look resolved). */
 const publicCardColumns = {

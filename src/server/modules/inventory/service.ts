@@ -11,7 +11,7 @@ import {
   type StockReconcile,
 } from '../../../shared/contracts/inventory.ts';
 import type { OwnedCardStatus } from '../../../shared/contracts/shop.ts';
-import type { Db, DbOrTx } from '../../db/client.ts';
+import { rowsOf, type Db, type DbOrTx } from '../../db/client.ts';
 import { cards } from '../catalog/tables.ts';
 import { stockMovements } from '../../db/schema/inventory.ts';
 import { ownedCards } from '../../db/schema/inventory.ts';
@@ -37,9 +37,6 @@ export interface MoveContext {
   note?: string | null;
 }
 
-function rowsOf<T>(res: unknown): T[] {
-  return (Array.isArray(res) ? res : (res as { rows: T[] }).rows) as T[];
-}
 
 
 interface Applied {

@@ -4,7 +4,8 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailMessages } from '../../db/schema/mail.ts';
 import { createTestContext, type TestContext } from '../../test/harness.ts';
-import { retryPendingMail, sendMail } from './service.ts';
+import { runJobOnce } from '../../jobs/scheduler.ts';
+import { mailOutboxJob, retryPendingMail, sendMail } from './service.ts';
 
 interface Received {
   from: string;
@@ -84,5 +85,18 @@ describe('mail over SMTP', () => {
     expect(sent!.status).toBe('sent');
     expect(sent!.attempts).toBe(2);
     expect(smtp.received.some((m) => m.to.includes('later@example.test'))).toBe(true);
+  });
+
+  it('the outbox job (a scheduled job, claimed once across processes) sends due pending mail', async () => {
+    const down = { ...t.deps, config: { ...t.deps.config, smtpUrl: 'smtp://127.0.0.1:1' } };
+    const id = (await sendMail(down, { to: 'job@example.test', kind: 'reset-password', data: { url: 'http://localhost:3000/x' } }))!;
+    await t.deps.db.update(mailMessages).set({ nextAttemptAt: sql`now() - interval '1 second'` }).where(eq(mailMessages.id, id));
+    const job = mailOutboxJob(60_000);
+    expect(await runJobOnce(t.deps, job)).toBe('ran');
+    const [sent] = await t.deps.db.select().from(mailMessages).where(eq(mailMessages.id, id));
+    expect(sent!.status).toBe('sent');
+    expect(smtp.received.some((m) => m.to.includes('job@example.test'))).toBe(true);
+    // Within its interval another process (or tick) does not run it again.
+    expect(await runJobOnce(t.deps, job)).toBe('skipped');
   });
 });

@@ -1,10 +1,12 @@
-import { and, desc, eq, lte, sql } from 'drizzle-orm';
+import { and, count, desc, eq, lte, sql } from 'drizzle-orm';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { DbOrTx } from '../../db/client.ts';
 import type { Deps } from '../../deps.ts';
+import type { Job } from '../../jobs/scheduler.ts';
 import { mailMessages } from '../../db/schema/mail.ts';
 import { renderMail, type MailKind, type RenderedMail } from './templates.ts';
 import { setting } from '../settings/store.ts';
+import { maskEmail } from '../../lib/redact.ts';
 
 /** Retry schedule after a failed SMTP send; after the last one the message is marked 'failed'. */
 const RETRY_DELAYS_SECONDS = [30, 120, 600, 1800, 3600, 3 * 3600, 6 * 3600, 12 * 3600];
@@ -34,16 +36,16 @@ export const DEV_MAILBOX_HINT = 'GET /api/dev/mailbox (from this machine)';
 /**
  * Writes the mail to the outbox, then delivers it: over SMTP when SMTP_URL is set, otherwise it
  * stays in the database as the development mailbox (GET /api/dev/mailbox, loopback only).
- * A failed SMTP send is kept 'pending' for the retry loop (runMailOutbox), never dropped.
+ * A failed SMTP send is kept 'pending' for the outbox job (mailOutboxJob), never dropped.
  * With MAIL_DISABLED the mail is dropped with a warning and null is returned.
- * Log lines name the recipient, kind and subject only: never a link, since links carry tokens.
+ * Log lines name the recipient (masked: maskEmail), kind and subject only: never a link, since links carry tokens.
  */
 export async function sendMail(deps: Deps, input: SendMailInput): Promise<string | null> {
   const rendered = renderMail(setting('site.identity'), input.kind, input.data ?? {});
   const id = await enqueueMail(deps, deps.db, { to: input.to, kind: input.kind, rendered });
   if (!id) return null;
   if (!transporter(deps)) {
-    deps.log.info('mail kept in the dev mailbox', { to: input.to, kind: input.kind, subject: rendered.subject, read: DEV_MAILBOX_HINT });
+    deps.log.info('mail kept in the dev mailbox', { to: maskEmail(input.to), kind: input.kind, subject: rendered.subject, read: DEV_MAILBOX_HINT });
     return id;
   }
   await deliver(deps, id);
@@ -59,14 +61,14 @@ export interface EnqueueMailInput {
 
 /**
  * Writes an already rendered mail to the outbox inside the caller's transaction, so it exists
- * only if the change that caused it commits. With SMTP it is 'pending' and the outbox loop
- * (runMailOutbox / startMailOutbox) sends it; without, it is 'stored' (the dev mailbox).
+ * only if the change that caused it commits. With SMTP it is 'pending' and the outbox job
+ * (mailOutboxJob) sends it; without, it is 'stored' (the dev mailbox).
  * With MAIL_DISABLED nothing is written and null is returned.
  */
 export async function enqueueMail(deps: Deps, tx: DbOrTx, input: EnqueueMailInput): Promise<string | null> {
   const { rendered } = input;
   if (deps.config.mailDisabled) {
-    deps.log.warn('mail dropped: MAIL_DISABLED is on', { to: input.to, kind: input.kind, subject: rendered.subject });
+    deps.log.warn('mail dropped: MAIL_DISABLED is on', { to: maskEmail(input.to), kind: input.kind, subject: rendered.subject });
     return null;
   }
   const smtp = transporter(deps);
@@ -100,19 +102,19 @@ async function deliver(deps: Deps, id: string): Promise<void> {
   try {
     await smtp.sendMail({ from: deps.config.mailFrom, to: msg.to, subject: msg.subject, text: msg.text, html: msg.html });
     await deps.db.update(mailMessages).set({ status: 'sent', sentAt: new Date(), lastError: null }).where(eq(mailMessages.id, id));
-    deps.log.info('mail sent', { to: msg.to, subject: msg.subject, kind: msg.kind });
+    deps.log.info('mail sent', { to: maskEmail(msg.to), subject: msg.subject, kind: msg.kind });
   } catch (err) {
     const delay = RETRY_DELAYS_SECONDS[msg.attempts - 1];
     const message = (err as Error).message?.slice(0, 500) ?? String(err);
     if (delay === undefined) {
       await deps.db.update(mailMessages).set({ status: 'failed', lastError: message }).where(eq(mailMessages.id, id));
-      deps.log.error('mail failed for good', { to: msg.to, kind: msg.kind, attempts: msg.attempts, err });
+      deps.log.error('mail failed for good', { to: maskEmail(msg.to), kind: msg.kind, attempts: msg.attempts, err });
     } else {
       await deps.db
         .update(mailMessages)
         .set({ lastError: message, nextAttemptAt: sql`now() + make_interval(secs => ${delay})` })
         .where(eq(mailMessages.id, id));
-      deps.log.warn('mail send failed; will retry', { to: msg.to, kind: msg.kind, attempts: msg.attempts, retryInSeconds: delay, err });
+      deps.log.warn('mail send failed; will retry', { to: maskEmail(msg.to), kind: msg.kind, attempts: msg.attempts, retryInSeconds: delay, err });
     }
   }
 }
@@ -130,14 +132,28 @@ export async function retryPendingMail(deps: Deps, limit = 20): Promise<number> 
   return due.length;
 }
 
-/** Background retry loop for the server process; stops at shutdown. */
-export function startMailOutbox(deps: Deps, everyMs = 15_000): void {
-  if (!transporter(deps)) return;
-  const timer = setInterval(() => {
-    retryPendingMail(deps).catch((err: unknown) => deps.log.error('mail retry loop failed', { err }));
-  }, everyMs);
-  timer.unref();
-  deps.shutdown.addEventListener('abort', () => clearInterval(timer), { once: true });
+/** How often the outbox looks for due retries (and for mail enqueued inside a transaction). */
+export const MAIL_OUTBOX_EVERY_MS = 15_000;
+const MAIL_BATCH = 20;
+/** Batches per run at most, so one run cannot hold the scheduler's tick for long. */
+const MAIL_MAX_BATCHES = 10;
+
+/**
+ * The outbox as a scheduled job (ADR 0009): retries of failed sends and mail written by
+ * enqueueMail are sent by whichever process claims the run, once per interval across all
+ * processes. sendMail still delivers at once; only the periodic pass lives here.
+ */
+export function mailOutboxJob(everyMs = MAIL_OUTBOX_EVERY_MS): Job {
+  return {
+    name: 'mail-outbox',
+    everyMs,
+    async run(deps, signal) {
+      for (let i = 0; i < MAIL_MAX_BATCHES && !signal.aborted; i++) {
+        // A claimed message's next attempt moves forward, so each batch takes new ones.
+        if ((await retryPendingMail(deps, MAIL_BATCH)) < MAIL_BATCH) break;
+      }
+    },
+  };
 }
 
 export async function listMailbox(deps: Deps, to: string | undefined, limit = 50) {
@@ -159,4 +175,10 @@ export async function listMailbox(deps: Deps, to: string | undefined, limit = 50
     attempts: m.attempts,
     createdAt: m.createdAt.toISOString(),
   }));
+}
+
+/** Messages waiting for an SMTP attempt: the outbox's queue depth (/metrics). */
+export async function pendingMailCount(db: DbOrTx): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(mailMessages).where(eq(mailMessages.status, 'pending'));
+  return Number(row?.n ?? 0);
 }

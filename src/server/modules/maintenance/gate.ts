@@ -7,13 +7,15 @@ import { getAuth } from '../auth/auth.ts';
 import { maintenanceCache } from './service.ts';
 
 /**
- * API paths that answer during maintenance whoever asks: health (load balancers), the public state
+ * API paths that answer during maintenance whoever asks: the health and readiness probes (load
+ * balancers: a site in maintenance is still up and ready, it answers 503 itself), the public state
  * and the event stream (the maintenance page learns the end from them), the site config and who
  * is signed in (the SPA's shell), the Stripe webhook (a payment made before the switch must still
  * be credited), and the Better Auth steps an admin needs to sign in (not sign-up).
  */
 const OPEN_EXACT = new Set([
   '/api/health',
+  '/api/ready',
   '/api/maintenance',
   '/api/events',
   '/api/config',

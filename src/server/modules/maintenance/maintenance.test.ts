@@ -137,6 +137,8 @@ describe('maintenance switch', () => {
 
   it('the exceptions still answer: health, state, config, who am I, sign-in steps, the Stripe webhook', async () => {
     expect((await get('/api/health')).status).toBe(200);
+    // A site in maintenance is still ready: it answers the 503 itself, no other process would.
+    expect((await get('/api/ready')).status).toBe(200);
     expect((await get('/api/maintenance')).status).toBe(200);
     expect((await get('/api/config')).status).toBe(200);
     expect((await get('/api/me', user)).status).toBe(200);

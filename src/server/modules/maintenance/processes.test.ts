@@ -1,14 +1,13 @@
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { deposits } from '../../db/schema/payments.ts';
-import { projectRoot } from '../../lib/paths.ts';
 import { TEST_ORIGIN } from '../../test/harness.ts';
+import { sharedDatabaseEnv, startServerProcess } from '../../test/server-process.ts';
 import { createSessionCookie } from '../auth/users.ts';
 import { createDeposit } from '../payments/service.ts';
 import { stripeProvider, type StripeCheckoutClient } from '../payments/provider.ts';
@@ -24,53 +23,13 @@ import { ledgerInvariants, moneyTestContext, type MoneyTestContext } from '../wa
 const onPostgres = inject('dbKind') === 'postgres';
 const WEBHOOK_SECRET = 'whsec_test_maintenance_processes';
 
-function startServer(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(projectRoot, 'src/server/main.ts')], {
-    cwd: projectRoot,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.tmpdir(), PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  const port = new Promise<number>((resolve, reject) => {
-    const timer = setInterval(() => {
-      const m = /"msg":"listening".*?"url":"http:\/\/[^":]+:(\d+)"/.exec(out);
-      if (m) {
-        clearInterval(timer);
-        resolve(Number(m[1]));
-      }
-    }, 50);
-    void exited.then(() => {
-      clearInterval(timer);
-      reject(new Error(`server exited before listening: ${out}`));
-    });
-  });
-  port.catch(() => {});
-  return {
-    port,
-    output: () => out,
-    async stop() {
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
-
 let t: MoneyTestContext;
 let env: Record<string, string>;
 beforeAll(async () => {
   t = await moneyTestContext({ stripeSecretKey: 'sk_test_packvault', stripeWebhookSecret: WEBHOOK_SECRET });
   if (!onPostgres) return;
-  const [row] = await t.deps.dbh.query<{ db: string }>(sql`select current_database() as db`);
-  const u = new URL(inject('postgresAdminUrl'));
-  u.pathname = `/${row!.db}`;
   env = {
-    APP_SECRET: t.deps.config.secret,
-    PUBLIC_URL: TEST_ORIGIN,
-    SEED_DEMO: 'false',
-    DATABASE_URL: u.toString(),
+    ...(await sharedDatabaseEnv(t.deps)),
     STRIPE_SECRET_KEY: 'sk_test_packvault',
     STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
   };
@@ -91,10 +50,10 @@ describe.skipIf(!onPostgres)('maintenance across two server processes on one Pos
   it('the switch through A reaches B within a second; a Stripe webhook still lands on B', async () => {
     const owner = await t.makeUser({ role: 'owner' });
     const { cookie } = await createSessionCookie(t.deps, owner, { mfa: true });
-    const a = startServer({ ...env, DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'pv-maint-a-')) });
-    const b = startServer({ ...env, DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'pv-maint-b-')) });
+    const a = startServerProcess({ ...env, HOST: '127.0.0.1', DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'pv-maint-a-')) });
+    const b = startServerProcess({ ...env, HOST: '127.0.0.1', DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'pv-maint-b-')) });
     try {
-      const [pa, pb] = await Promise.all([a.port, b.port]);
+      const [pa, pb] = await Promise.all([a.listening, b.listening]);
       const products = (port: number) => fetch(`http://127.0.0.1:${port}/api/shop/products`).then((r) => r.status);
       expect(await products(pa)).toBe(200);
       expect(await products(pb)).toBe(200);
@@ -107,7 +66,7 @@ describe.skipIf(!onPostgres)('maintenance across two server processes on one Pos
         });
       const endsAt = new Date(Date.now() + 3_600_000).toISOString();
       const on = await put(pa, { enabled: true, message: 'Moving house.', endsAt });
-      expect(on.status, a.output()).toBe(200);
+      expect(on.status, a.log()).toBe(200);
       const tookB = await within(1000, async () => (await products(pb)) === 503);
       expect(tookB).toBeLessThan(1000);
       expect(await products(pa)).toBe(503);
@@ -136,7 +95,7 @@ describe.skipIf(!onPostgres)('maintenance across two server processes on one Pos
         headers: { 'content-type': 'application/json', 'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload: body, secret: WEBHOOK_SECRET }) },
         body,
       });
-      expect(hook.status, b.output()).toBe(200);
+      expect(hook.status, b.log()).toBe(200);
       expect(((await hook.json()) as { outcome: string }).outcome).toBe('credited');
       expect((await getBalance(t.deps.db, u)).balanceCents).toBe(4200);
 

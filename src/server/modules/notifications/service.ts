@@ -1,4 +1,5 @@
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import type { BusEvent } from '../realtime/bus.ts';
 import {
   BIG_PULL_THRESHOLD,
   NOTIFICATION_KIND_INFO,
@@ -10,7 +11,7 @@ import {
   type NotificationPreferencesInput,
   type UnsubscribeInfo,
 } from '../../../shared/contracts/notifications.ts';
-import type { Db, DbOrTx } from '../../db/client.ts';
+import { rowsOf, type Db, type DbOrTx } from '../../db/client.ts';
 import { notificationPreferences, notifications } from '../../db/schema/notifications.ts';
 import type { Deps } from '../../deps.ts';
 import { badRequest, invalidCursor, notFound } from './errors.ts';
@@ -32,6 +33,7 @@ export interface NotifyData {
   drop_won: { dropId: string; dropTitle: string; cardName: string };
   drop_starting: { dropId: string; dropTitle: string; closesAt: string };
   referral_qualified: { referralId: string; role: 'referrer' | 'referee'; friendUsername: string; amountCents: number; currency: string };
+  wishlist_live: { productId: string; productName: string; cardId: string; cardName: string };
   security: {
     event: 'new_sign_in' | 'two_factor_enabled' | 'two_factor_disabled' | 'password_changed' | 'password_reset';
     ip?: string | null;
@@ -42,6 +44,11 @@ export interface NotifyData {
 export interface NotifyOptions {
   /** Makes a repeat (a retried job, a redelivered webhook) a no-op for this user. */
   dedupeKey?: string;
+  /**
+   * The caller owns the transaction and publishes these events after its commit (bus.publishMany):
+   * no NOTIFY inside the transaction, so no wait on PostgreSQL's commit lock (ADR 0019).
+   */
+  events?: BusEvent[];
 }
 
 type Site = Pick<Deps['config'], 'publicUrl' | 'secret'>;
@@ -107,7 +114,8 @@ export async function notify<K extends NotificationKind>(
       .returning({ id: notifications.id });
     const id = inserted[0]?.id;
     if (!id) return; // a repeat of a deduplicated notification
-    await publishAtCommit(deps, tx, `user:${userId}`, 'notification.created', { id });
+    if (opts.events) opts.events.push({ id: deps.bus.newEventId(), topic: `user:${userId}`, type: 'notification.created', data: { id } });
+    else await publishAtCommit(deps, tx, `user:${userId}`, 'notification.created', { id });
   }
   if (mail && !u.banned && u.email) {
     await enqueueMail(deps, tx, {
@@ -130,9 +138,13 @@ export async function notifyBigPull(
 ): Promise<void> {
   const big = pulls.filter((p) => p.valueCents >= BIG_PULL_THRESHOLD.minCents);
   if (big.length === 0) return;
+  const events: BusEvent[] = [];
   await deps.db.transaction(async (tx) => {
-    for (const p of big) await notify(deps, tx, userId, 'big_pull', p, { dedupeKey: `big-pull:${p.openingId}:${p.cardId}` });
+    events.length = 0; // a retried transaction starts over
+    for (const p of big) await notify(deps, tx, userId, 'big_pull', p, { dedupeKey: `big-pull:${p.openingId}:${p.cardId}`, events });
   });
+  // Committed: announce (on the opening path, so not inside the transaction: ADR 0019).
+  await deps.bus.publishMany(events).catch((err: unknown) => deps.log.warn('notification publish failed', { err }));
 }
 
 /**
@@ -223,6 +235,74 @@ export async function notifyDropStarting(deps: Deps, tx: DbOrTx, data: NotifyDat
     });
   }
   await publishAtCommit(deps, tx, 'public', 'notification.broadcast', {});
+}
+
+/** Stands for the card's name in the rendered text until SQL puts each row's name in (never in a name). */
+const CARD_NAME_MARK = '\uE000card\uE000';
+/** Past this many recipients one public broadcast replaces the per-user realtime events. */
+const MAX_USER_EVENTS = 100;
+
+/**
+ * Cards people wish for went into a live product. `matches` is a query of
+ * `(user_id, card_id, card_name)` rows (modules/collection builds it from the wishlist and the
+ * product's eligible cards). Inbox rows come from one INSERT … SELECT, once per user, card and
+ * product (the dedupe key), so repeating the change is a no-op; mail goes only to the new rows
+ * whose user turned this kind's email on. A user with the inbox off but mail on (rare: email is
+ * off by default) goes through notify(), one call per match.
+ */
+export async function notifyWishlistLive(
+  deps: Deps,
+  tx: DbOrTx,
+  product: { productId: string; productName: string },
+  matches: SQL,
+): Promise<number> {
+  const kind = 'wishlist_live' as const;
+  const info = NOTIFICATION_KIND_INFO[kind];
+  const site = { siteName: setting('site.identity').siteName, currency: deps.config.currency };
+  const n = renderNotification(site, kind, { ...product, cardId: '', cardName: CARD_NAME_MARK });
+  const dedupe = sql`'wishlist:' || m.user_id || ':' || m.card_id || ':' || ${product.productId}::text`;
+  const rows = rowsOf<{ user_id: string; card_id: string; card_name: string; email: string; username: string | null; banned: boolean | null; mail: boolean }>(await tx.execute(sql`
+    with m as (${matches}),
+    ins as (
+      insert into notifications (user_id, kind, title, body, link, data, dedupe_key)
+      select m.user_id, ${kind}::notification_kind, replace(${n.title}, ${CARD_NAME_MARK}, m.card_name),
+        replace(${n.body}, ${CARD_NAME_MARK}, m.card_name), ${n.link},
+        jsonb_build_object('productId', ${product.productId}::text, 'productName', ${product.productName}::text, 'cardId', m.card_id::text, 'cardName', m.card_name),
+        ${dedupe}
+      from m
+      join "user" u on u.id = m.user_id
+      left join notification_preferences p on p.user_id = u.id and p.kind = ${kind}::notification_kind
+      where u.deleted_at is null and coalesce(p.in_app, ${info.defaults.inApp})
+      on conflict do nothing
+      returning user_id, data
+    )
+    select ins.user_id, ins.data->>'cardId' as card_id, ins.data->>'cardName' as card_name, u.email, u.username, u.banned, coalesce(p.email, ${info.defaults.email}) as mail
+    from ins
+    join "user" u on u.id = ins.user_id
+    left join notification_preferences p on p.user_id = u.id and p.kind = ${kind}::notification_kind`));
+  for (const r of rows) {
+    if (!r.mail || r.banned || !r.email) continue;
+    const rendered = renderNotification(site, kind, { ...product, cardId: r.card_id, cardName: r.card_name });
+    await enqueueMail(deps, tx, {
+      to: r.email,
+      kind: mailKindOf(kind),
+      rendered: renderNotificationMail(setting('site.identity'), deps.config.publicUrl, kind, rendered, r.username, unsubscribeUrl(deps.config, r.user_id, kind)),
+    });
+  }
+  const users = [...new Set(rows.map((r) => r.user_id))];
+  if (users.length > MAX_USER_EVENTS) await publishAtCommit(deps, tx, 'public', 'notification.broadcast', {});
+  else for (const u of users) await publishAtCommit(deps, tx, `user:${u}`, 'notification.created', {});
+
+  const mailOnly = rowsOf<{ user_id: string; card_id: string; card_name: string }>(await tx.execute(sql`
+    with m as (${matches})
+    select m.user_id, m.card_id::text as card_id, m.card_name
+    from m
+    join notification_preferences p on p.user_id = m.user_id and p.kind = ${kind}::notification_kind
+    where not p.in_app and p.email`));
+  for (const r of mailOnly) {
+    await notify(deps, tx, r.user_id, kind, { ...product, cardId: r.card_id, cardName: r.card_name }, { dedupeKey: `wishlist:${r.user_id}:${r.card_id}:${product.productId}` });
+  }
+  return rows.length;
 }
 
 // ───────────────────────── the inbox ─────────────────────────
@@ -343,6 +423,7 @@ function toPreferences(rows: Map<NotificationKind, PrefRow>): NotificationPrefer
       };
     }),
     bigPullThresholdCents: rows.get('big_pull')?.thresholdCents ?? setting(PULL_THRESHOLDS_KEY).notificationDefaultCents,
+    defaultBigPullThresholdCents: setting(PULL_THRESHOLDS_KEY).notificationDefaultCents,
   };
 }
 

@@ -90,6 +90,17 @@ export function renderNotification<K extends NotificationKind>(
           : `Your first deposit qualified: you and ${x.friendUsername} earned a reward. ${amount} was added to your balance.`;
       return { title: 'Referral reward', body, link: '/profile/referral', details: [], actionLabel: 'See your referrals', subject: `You earned a ${siteName} referral reward` };
     }
+    case 'wishlist_live': {
+      const x = d as NotifyData['wishlist_live'];
+      return {
+        title: `${x.cardName} is in a pack`,
+        body: `${x.cardName}, on your wishlist, can now be pulled from ${x.productName}.`,
+        link: `/shop/${x.productId}`,
+        details: ['Packs are drawn at random: the pack page shows the odds of each class.'],
+        actionLabel: 'See the pack',
+        subject: `On your wishlist: ${x.cardName} is in ${x.productName}`,
+      };
+    }
     case 'security': {
       const x = d as NotifyData['security'];
       const title = SECURITY_TITLES[x.event];

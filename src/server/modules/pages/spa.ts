@@ -3,10 +3,28 @@ import path from 'node:path';
 import { Hono } from 'hono';
 import { compress } from 'hono/compress';
 import { serveStatic } from '@hono/node-server/serve-static';
-import { matchRoute } from '../../../shared/routes.ts';
+import { pullIdSchema } from '../../../shared/contracts/pulls.ts';
+import { matchRoute, type RouteDef } from '../../../shared/routes.ts';
+import { siteShellHtml } from '../../../shared/site-shell.ts';
 import type { Deps } from '../../deps.ts';
 import type { AppEnv } from '../../http/types.ts';
 import { webDistDir } from '../../lib/paths.ts';
+import { injectMeta, pullMeta } from '../pulls/meta.ts';
+import { findSharedPull } from '../pulls/service.ts';
+import { publicSettings } from '../settings/registry-service.ts';
+
+const ROOT_DIV = '<div id="root"></div>';
+
+/**
+ * The site header as the page's first paint (shared/site-shell.ts) on the shop's public pages.
+ * Signed-in pages keep an empty root: a visitor is sent to sign in (another layout, so a header
+ * would appear and vanish), and their guard waits for the session before the page renders. So do
+ * the sign-in, admin and maintenance screens, which draw another layout.
+ */
+function withShell(html: string, route: RouteDef): string {
+  if (route.area !== 'site' || route.access !== 'public') return html;
+  return html.replace(ROOT_DIV, `<div id="root">${siteShellHtml(publicSettings().siteName)}</div>`);
+}
 
 /**
  * Serves the built SPA: hashed assets with a year of caching, and index.html for every page
@@ -38,11 +56,12 @@ export function spaRoutes(deps: Deps, distDir = webDistDir) {
     app.get(`/${file}`, serveStatic({ path: path.join(distDir, file), onFound: (_p, c) => c.header('Cache-Control', 'public, max-age=3600') }));
   }
 
-  app.get('*', (c) => {
-    const html = loadIndex();
+  app.get('*', async (c) => {
+    const built = loadIndex();
     const route = matchRoute(c.req.path);
     const status = route.notFound ? 404 : 200;
     c.header('Cache-Control', 'no-cache');
+    const html = built && withShell(built, route);
     if (!html) {
       return c.html(
         `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${deps.config.siteName}</title></head>` +
@@ -50,6 +69,14 @@ export function spaRoutes(deps: Deps, distDir = webDistDir) {
           `(which builds it) or <code>npm run dev</code>.</p></main></body></html>`,
         status,
       );
+    }
+    if (route.id === 'pull') {
+      // A pasted link previews with the pull's card; an unknown pull is a 404 page like any other.
+      const id = decodeURIComponent(c.req.path.split('/')[2] ?? '');
+      const data = pullIdSchema.safeParse(id).success ? await findSharedPull(deps.db, id) : null;
+      if (!data) return c.html(html, 404);
+      const { publicUrl, siteName, currency } = deps.config;
+      return c.html(injectMeta(html, pullMeta(data, { publicUrl, siteName, currency })), status);
     }
     return c.html(html, status);
   });

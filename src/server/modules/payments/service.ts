@@ -13,6 +13,7 @@ import { applyDepositBonus } from '../promo/service.ts';
 import { onDepositRefunded, onDepositSucceeded } from '../referrals/service.ts';
 import { activeSelfExclusion, assertCanDeposit, PENDING_DEPOSIT_TTL_MS } from '../responsible-play/service.ts';
 import { clearingAccount, credit, debit, lockBalance } from '../wallet/service.ts';
+import { metricsFor } from '../metrics/metrics.ts';
 import type { PaymentProvider } from './provider.ts';
 
 /**
@@ -143,6 +144,8 @@ export async function succeedDeposit(
   // The friend's balance is locked by the credit above: the referral row next, then the referrer.
   await onDepositSucceeded(deps, tx, { id: dep.id, userId: dep.userId }, now);
   await notify(deps, tx, dep.userId, 'deposit_credited', { depositId: dep.id, amountCents: amount, currency: dep.currency }, { dedupeKey: `deposit:${dep.id}` });
+  // Counted before the caller commits: a commit that then fails (rare) leaves the counter one ahead.
+  metricsFor(deps).depositCredited();
   if (bonus > 0) {
     const [withBonus] = await tx.update(deposits).set({ bonusCents: bonus }).where(eq(deposits.id, dep.id)).returning();
     return withBonus!;

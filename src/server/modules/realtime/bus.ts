@@ -3,8 +3,11 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { DbHandle } from '../../db/client.ts';
 import type { Logger } from '../../lib/logger.ts';
 
-/** 'public' reaches every client; 'user:<id>' reaches that user's open pages only. */
-export type Topic = 'public' | `user:${string}`;
+/**
+ * 'public' reaches every client; 'user:<id>' reaches that user's open pages only; 'internal' reaches
+ * the app processes only (cache invalidation), never a browser.
+ */
+export type Topic = 'public' | 'internal' | `user:${string}`;
 
 export interface BusEvent {
   id: string;
@@ -16,16 +19,36 @@ export interface BusEvent {
 export type BusListener = (event: BusEvent) => void;
 
 const CHANNEL = 'packvault_events';
-/** NOTIFY payloads must stay under 8000 bytes; we keep them far smaller by sending ids only. */
+/**
+ * NOTIFY payloads must stay under 8000 bytes; we keep them far smaller by sending ids only. A batch
+ * is one JSON array of events per NOTIFY, as many NOTIFYs as it takes to stay under this size.
+ */
 const MAX_PAYLOAD = 7000;
 const HISTORY = 1000;
 
 export interface Bus {
+  /**
+   * Sends one event to every process (through the per-process batch, see createBus). Call it after
+   * the change it announces has committed.
+   */
   publish(topic: Topic, type: string, data?: unknown): Promise<BusEvent>;
   /**
+   * Sends events that are already settled (their change has committed), in order, in the next
+   * batch: resolves once that batch's NOTIFY is done. Subscribers receive each event unchanged.
+   */
+  publishMany(events: BusEvent[]): Promise<void>;
+  /**
+   * A SQL expression of type json building one event, for a statement that settles a change and
+   * returns its announcements: the caller hands them to `publishMany` after the commit (ADR 0019:
+   * never NOTIFY inside a write transaction). Same arguments as `eventSql`.
+   */
+  eventJson(topic: Topic | SQL, type: string, data: SQL, id: SQL): SQL;
+  /** True when events go through PostgreSQL (NOTIFY) and reach every app process. */
+  readonly shared: boolean;
+  /**
    * On PostgreSQL, a SQL expression that sends the event when the statement's transaction
-   * commits (and never if it rolls back): for a statement that settles a change and announces it
-   * in one round trip. `data` is a SQL expression of type json; `id` (text) is the event id, from
+   * commits (and never if it rolls back). That NOTIFY takes PostgreSQL's commit lock (ADR 0019):
+   * only for rare writes (a setting change), never on a hot path; there, `eventJson` + `publishMany`. `data` is a SQL expression of type json; `id` (text) is the event id, from
    * `newEventId()` (a placeholder when the statement is built once), made unique per row where one
    * expression sends several events. Null when the bus is in-process (PGlite): publish after the
    * commit instead.
@@ -45,10 +68,35 @@ function nextId(): string {
   return `${Date.now().toString(36)}-${counter.toString(36)}-${randomBytes(3).toString('hex')}`;
 }
 
+/** Splits payloads (JSON events) into JSON arrays of at most MAX_PAYLOAD bytes each, in order. */
+export function chunkPayloads(payloads: string[], max = MAX_PAYLOAD): string[] {
+  const out: string[] = [];
+  let part: string[] = [];
+  let size = 2;
+  for (const p of payloads) {
+    const n = Buffer.byteLength(p) + 1;
+    if (part.length && size + n > max) {
+      out.push(`[${part.join(',')}]`);
+      part = [];
+      size = 2;
+    }
+    part.push(p);
+    size += n;
+  }
+  if (part.length) out.push(`[${part.join(',')}]`);
+  return out;
+}
+
 /**
  * In-process fan-out, plus PostgreSQL LISTEN/NOTIFY when several processes share one database:
  * on PostgreSQL every event goes through NOTIFY and is delivered when it comes back, so every
  * process (this one included) sees the same events in the same order.
+ *
+ * A transaction that has NOTIFYed takes a cluster-wide lock at commit until its commit is flushed
+ * (ADR 0019): a NOTIFY in every opening's transaction serialised all openings on it. So events are
+ * sent only after their change has committed, by a per-process batch: what is published while the
+ * previous batch is on its way goes in the next one, one autocommit statement per batch. Batches go
+ * one after another, so a process's events keep their order (per topic, and overall).
  */
 export async function createBus(dbh: DbHandle, log: Logger): Promise<Bus> {
   const listeners = new Set<BusListener>();
@@ -70,32 +118,77 @@ export async function createBus(dbh: DbHandle, log: Logger): Promise<Bus> {
   if (dbh.kind === 'postgres') {
     unlisten = await dbh.listen(CHANNEL, (payload) => {
       try {
-        deliver(JSON.parse(payload) as BusEvent);
+        // A batch is an array; a single object is what an older process (mid-deploy) sends.
+        const parsed = JSON.parse(payload) as BusEvent | BusEvent[];
+        for (const event of Array.isArray(parsed) ? parsed : [parsed]) deliver(event);
       } catch (err) {
         log.warn('bad realtime payload', { err });
       }
     });
   }
 
+  // The batch being filled (sealed when its turn comes) and the tail of the batches sent so far.
+  let filling: string[] | null = null;
+  let fillingSent: Promise<void> = Promise.resolve();
+  let tail: Promise<void> = Promise.resolve();
+  const send = async (payloads: string[]) => {
+    const chunks = chunkPayloads(payloads);
+    // One statement, its own (autocommit) transaction: one NOTIFY commit per batch, after the
+    // changes the events announce have committed. json_array_elements_text keeps the order.
+    await dbh.query(sql`select pg_notify(${CHANNEL}::text, x) from json_array_elements_text(${JSON.stringify(chunks)}::json) as x`);
+  };
+  const enqueue = (payloads: string[]): Promise<void> => {
+    if (!filling) {
+      const batch: string[] = [];
+      filling = batch;
+      // setImmediate: the requests whose statements complete in the same turn share a batch.
+      fillingSent = tail.then(() => new Promise<void>((resolve) => setImmediate(resolve))).then(() => {
+        if (filling === batch) filling = null;
+        return send(batch);
+      });
+      tail = fillingSent.catch(() => {});
+    }
+    filling.push(...payloads);
+    return fillingSent;
+  };
+  const payloadOf = (event: BusEvent) => {
+    const payload = JSON.stringify(event);
+    if (Buffer.byteLength(payload) > MAX_PAYLOAD) throw new Error(`realtime payload too large for NOTIFY (${event.type})`);
+    return payload;
+  };
+
   return {
     async publish(topic, type, data = {}) {
       const event: BusEvent = { id: nextId(), topic, type, data };
-      if (dbh.kind === 'postgres') {
-        const payload = JSON.stringify(event);
-        if (Buffer.byteLength(payload) > MAX_PAYLOAD) {
-          throw new Error(`realtime payload too large for NOTIFY (${type})`);
-        }
-        await dbh.query(sql`select pg_notify(${CHANNEL}, ${payload})`);
-      } else {
-        deliver(event);
-      }
+      if (dbh.kind === 'postgres') await enqueue([payloadOf(event)]);
+      else deliver(event);
       return event;
     },
+    async publishMany(events) {
+      if (events.length === 0) return;
+      if (dbh.kind === 'postgres') {
+        const payloads: string[] = [];
+        for (const e of events) {
+          try {
+            payloads.push(payloadOf(e));
+          } catch (err) {
+            log.warn('realtime event not sent', { err });
+          }
+        }
+        await enqueue(payloads);
+      } else for (const e of events) deliver(e);
+    },
+    eventJson(topic, type, data, id) {
+      const topicSql = typeof topic === 'string' ? sql`${topic}::text` : topic;
+      return sql`json_build_object('id', ${id}, 'topic', ${topicSql}, 'type', ${type}::text, 'data', ${data})`;
+    },
+    shared: dbh.kind === 'postgres',
     newEventId: nextId,
     eventSql(topic, type, data, id) {
       if (dbh.kind !== 'postgres') return null;
       const topicSql = typeof topic === 'string' ? sql`${topic}::text` : topic;
-      return sql`pg_notify(${CHANNEL}::text, json_build_object('id', ${id}, 'topic', ${topicSql}, 'type', ${type}::text, 'data', ${data})::text)`;
+      // A one-event array: listeners read arrays (the batches) and single objects alike.
+      return sql`pg_notify(${CHANNEL}::text, json_build_array(json_build_object('id', ${id}, 'topic', ${topicSql}, 'type', ${type}::text, 'data', ${data}))::text)`;
     },
     subscribe(listener) {
       listeners.add(listener);

@@ -1,37 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../lib/logger.ts';
-import type { Bus, BusEvent, BusListener, Topic } from './bus.ts';
+import { memoryBus } from './test-support.ts';
 import { createFanout, HEARTBEAT_MS, MAX_QUEUED_BYTES, type NodeResponse } from './fanout.ts';
 
-/** An in-memory bus with the same delivery and history semantics as the real one. */
-function fakeBus() {
-  const listeners = new Set<BusListener>();
-  const history: BusEvent[] = [];
-  let n = 0;
-  const bus: Bus = {
-    publish(topic: Topic, type: string, data: unknown = {}) {
-      const event: BusEvent = { id: `e${++n}`, topic, type, data };
-      history.push(event);
-      for (const l of listeners) l(event);
-      return Promise.resolve(event);
-    },
-    eventSql: () => null,
-    newEventId: () => `e${++n}`,
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    since(lastId) {
-      const i = history.findIndex((e) => e.id === lastId);
-      return i === -1 ? null : history.slice(i + 1);
-    },
-    close: () => Promise.resolve(),
-    get subscriberCount() {
-      return listeners.size;
-    },
-  };
-  return bus;
-}
+const fakeBus = () => memoryBus().bus;
 
 /** Reads a stream in the background, as a socket would, so tests can look at what arrived. */
 function collect(stream: ReadableStream<Uint8Array>) {
@@ -87,6 +59,22 @@ describe('realtime fan-out', () => {
     expect(visitor.text).toContain('data: {"user":false}');
     expect(visitor.text).not.toContain('balance.changed');
     expect(visitor.text).toContain('event: pull.created');
+  });
+
+  it('never sends internal events (cache invalidation) to a browser, live or replayed', async () => {
+    const bus = fakeBus();
+    const fanout = createFanout(bus, new AbortController().signal, log);
+    const first = await bus.publish('public', 'pull.created', { n: 1 });
+    await bus.publish('internal', 'cache.invalidated', { scope: 'catalog' });
+    const replayed = collect(open(fanout, 'user:alice', first.id));
+    const live = collect(open(fanout, null));
+    await bus.publish('internal', 'cache.invalidated', { scope: 'products' });
+    await bus.publish('public', 'pull.created', { n: 2 });
+    await settle();
+    for (const c of [replayed, live]) {
+      expect(c.text).not.toContain('cache.invalidated');
+      expect(c.text).toContain('data: {"n":2}');
+    }
   });
 
   it('replays what a reconnecting client missed (its own and public events only), then goes live', async () => {
@@ -192,12 +180,18 @@ describe('realtime fan-out', () => {
     shutdown.abort();
     await settle();
     expect(a.done).toBe(true);
+    // The last frame says why the stream ends and how soon to reconnect (spread over 1–3 s).
+    expect(a.text).toMatch(/event: server\.closing\ndata: \{"retryMs":(\d+)\}\nretry: \1\n\n$/);
+    const retry = Number(/retry: (\d+)\n\n$/.exec(a.text)![1]);
+    expect(retry).toBeGreaterThanOrEqual(1000);
+    expect(retry).toBeLessThan(3000);
     expect(fanout.clientCount).toBe(0);
     expect(bus.subscriberCount).toBe(0);
 
-    // A client arriving during shutdown gets its hello and an ended stream.
+    // A client arriving during shutdown gets its hello, the goodbye and an ended stream.
     const late = collect(open(fanout, null));
     await settle();
-    expect(late).toMatchObject({ text: 'event: hello\ndata: {"user":false}\nretry: 3000\n\n', done: true });
+    expect(late.done).toBe(true);
+    expect(late.text).toMatch(/^event: hello\ndata: \{"user":false\}\nretry: 3000\n\nevent: server\.closing\ndata: \{"retryMs":\d+\}\nretry: \d+\n\n$/);
   });
 });

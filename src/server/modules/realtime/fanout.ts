@@ -20,6 +20,16 @@ const encoder = new TextEncoder();
 const PING = encoder.encode(': ping\n\n');
 
 /**
+ * The last frame of every stream when the process shuts down: `retry` tells the EventSource how
+ * soon to reconnect (to another process behind the proxy, or this one restarted), spread over
+ * 1–3 s so a thousand clients do not come back in the same millisecond. The event itself lets a
+ * page tell a restart from a network failure; the browser reconnects with Last-Event-ID either way.
+ */
+export function goodbyeFrame(retryMs = 1000 + Math.floor(Math.random() * 2000)): Uint8Array {
+  return encoder.encode(`event: server.closing\ndata: ${JSON.stringify({ retryMs })}\nretry: ${retryMs}\n\n`);
+}
+
+/**
  * The Node response carrying a stream, when there is one (@hono/node-server; not app.request()).
  * Structural, so tests can pass a real ServerResponse without the module depending on the adapter.
  */
@@ -30,6 +40,9 @@ export interface NodeResponse {
   readonly writableEnded: boolean;
   write(chunk: Uint8Array): boolean;
   destroy(): void;
+  /** Node's own chunked framing is on for this response (see `chunkOf`). */
+  readonly chunkedEncoding?: boolean;
+  readonly socket?: { write(chunk: Uint8Array): boolean } | null;
 }
 
 interface Client {
@@ -37,6 +50,8 @@ interface Client {
   node: NodeResponse | undefined;
   /** Frames go straight to `node` instead of through the stream (see `promote`). */
   direct: boolean;
+  /** When direct: the socket under `node`, written with frames already in chunked framing. */
+  socket: { write(chunk: Uint8Array): boolean } | null;
   userTopic: string | null;
   lastWrite: number;
   /** Bytes written to this client in event-loop turn `turn` (see MAX_QUEUED_BYTES). */
@@ -72,6 +87,29 @@ function frameOf(event: BusEvent): Uint8Array | null {
   return frame;
 }
 
+// The HTTP/1.1 chunk of each frame, cached like the frames themselves (PING and the event frames
+// live as long as the bytes they frame).
+const chunks = new WeakMap<Uint8Array, Uint8Array>();
+const CRLF = encoder.encode('\r\n');
+
+/**
+ * `bytes` as one HTTP/1.1 chunk (size line, data, CRLF). res.write() frames every call itself, in
+ * three pieces (a size string it encodes, the data, a CRLF string) that go out in one writev: at
+ * ten thousand clients that per-client string encoding and gathering was a third of an event's
+ * fan-out. Built once per frame, the chunk is one buffer, written to each socket as it is.
+ */
+function chunkOf(bytes: Uint8Array): Uint8Array {
+  let chunk = chunks.get(bytes);
+  if (chunk) return chunk;
+  const head = encoder.encode(`${bytes.byteLength.toString(16)}\r\n`);
+  chunk = new Uint8Array(head.byteLength + bytes.byteLength + 2);
+  chunk.set(head, 0);
+  chunk.set(bytes, head.byteLength);
+  chunk.set(CRLF, head.byteLength + bytes.byteLength);
+  chunks.set(bytes, chunk);
+  return chunk;
+}
+
 export function createFanout(bus: Bus, shutdown: AbortSignal, log: Logger): Fanout {
   const everyone = new Set<Client>();
   const byUser = new Map<string, Set<Client>>();
@@ -100,7 +138,8 @@ export function createFanout(bus: Bus, shutdown: AbortSignal, log: Logger): Fano
       const waiting = inStream + (node?.writableLength ?? 0) - client.turnBytes;
       if (waiting >= MAX_QUEUED_BYTES) return drop(client, waiting);
     }
-    if (client.direct) node!.write(bytes);
+    if (client.socket) client.socket.write(chunkOf(bytes));
+    else if (client.direct) node!.write(bytes);
     else {
       try {
         client.controller.enqueue(bytes);
@@ -128,8 +167,13 @@ export function createFanout(bus: Bus, shutdown: AbortSignal, log: Logger): Fano
    */
   const promote = (client: Client) => {
     if (client.done || !client.node) return;
-    if (client.node.headersSent && client.controller.desiredSize === MAX_QUEUED_BYTES) client.direct = true;
-    else setTimeout(promote, PROMOTE_RETRY_MS, client).unref();
+    if (client.node.headersSent && client.controller.desiredSize === MAX_QUEUED_BYTES) {
+      client.direct = true;
+      // Raw chunks on the socket only when Node frames this response as chunked itself: then
+      // what we write is exactly what res.write() would have, and the adapter's res.end() still
+      // writes the last chunk after ours on the same socket.
+      if (client.node.chunkedEncoding === true && client.node.socket) client.socket = client.node.socket;
+    } else setTimeout(promote, PROMOTE_RETRY_MS, client).unref();
   };
 
   const onEvent = (event: BusEvent) => {
@@ -206,8 +250,13 @@ export function createFanout(bus: Bus, shutdown: AbortSignal, log: Logger): Fano
   shutdown.addEventListener(
     'abort',
     () => {
-      // close(), not error(): what is queued still goes out, then each response ends cleanly.
-      for (const client of [...everyone]) end(client);
+      // close(), not error(): what is queued (and the goodbye) still goes out, then each response
+      // ends cleanly.
+      const now = Date.now();
+      for (const client of [...everyone]) {
+        write(client, goodbyeFrame(), now, false);
+        end(client);
+      }
     },
     { once: true },
   );
@@ -219,10 +268,11 @@ export function createFanout(bus: Bus, shutdown: AbortSignal, log: Logger): Fano
         {
           start(controller) {
             const now = Date.now();
-            const c: Client = { controller, node, direct: false, userTopic, lastWrite: now, turn, turnBytes: 0, done: false };
+            const c: Client = { controller, node, direct: false, socket: null, userTopic, lastWrite: now, turn, turnBytes: 0, done: false };
             const hello = encoder.encode(`event: hello\ndata: ${JSON.stringify({ user: signedIn })}\nretry: 3000\n\n`);
             controller.enqueue(hello);
             if (shutdown.aborted) {
+              controller.enqueue(goodbyeFrame());
               c.done = true;
               controller.close();
               return;

@@ -1,6 +1,7 @@
 import type { HttpBindings } from '@hono/node-server';
 import type { Deps } from '../../deps.ts';
 import { createRouter } from '../../http/openapi.ts';
+import { metricsFor } from '../metrics/metrics.ts';
 import { createFanout } from './fanout.ts';
 
 /**
@@ -11,6 +12,7 @@ import { createFanout } from './fanout.ts';
 export function realtimeRoutes(deps: Deps) {
   const app = createRouter();
   const fanout = createFanout(deps.bus, deps.shutdown, deps.log);
+  metricsFor(deps).sseClients(() => fanout.clientCount);
   app.get('/events', (c) => {
     const actor = c.get('actor');
     // Present when served by @hono/node-server; absent under app.request() in tests.

@@ -133,6 +133,7 @@ describe('GET /api/events behind @hono/node-server', () => {
     await new Promise((r) => setTimeout(r, 100));
     shutdown.abort();
     await until(() => c.raw().endsWith('\r\n0\r\n\r\n'));
+    expect(c.body()).toMatch(/event: server\.closing\ndata: \{"retryMs":\d+\}\nretry: \d+\n\n$/);
     c.socket.destroy();
   });
 });

@@ -165,6 +165,10 @@ describe('the cache', () => {
       expect((await put(admin, 'pulls.thresholds', { topPullMinCents: 1234, notificationDefaultCents: 6000 })).status).toBe(200);
       await expect.poll(() => other.get('pulls.thresholds').topPullMinCents, { timeout: 5_000 }).toBe(1234);
       expect(setting('pulls.thresholds').notificationDefaultCents).toBe(6000);
+      // A player who never chose a threshold gets the new default, and the preferences page says which.
+      const player = await t.makeUser();
+      const prefs = (await (await t.as(player).get('/api/notifications/preferences')).json()) as { bigPullThresholdCents: number; defaultBigPullThresholdCents: number };
+      expect(prefs).toMatchObject({ bigPullThresholdCents: 6000, defaultBigPullThresholdCents: 6000 });
 
       // The safety net: a value written behind the cache's back shows after the next full re-read.
       await t.deps.db.update(appSettings).set({ value: { topPullMinCents: 500, notificationDefaultCents: 5000 } }).where(eq(appSettings.key, 'pulls.thresholds'));

@@ -26,7 +26,7 @@ export const shippingPersonalData: PersonalDataSection = {
     const [cardRows, events] = ids.length
       ? await Promise.all([
           db.select().from(shipmentCards).where(inArray(shipmentCards.shipmentId, ids)).orderBy(asc(shipmentCards.id)),
-          db.select().from(shipmentEvents).where(inArray(shipmentEvents.shipmentId, ids)).orderBy(asc(shipmentEvents.createdAt)),
+          db.select().from(shipmentEvents).where(inArray(shipmentEvents.shipmentId, ids)).orderBy(asc(shipmentEvents.createdAt), asc(shipmentEvents.seq)),
         ])
       : [[], []];
     return {

@@ -494,7 +494,7 @@ export async function loadShipment(db: DbOrTx, id: string, opts: { viewer: 'user
       .from(shipmentEvents)
       .leftJoin(user, eq(user.id, shipmentEvents.actorId))
       .where(eq(shipmentEvents.shipmentId, id))
-      .orderBy(asc(shipmentEvents.createdAt), asc(shipmentEvents.id)),
+      .orderBy(asc(shipmentEvents.createdAt), asc(shipmentEvents.seq)),
     row.originId ? db.select({ id: shippingOrigins.id, name: shippingOrigins.name }).from(shippingOrigins).where(eq(shippingOrigins.id, row.originId)) : Promise.resolve([]),
   ]);
   return {

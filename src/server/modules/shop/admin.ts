@@ -1,6 +1,6 @@
 import type { ActorCtx } from '../../http/types.ts';
 import { randomUUID } from 'node:crypto';
-import { and, asc, count, desc, eq, ilike } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type {
   AdminPackDetail,
@@ -14,9 +14,13 @@ import type {
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { packs, products, purchases } from '../../db/schema/shop.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
+import type { Deps } from '../../deps.ts';
 import { audit } from '../audit/service.ts';
-import { packStats, slotOddsTable, soldOutReasons } from './odds.ts';
-import { poolStats, productDto, productWithPack, summaries, type PackRow } from './read.ts';
+import { cards } from '../catalog/tables.ts';
+import { wishlistCardsWentLive } from '../collection/collecting.ts';
+import { classesOf, packStats, slotOddsTable, soldOutReasons } from './odds.ts';
+import { eligibleWhere, poolStats, productDto, productWithPack, summaries, type PackRow } from './read.ts';
+import { invalidate } from '../realtime/invalidation.ts';
 
 /** Admin: products and packs (odds). Every change is audited in the same transaction. */
 
@@ -62,11 +66,44 @@ function assertCanGoLive(pack: PackRow) {
   }
 }
 
-export async function createProduct(db: Db, ctx: ActorCtx, input: z.output<typeof productInputSchema>): Promise<ProductSummary> {
-  return db.transaction(async (tx) => {
+/**
+ * A live product now draws from `pack`'s pool: whoever wishes for one of its cards hears about
+ * it (once per card and product), in the transaction of the change.
+ */
+async function tellWishers(deps: Deps, tx: DbOrTx, product: { id: string; name: string }, pack: Pick<PackRow, 'slots' | 'pool'>) {
+  const classIds = classesOf(pack.slots);
+  if (!classIds.length) return;
+  const eligible = tx.select({ id: cards.id }).from(cards).where(eligibleWhere(classIds, pack.pool));
+  await wishlistCardsWentLive(deps, tx, { productId: product.id, productName: product.name }, sql`${eligible}`);
+}
+
+/**
+ * Cards that just became drawable (created with stock, restocked from zero, put back on sale or
+ * moved to another class): every live product whose pool now takes one tells its wishers, in the
+ * caller's transaction. The notice is once per user, card and product, so a card that sells out
+ * and comes back does not repeat it.
+ */
+export async function tellWishersOfCards(deps: Deps, tx: DbOrTx, cardIds: readonly string[]): Promise<void> {
+  if (cardIds.length === 0) return;
+  const live = await tx
+    .select({ id: products.id, name: products.name, slots: packs.slots, pool: packs.pool })
+    .from(products)
+    .innerJoin(packs, eq(packs.id, products.packId))
+    .where(eq(products.status, 'live'));
+  for (const p of live) {
+    const classIds = classesOf(p.slots);
+    if (!classIds.length) continue;
+    const eligible = tx.select({ id: cards.id }).from(cards).where(and(eligibleWhere(classIds, p.pool), inArray(cards.id, [...cardIds])));
+    await wishlistCardsWentLive(deps, tx, { productId: p.id, productName: p.name }, sql`${eligible}`);
+  }
+}
+
+export async function createProduct(deps: Deps, ctx: ActorCtx, input: z.output<typeof productInputSchema>): Promise<ProductSummary> {
+  return deps.db.transaction(async (tx) => {
     let packId = input.packId;
+    let pack: PackRow | undefined;
     if (packId) {
-      const [pack] = await tx.select().from(packs).where(eq(packs.id, packId));
+      [pack] = await tx.select().from(packs).where(eq(packs.id, packId));
       if (!pack) throw badRequest('That pack does not exist.', { packId: ['Pick an existing pack.'] });
       if (input.status === 'live') assertCanGoLive(pack);
     } else {
@@ -90,12 +127,26 @@ export async function createProduct(db: Db, ctx: ActorCtx, input: z.output<typeo
       })
       .returning();
     await audit(tx, { actorId: ctx.actorId, action: 'product.create', targetType: 'product', targetId: p!.id, after: productDto(p!), ip: ctx.ip });
+    if (p!.status === 'live' && pack) await tellWishers(deps, tx, p!, pack);
     return adminProduct(tx, p!.id);
   });
 }
 
-export async function updateProduct(db: Db, ctx: ActorCtx, id: string, patch: z.output<typeof productPatchSchema>): Promise<ProductSummary> {
-  return db.transaction(async (tx) => {
+/**
+ * Runs a write to a product or pack, then drops every process's product guesses (the one-statement
+ * opening's, realtime/invalidation.ts), whether or not it committed. A new product needs none:
+ * only products read before are guessed.
+ */
+async function afterProductWrite<T>(db: object, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } finally {
+    await invalidate(db, 'products');
+  }
+}
+
+export async function updateProduct(deps: Deps, ctx: ActorCtx, id: string, patch: z.output<typeof productPatchSchema>): Promise<ProductSummary> {
+  return afterProductWrite(deps.db, () => deps.db.transaction(async (tx) => {
     const row = await productWithPack(tx, id);
     if (!row) throw notFound('No product with this id.');
     let pack = row.pack;
@@ -118,12 +169,14 @@ export async function updateProduct(db: Db, ctx: ActorCtx, id: string, patch: z.
     if (patch.packId !== undefined) set.packId = patch.packId;
     const [after] = await tx.update(products).set(set).where(eq(products.id, id)).returning();
     await audit(tx, { actorId: ctx.actorId, action: 'product.update', targetType: 'product', targetId: id, before: productDto(row.p), after: productDto(after!), ip: ctx.ip });
+    // Going live, or a live product switching packs, can put wished-for cards in reach.
+    if (after!.status === 'live' && (row.p.status !== 'live' || after!.packId !== row.p.packId)) await tellWishers(deps, tx, after!, pack);
     return adminProduct(tx, id);
-  });
+  }));
 }
 
 export async function deleteProduct(db: Db, ctx: ActorCtx, id: string): Promise<void> {
-  await db.transaction(async (tx) => {
+  await afterProductWrite(db, () => db.transaction(async (tx) => {
     const row = await productWithPack(tx, id);
     if (!row) throw notFound('No product with this id.');
     const [sold] = await tx.select({ n: count() }).from(purchases).where(eq(purchases.productId, id));
@@ -134,7 +187,7 @@ export async function deleteProduct(db: Db, ctx: ActorCtx, id: string): Promise<
     const [bought] = await tx.select({ n: count() }).from(purchases).where(eq(purchases.packId, row.pack.id));
     if (Number(others?.n ?? 0) === 0 && Number(bought?.n ?? 0) === 0) await tx.delete(packs).where(eq(packs.id, row.pack.id));
     await audit(tx, { actorId: ctx.actorId, action: 'product.delete', targetType: 'product', targetId: id, before: productDto(row.p), ip: ctx.ip });
-  });
+  }));
 }
 
 // Packs ------------------------------------------------------------------------------------------
@@ -176,8 +229,8 @@ async function assertClassesExist(db: DbOrTx, input: z.output<typeof packInputSc
   if (Object.keys(fields).length) throw badRequest('Some classes in the odds do not exist.', fields);
 }
 
-export async function updatePack(db: Db, ctx: ActorCtx, id: string, input: z.output<typeof packInputSchema>): Promise<AdminPackDetail> {
-  return db.transaction(async (tx) => {
+export async function updatePack(deps: Deps, ctx: ActorCtx, id: string, input: z.output<typeof packInputSchema>): Promise<AdminPackDetail> {
+  return afterProductWrite(deps.db, () => deps.db.transaction(async (tx) => {
     const [before] = await tx.select().from(packs).where(eq(packs.id, id)).for('update');
     if (!before) throw notFound('No pack with this id.');
     await assertClassesExist(tx, input);
@@ -187,13 +240,16 @@ export async function updatePack(db: Db, ctx: ActorCtx, id: string, input: z.out
       .where(eq(packs.id, id))
       .returning();
     await audit(tx, { actorId: ctx.actorId, action: 'pack.update', targetType: 'pack', targetId: id, before: packDto(before), after: packDto(after!), ip: ctx.ip });
+    // New odds or a new pool may put wished-for cards in the live products that sell this pack.
+    const live = await tx.select({ id: products.id, name: products.name }).from(products).where(and(eq(products.packId, id), eq(products.status, 'live')));
+    for (const p of live) await tellWishers(deps, tx, p, after!);
     return packDetail(tx, after!);
-  });
+  }));
 }
 
 /** Stats for an unsaved pack, so the editor shows floor / EV / ceiling / house edge live. */
 export async function previewPack(db: Db, input: z.output<typeof packPreviewInputSchema>): Promise<AdminPackDetail> {
   const now = new Date();
-  const pack: PackRow = { id: '', name: input.name, slots: input.slots, pool: input.pool, createdAt: now, updatedAt: now };
+  const pack: PackRow = { id: '', name: input.name, slots: input.slots, pool: input.pool, revision: 0, createdAt: now, updatedAt: now };
   return packDetail(db, pack, input.priceCents);
 }

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { OpenResult, PackSlot, PullEvent, Seeds } from '../../../shared/contracts/shop.ts';
 import { verifyOpening } from '../../../shared/fairness.ts';
 import { cards } from '../../db/schema/catalog.ts';
-import { openings } from '../../db/schema/shop.ts';
+import { openings, packs, products } from '../../db/schema/shop.ts';
 import { userSeeds } from '../../db/schema/fairness.ts';
 import { idempotencyKeys } from '../../db/schema/platform.ts';
 import { nodeFair } from '../fairness/crypto.ts';
@@ -173,6 +173,35 @@ describe('buy-and-open in one statement', () => {
     } finally {
       await setSlots(usualOdds());
     }
+  });
+
+  it('checks its cached pack by revision: odds written behind the cache still apply to the next opening', async () => {
+    const u = await warmUser();
+    expect((await openOk(u)).fast).toBe(true);
+    const revision = async () => {
+      const [row] = await t.deps.db.select({ r: packs.revision }).from(packs).innerJoin(products, eq(products.packId, packs.id)).where(eq(products.id, productId));
+      return row!.r;
+    };
+    const before = await revision();
+    // Another process's edit: the database changes, this process's caches hear nothing of it.
+    const rareOnly = slots(2, [{ classId: cat.classes.Rare!, weight: 1 }]);
+    await t.deps.db.execute(sql`update packs set slots = ${JSON.stringify(rareOnly)}::jsonb from products where products.pack_id = packs.id and products.id = ${productId}::uuid`);
+    try {
+      expect(await revision()).toBe(before + 1);
+      const first = await openOk(u);
+      expect(first.fast).toBe(false);
+      expect(first.body.openings[0]!.cards.every((c) => c.classId === cat.classes.Rare)).toBe(true);
+      const again = await openOk(u);
+      expect(again.fast).toBe(true);
+      expect(again.body.openings[0]!.cards.every((c) => c.classId === cat.classes.Rare)).toBe(true);
+      // A write that leaves both documents as they are keeps the revision (and the cache).
+      await t.deps.db.execute(sql`update packs set name = packs.name, slots = packs.slots, pool = packs.pool from products where products.pack_id = packs.id and products.id = ${productId}::uuid`);
+      expect(await revision()).toBe(before + 1);
+      expect((await openOk(u)).fast).toBe(true);
+    } finally {
+      await setSlots(usualOdds());
+    }
+    expect(await revision()).toBe(before + 2);
   });
 
   it('never draws a card that left the pool, and never bends odds around cached stock', async () => {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, fillPlaceholders, sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { OpenResult, PackSlot } from '../../../shared/contracts/shop.ts';
-import type { Db, DbOrTx } from '../../db/client.ts';
+import { rowsOf, type Db, type DbOrTx } from '../../db/client.ts';
 import type { Deps } from '../../deps.ts';
 import { openings, purchases, userPacks } from '../../db/schema/shop.ts';
 import { userSeeds } from '../fairness/tables.ts';
@@ -10,7 +10,7 @@ import { requestHash, storeKeySql } from '../../lib/idempotency.ts';
 import { PG, pgCode } from '../../db/errors.ts';
 import { poolStored, takeNoncesSql } from '../fairness/service.ts';
 import { openedCopiesCte, takeStockCtes } from '../inventory/service.ts';
-import type { Bus } from '../realtime/bus.ts';
+import type { Bus, BusEvent } from '../realtime/bus.ts';
 import { debitCtes, debitValues } from '../wallet/service.ts';
 import { forgetPools, forgetPoolVersion, lastPoolVersion, poolVersion } from './pools.ts';
 import { openingsDto, productWithPack, type PackRow, type ProductRow } from './read.ts';
@@ -20,7 +20,6 @@ import {
   purchaseDto,
   poolsFor,
   refsOf,
-  rowsOf,
   TAKEN_CARD_COLUMNS,
   type Actor,
   type DrawSeed,
@@ -70,6 +69,14 @@ const MAX_PRODUCTS = 500;
 const seeds = new Map<string, CachedSeed>();
 const products = new Map<string, { p: ProductRow; pack: PackRow }>();
 
+/**
+ * An admin changed a product or pack (in any process: realtime/invalidation.ts). The statement
+ * would refute a stale product guess anyway; forgetting it saves that wasted round trip.
+ */
+export function forgetProductGuesses() {
+  products.clear();
+}
+
 function remember<K, V>(map: Map<K, V>, max: number, key: K, value: V) {
   map.delete(key);
   if (map.size >= max) map.delete(map.keys().next().value!);
@@ -116,7 +123,7 @@ async function seedOf(db: Db, userId: string): Promise<CachedSeed | null> {
 }
 
 type Placeholder =
-  | 'uid' | 'key' | 'request_hash' | 'stored' | 'at' | 'product_id' | 'pack_id' | 'price' | 'product_name' | 'slots' | 'pool'
+  | 'uid' | 'key' | 'request_hash' | 'stored' | 'at' | 'product_id' | 'pack_id' | 'price' | 'product_name' | 'slots' | 'pack_revision'
   | 'quantity' | 'seed_id' | 'next_nonce' | 'client_seed' | 'server_seed_hash' | 'pool_version' | 'want' | 'card_ids' | 'want_count'
   | 'purchase_id' | 'total' | 'entry_id' | 'packs' | 'owned' | 'openings' | 'rows_written' | 'username' | 'balance_event_id'
   | 'pull_event_id' | 'pull_min';
@@ -127,23 +134,25 @@ const v = (name: Placeholder) => sql.placeholder(name);
  * from a template on every request cost more than the rest of the request's own code.
  */
 function statementSql(bus: Bus, announce: boolean): { sql: SQL; announced: boolean } {
-  const pullEvent = announce
-    ? bus.eventSql(
-        'public',
-        'pull.created',
-        sql`json_build_object('ownedCardId', y.id, 'openingId', y.opening_id, 'cardId', t.id, 'cardName', t.name, 'classId', t.class_id,
-          'valueCents', t.value_cents, 'productId', ${v('product_id')}::text, 'username', ${v('username')}::text, 'createdAt', ${v('at')}::text)`,
-        sql`${v('pull_event_id')}::text || '-' || y.id::text`,
-      )
-    : null;
-  const balanceEvent = announce
-    ? bus.eventSql(sql`'user:' || ${v('uid')}::text`, 'balance.changed', sql`json_build_object('balanceCents', (select "balance_after" from debit))`, sql`${v('balance_event_id')}::text`)
-    : null;
-  const announcements =
-    pullEvent && balanceEvent
-      ? sql`, (${balanceEvent})::text as balance_event,
-      (select count(e) from (select (${pullEvent})::text as e from owned y join taken t on t.id = y.card_id where t.value_cents >= ${v('pull_min')}::int) q) as pull_events`
-      : sql``;
+  // The events are returned, not NOTIFYed: a NOTIFY in this transaction would take PostgreSQL's
+  // commit lock and serialise every opening on it (ADR 0019). The caller publishes them after the commit.
+  const pullEvent = bus.eventJson(
+    'public',
+    'pull.created',
+    sql`json_build_object('ownedCardId', y.id, 'openingId', y.opening_id, 'cardId', t.id, 'cardName', t.name, 'classId', t.class_id,
+      'valueCents', t.value_cents, 'productId', ${v('product_id')}::text, 'username', ${v('username')}::text, 'createdAt', ${v('at')}::text)`,
+    sql`${v('pull_event_id')}::text || '-' || y.id::text`,
+  );
+  const balanceEvent = bus.eventJson(
+    sql`'user:' || ${v('uid')}::text`,
+    'balance.changed',
+    sql`json_build_object('balanceCents', (select "balance_after" from debit))`,
+    sql`${v('balance_event_id')}::text`,
+  );
+  const announcements = announce
+    ? sql`, ${balanceEvent} as balance_event,
+      (select json_agg(${pullEvent} order by y.slot) from owned y join taken t on t.id = y.card_id where t.value_cents >= ${v('pull_min')}::int) as pull_events`
+    : sql``;
   const statement = sql`
     with key as (
       ${storeKeySql({ userId: sql`${v('uid')}::text`, key: sql`${v('key')}::text`, requestHash: sql`${v('request_hash')}::text`, status: 201, body: sql`${v('stored')}::jsonb` })}
@@ -153,7 +162,7 @@ function statementSql(bus: Bus, announce: boolean): { sql: SQL; announced: boole
       select 1 from "products" p join "packs" k on k.id = p.pack_id
       where p.id = ${v('product_id')}::uuid and p.pack_id = ${v('pack_id')}::uuid and p.status = 'live'
         and (p.release_at is null or p.release_at <= ${v('at')}::timestamptz) and p.purchase_limit_per_user is null
-        and p.price_cents = ${v('price')}::int and p.name = ${v('product_name')}::text and k.slots = ${v('slots')}::jsonb and k.pool = ${v('pool')}::jsonb
+        and p.price_cents = ${v('price')}::int and p.name = ${v('product_name')}::text and k.revision = ${v('pack_revision')}::int
     ),
     -- The user's balance row first, as every other money path of this user locks it (the general
     -- path, a sale): a sale holding the balance while waiting for a card this statement holds
@@ -241,7 +250,7 @@ function statementSql(bus: Bus, announce: boolean): { sql: SQL; announced: boole
     select packvault_check(r.reasons = '', r.reasons) as ok, (select "balance_after" from debit) as balance_cents, (select json_agg(taken) from taken) as cards
       ${announcements}
     from refuted r`;
-  return { sql: statement, announced: pullEvent !== null && balanceEvent !== null };
+  return { sql: statement, announced: announce };
 }
 
 const statements = new WeakMap<Bus, Map<boolean, { sql: string; params: unknown[]; announced: boolean }>>();
@@ -262,7 +271,7 @@ function compiled(bus: Bus, announce: boolean) {
  * snapshot not stored yet); nothing has been written then.
  */
 export async function openInOneStatement(
-  deps: Pick<Deps, 'db' | 'dbh' | 'bus'>,
+  deps: Pick<Deps, 'db' | 'dbh' | 'bus' | 'log'>,
   actor: Actor & { username?: string | undefined },
   input: { productId: string; quantity: number },
   idempotencyKey: string,
@@ -274,7 +283,7 @@ export async function openInOneStatement(
 }
 
 async function attempt(
-  deps: Pick<Deps, 'db' | 'dbh' | 'bus'>,
+  deps: Pick<Deps, 'db' | 'dbh' | 'bus' | 'log'>,
   actor: Actor & { username?: string | undefined },
   input: { productId: string; quantity: number },
   idempotencyKey: string,
@@ -334,9 +343,9 @@ async function attempt(
   const at = now.toISOString();
   const uid = actor.userId;
   const stored: StoredOpen = { openedPurchaseId: purchaseId };
-  // On PostgreSQL the statement also announces the new balance and the pulls worth showing
-  // (NOTIFY, sent at the commit): no round trips after it. In-process buses publish afterwards.
-  const statement = compiled(bus, actor.username !== undefined);
+  // On PostgreSQL the statement also returns the announcements of the new balance and the pulls
+  // worth showing, published after the commit below. In-process buses: the route publishes.
+  const statement = compiled(bus, bus.shared && actor.username !== undefined);
   const announced = statement.announced;
   const values: Record<Placeholder, unknown> & ReturnType<typeof debitValues> = {
     uid,
@@ -349,7 +358,7 @@ async function attempt(
     price: p.priceCents,
     product_name: p.name,
     slots,
-    pool: JSON.stringify(pack.pool),
+    pack_revision: pack.revision,
     quantity: input.quantity,
     seed_id: seed.id,
     next_nonce: seed.nextNonce,
@@ -384,9 +393,10 @@ async function attempt(
     }),
   };
 
-  let result: { ok: boolean; balance_cents: string | number; cards: TakenCard[] } | undefined;
+  type Row = { ok: boolean; balance_cents: string | number; cards: TakenCard[]; balance_event?: BusEvent; pull_events?: BusEvent[] | null };
+  let result: Row | undefined;
   try {
-    [result] = await deps.dbh.run<{ ok: boolean; balance_cents: string | number; cards: TakenCard[] }>(statement.sql, fillPlaceholders(statement.params, values));
+    [result] = await deps.dbh.run<Row>(statement.sql, fillPlaceholders(statement.params, values));
   } catch (err) {
     // Any refusal by the database rolled the whole statement back. Besides our checks that is a
     // unique key (the ledger's Idempotency-Key index answers a replay before packvault_check
@@ -401,6 +411,13 @@ async function attempt(
   // The final SELECT always gives one row with ok = true when nothing raised.
   if (!result?.ok) throw new Error('the opening statement answered without its result row');
   remember(seeds, MAX_SEEDS, uid, { ...seed, nextNonce: seed.nextNonce + input.quantity });
+  if (announced && result.balance_event) {
+    // Committed: announce it, in this process's next batch (not awaited: the answer does not
+    // wait for the realtime echo; a lost event is recovered by the clients, ADR 0019).
+    void bus
+      .publishMany([result.balance_event, ...(result.pull_events ?? [])])
+      .catch((err: unknown) => deps.log.warn('opening events not published', { err }));
+  }
 
   const taken = new Map(result.cards.map((t) => [t.id, t]));
   const opened = openingsOf(plan, taken, seed, now, (i, j) => ownedIds[i]![j]!);

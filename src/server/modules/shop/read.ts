@@ -227,6 +227,12 @@ async function pulls(db: DbOrTx, where: SQL, limit: number): Promise<Pull[]> {
   return rows.map(pullDto);
 }
 
+/** One pull by its owned card's id (the copy's later fate does not matter: the pull is history). */
+export async function pullById(db: DbOrTx, ownedCardId: string): Promise<Pull | null> {
+  const [p] = await pulls(db, eq(ownedCards.id, ownedCardId), 1);
+  return p ?? null;
+}
+
 export async function refsFor(db: DbOrTx, cardsIn: Array<{ classId: string; architectId: string; textureId: string | null }>): Promise<LookRefs> {
   return sortedRefs(await lookRefs(db, cardsIn));
 }
@@ -243,9 +249,10 @@ export function sortedRefs(r: LookRefs): LookRefs {
 
 const WINDOW_MS = { '24h': 24 * 3600_000, '7d': 7 * 24 * 3600_000, all: null } as const;
 
-export async function topPulls(db: Db, window: keyof typeof WINDOW_MS, limit: number): Promise<TopPulls> {
+export async function topPulls(db: Db, window: keyof typeof WINDOW_MS, limit: number, minCents: number): Promise<TopPulls> {
   const ms = WINDOW_MS[window];
-  const items = await pulls(db, ms ? gte(ownedCards.acquiredAt, new Date(Date.now() - ms)) : sql`true`, limit);
+  const worth = gte(ownedCards.valueCents, minCents);
+  const items = await pulls(db, ms ? and(worth, gte(ownedCards.acquiredAt, new Date(Date.now() - ms)))! : worth, limit);
   return { window, items, refs: await refsFor(db, items.map((i) => i.card)) };
 }
 

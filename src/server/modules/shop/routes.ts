@@ -41,7 +41,9 @@ import { BIG_PULL_THRESHOLD } from '../../../shared/contracts/notifications.ts';
 import { PULL_THRESHOLDS_KEY, setting } from '../settings/store.ts';
 import { adminProduct, createProduct, deleteProduct, getAdminPack, listAdminProducts, previewPack, updatePack, updateProduct } from './admin.ts';
 import { listLiveProducts, packsForCard, listOpenings, openingsDto, productDetail, productWithPack, refsFor, topPulls } from './read.ts';
-import { isStoredOpen, openInOneStatement, storedOpenResult, type StoredOpen } from './one-statement-open.ts';
+import { forgetProductGuesses, isStoredOpen, openInOneStatement, storedOpenResult, type StoredOpen } from './one-statement-open.ts';
+import { onInvalidate } from '../realtime/invalidation.ts';
+import { metricsFor } from '../metrics/metrics.ts';
 import { inventory, openPacks, purchasePacks, StockRace, type OpenOutcome } from './service.ts';
 
 const idParams = z.object({ id: z.string().uuid('Not a valid id.') });
@@ -69,6 +71,7 @@ export function shopRoutes(deps: Deps) {
   const app = createRouter();
   const { db } = deps;
   const run = retryingRunner(deps);
+  onInvalidate(deps, 'products', forgetProductGuesses);
 
   /** After the commit: remember stored pools and announce the pulls worth showing. */
   async function afterOpen(actor: { userId: string; username?: string }, outcome: Pick<OpenOutcome, 'openings' | 'poolHashes'>) {
@@ -150,13 +153,14 @@ export function shopRoutes(deps: Deps) {
       method: 'get',
       path: '/top-pulls',
       tags: ['shop'],
-      summary: 'Highest-value pulls in the last 24 hours, 7 days or all time',
+      summary: 'Highest-value pulls in the last 24 hours, 7 days or all time, at or above the top-pull threshold',
       request: { query: topPullsQuerySchema },
       responses: { 200: jsonContent(topPullsSchema, 'Top pulls'), ...errorResponses },
     }),
     async (c) => {
       const q = c.req.valid('query');
-      return c.json(await topPulls(db, q.window, q.limit), 200);
+      // The same back-office threshold as the live ticker, so the list never fills with commons.
+      return c.json(await topPulls(db, q.window, q.limit, setting(PULL_THRESHOLDS_KEY).topPullMinCents), 200);
     },
   );
 
@@ -205,6 +209,7 @@ export function shopRoutes(deps: Deps) {
         // general path below answers (one-statement-open.ts).
         const done = await openInOneStatement(deps, actor, input, key);
         if (done) {
+          metricsFor(deps).packsOpened(done.openings.length);
           tellBigPulls(actor.userId, done);
           if (!done.announced) await Promise.all([publishBalance(deps, actor.userId, done.balanceCents), afterOpen(actor, done)]);
           const { poolHashes: _hashes, announced: _announced, ...result } = done;
@@ -224,6 +229,7 @@ export function shopRoutes(deps: Deps) {
       );
       const fresh = r.replayed ? null : (outcome as OpenOutcome | null);
       if (fresh) {
+        metricsFor(deps).packsOpened(fresh.openings.length);
         tellBigPulls(actor.userId, fresh);
         await afterOpen(actor, fresh);
       }
@@ -349,7 +355,7 @@ export function shopRoutes(deps: Deps) {
       request: { body: body(productInputSchema) },
       responses: { 201: jsonContent(z.object({ product: productSummarySchema }), 'Created'), ...errorResponses },
     }),
-    async (c) => c.json({ product: await createProduct(db, ctx(c), c.req.valid('json')) }, 201),
+    async (c) => c.json({ product: await createProduct(deps, ctx(c), c.req.valid('json')) }, 201),
   );
 
   app.openapi(
@@ -375,7 +381,7 @@ export function shopRoutes(deps: Deps) {
       request: { params: idParams, body: body(productPatchSchema) },
       responses: { 200: jsonContent(z.object({ product: productSummarySchema }), 'Updated'), ...errorResponses },
     }),
-    async (c) => c.json({ product: await updateProduct(db, ctx(c), c.req.valid('param').id, c.req.valid('json')) }, 200),
+    async (c) => c.json({ product: await updateProduct(deps, ctx(c), c.req.valid('param').id, c.req.valid('json')) }, 200),
   );
 
   app.openapi(
@@ -430,7 +436,7 @@ export function shopRoutes(deps: Deps) {
       request: { params: idParams, body: body(packInputSchema) },
       responses: { 200: jsonContent(adminPackDetailSchema, 'Updated'), ...errorResponses },
     }),
-    async (c) => c.json(await updatePack(db, ctx(c), c.req.valid('param').id, c.req.valid('json')), 200),
+    async (c) => c.json(await updatePack(deps, ctx(c), c.req.valid('param').id, c.req.valid('json')), 200),
   );
 
   return app;

@@ -3,7 +3,7 @@ import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { ArchitectLayout, BlendMode, LookRefs } from '../../../shared/contracts/catalog.ts';
 import type { DrawRecord, OpenInput, Opening, PackSlot, Purchase, PurchaseInput, UserPack } from '../../../shared/contracts/shop.ts';
 import { drawOpening, oddsCanonical, poolCanonical, PoolEmptyError } from '../../../shared/fairness.ts';
-import type { DbOrTx, Tx } from '../../db/client.ts';
+import { rowsOf, type DbOrTx, type Tx } from '../../db/client.ts';
 import { openings, purchases, userPacks, type packs } from '../../db/schema/shop.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import { openedCopiesCte, takeStockCtes } from '../inventory/service.ts';
@@ -38,9 +38,6 @@ function staleHint(): StockRace {
   return new StockRace();
 }
 
-export function rowsOf<T>(res: unknown): T[] {
-  return (Array.isArray(res) ? res : (res as { rows: T[] }).rows) as T[];
-}
 
 export function assertOnSale(p: ProductRow, now: Date) {
   if (p.status !== 'live') throw notFound('This pack is not on sale.');

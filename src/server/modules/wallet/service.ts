@@ -305,6 +305,16 @@ export async function getBalance(db: DbOrTx, userId: string): Promise<{ balanceC
   return { balanceCents: row ? Number(row.cents) : 0, updatedAt: row?.updatedAt ?? null };
 }
 
+/** A user's wallet movements summed per kind of entry (signed cents; kinds without any are absent). */
+export async function totalsByKind(db: DbOrTx, userId: string): Promise<Partial<Record<LedgerKind, number>>> {
+  const rows = await db
+    .select({ kind: ledgerEntries.kind, total: sql<string>`sum(${ledgerEntries.amountCents})` })
+    .from(ledgerEntries)
+    .where(eq(ledgerEntries.userId, userId))
+    .groupBy(ledgerEntries.kind);
+  return Object.fromEntries(rows.map((r) => [r.kind, Number(r.total)]));
+}
+
 export interface HistoryFilter {
   kind?: LedgerKind[] | undefined;
   from?: string | undefined;

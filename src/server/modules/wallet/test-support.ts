@@ -22,6 +22,7 @@ export interface ActorClient {
   post(path: string, json?: unknown, headers?: Record<string, string>): Promise<Response>;
   put(path: string, json: unknown): Promise<Response>;
   patch(path: string, json: unknown): Promise<Response>;
+  delete(path: string): Promise<Response>;
 }
 
 export async function moneyTestContext(config: Partial<Config> = {}): Promise<MoneyTestContext> {
@@ -58,6 +59,7 @@ export async function moneyTestContext(config: Partial<Config> = {}): Promise<Mo
         post: (path, json = {}, headers = {}) => t.request(path, { method: 'POST', json, headers: h(headers) }),
         put: (path, json) => t.request(path, { method: 'PUT', json, headers: h() }),
         patch: (path, json) => t.request(path, { method: 'PATCH', json, headers: h() }),
+        delete: (path) => t.request(path, { method: 'DELETE', headers: h() }),
       };
     },
   });

@@ -20,6 +20,9 @@ export interface DialogProps {
 const overlay = 'fixed inset-0 z-40 bg-black/70 backdrop-blur-sm data-[state=open]:animate-fade-in';
 
 /** A modal dialog: focus is trapped inside, Escape closes it, focus returns to the trigger. */
+/** A caller's own max-w-* must replace the default, not compete with it in the stylesheet's order. */
+const setsWidth = (className?: string) => /(^|\s)([a-z0-9]+:)*max-w-/.test(className ?? '');
+
 export function Dialog({ open, onOpenChange, trigger, title, description, children, footer, className }: DialogProps) {
   return (
     <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
@@ -28,7 +31,8 @@ export function Dialog({ open, onOpenChange, trigger, title, description, childr
         <RadixDialog.Overlay className={overlay} />
         <RadixDialog.Content
           className={cn(
-            'fixed top-1/2 left-1/2 z-50 max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2',
+            'fixed top-1/2 left-1/2 z-50 max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] -translate-x-1/2 -translate-y-1/2',
+            !setsWidth(className) && 'max-w-lg',
             'overflow-y-auto rounded-2xl border border-white/10 bg-surface p-6 text-zinc-100 shadow-2xl shadow-black/60',
             'data-[state=open]:animate-fade-in',
             className,
@@ -131,7 +135,10 @@ export interface SheetProps {
   title: ReactNode;
   /** Hide the title visually (it is still the dialog's accessible name). */
   hideTitle?: boolean;
-  side?: 'left' | 'right';
+  /** 'bottom': a phone sheet rising from the bottom edge (e.g. a page's filters). */
+  side?: 'left' | 'right' | 'bottom';
+  /** The close button's accessible name. */
+  closeLabel?: string;
   children?: ReactNode;
   className?: string;
   /**
@@ -143,8 +150,20 @@ export interface SheetProps {
   id?: string;
 }
 
-/** A panel sliding in from the edge (mobile menus). */
-export function Sheet({ open, onOpenChange, trigger, title, hideTitle, side = 'right', children, className, returnFocus, id }: SheetProps) {
+/** A panel sliding in from an edge (mobile menus, phone filter sheets). */
+export function Sheet({
+  open,
+  onOpenChange,
+  trigger,
+  title,
+  hideTitle,
+  side = 'right',
+  closeLabel = 'Close menu',
+  children,
+  className,
+  returnFocus,
+  id,
+}: SheetProps) {
   return (
     <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
       {trigger ? <RadixDialog.Trigger asChild>{trigger}</RadixDialog.Trigger> : null}
@@ -162,8 +181,12 @@ export function Sheet({ open, onOpenChange, trigger, title, hideTitle, side = 'r
               : undefined
           }
           className={cn(
-            'fixed inset-y-0 z-50 flex w-[min(20rem,88vw)] flex-col overflow-y-auto border-white/10 bg-surface p-5 shadow-2xl shadow-black/60',
-            side === 'right' ? 'right-0 border-l data-[state=open]:animate-sheet-in' : 'left-0 border-r data-[state=open]:animate-fade-in',
+            'fixed z-50 flex flex-col overflow-y-auto border-white/10 bg-surface p-5 shadow-2xl shadow-black/60',
+            side === 'bottom'
+              ? 'inset-x-0 bottom-0 max-h-[85dvh] rounded-t-2xl border-t pb-[max(1.25rem,env(safe-area-inset-bottom))] data-[state=open]:animate-sheet-up'
+              : 'inset-y-0 w-[min(20rem,88vw)]',
+            side === 'right' && 'right-0 border-l data-[state=open]:animate-sheet-in',
+            side === 'left' && 'left-0 border-r data-[state=open]:animate-fade-in',
             className,
           )}
         >
@@ -172,7 +195,7 @@ export function Sheet({ open, onOpenChange, trigger, title, hideTitle, side = 'r
               {title}
             </RadixDialog.Title>
             <RadixDialog.Close asChild>
-              <Button variant="ghost" size="icon" className="ml-auto size-9" aria-label="Close menu">
+              <Button variant="ghost" size="icon" className="ml-auto size-9" aria-label={closeLabel}>
                 <X aria-hidden="true" className="size-5" />
               </Button>
             </RadixDialog.Close>

@@ -2,6 +2,7 @@
 export { cn } from './cn';
 export { Button, buttonClasses, type ButtonProps, type ButtonVariant, type ButtonSize } from './button';
 export { Input, Textarea, Select, Checkbox } from './input';
+export { FileButton, type FileButtonProps } from './file-button';
 export { FormField, Label, FieldError, useFieldControl, type FormFieldProps } from './form-field';
 export { Dialog, ConfirmDialog, Sheet, DialogClose, type DialogProps, type ConfirmDialogProps } from './dialog';
 export {
@@ -28,4 +29,7 @@ export { VisuallyHidden } from './visually-hidden';
 export { Money, CurrencyContext, useCurrency, formatCents } from './money';
 export { Logo } from './logo';
 export { Switch } from './switch';
+export { CopyableCode } from './copyable-code';
+export { StickyActionBar, type StickyActionBarProps } from './sticky-action-bar';
 export { GradeBadge, PhysicalPhotos } from './grade-badge';
+export { ShareButton } from './share-button';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { Button, Checkbox, CurrencyContext, FormField, Input, Money, Notice, pageWindow, Pagination } from './index';
+import { Button, Checkbox, CopyableCode, CurrencyContext, Dialog, FormField, Input, Money, Notice, pageWindow, Pagination } from './index';
 
 afterEach(cleanup);
 
@@ -122,5 +122,37 @@ describe('Notice', () => {
     expect(screen.getByRole('alert').textContent).toContain('Card declined');
     expect(screen.getByRole('status').textContent).toContain('Saved');
     expect(screen.getByText('Static help').closest('[role]')).toBeNull();
+  });
+});
+
+describe('Dialog width and long values (issue 19: seeds wrapped mid-word in a narrow dialog)', () => {
+  it('lets a caller widen the dialog instead of competing with the default width', () => {
+    render(
+      <Dialog open title="Wide" className="max-w-3xl lg:max-w-4xl">
+        body
+      </Dialog>,
+    );
+    const content = screen.getByRole('dialog');
+    expect(content.className).toMatch(/\bmax-w-3xl\b/);
+    expect(content.className).not.toMatch(/\bmax-w-lg\b/);
+    cleanup();
+    render(<Dialog open title="Default">body</Dialog>);
+    expect(screen.getByRole('dialog').className).toMatch(/\bmax-w-lg\b/);
+  });
+
+  it('shows a hex value in monospace on one truncated line with a copy button', () => {
+    const hex = 'ab'.repeat(32);
+    render(
+      <CopyableCode label="Server seed hash" truncate>
+        {hex}
+      </CopyableCode>,
+    );
+    const code = screen.getByText(hex);
+    expect(code.tagName).toBe('CODE');
+    expect(code.className).toMatch(/\bfont-mono\b/);
+    expect(code.className).toMatch(/\btruncate\b/);
+    expect(code.className).not.toMatch(/break-all/);
+    expect(code.getAttribute('title')).toBe(hex);
+    expect(screen.getByRole('button', { name: 'Copy server seed hash' })).toBeTruthy();
   });
 });

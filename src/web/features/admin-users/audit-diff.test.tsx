@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, render, screen } from '@testing-library/react';
-import { AuditDiff, diffSnapshots } from './audit-diff';
+import { AuditDiff, diffSnapshots, readableChanges } from './audit-diff';
 
 afterEach(cleanup);
 
@@ -42,5 +42,26 @@ describe('AuditDiff', () => {
   it('says when nothing was recorded', () => {
     render(<AuditDiff before={null} after={null} />);
     expect(screen.getByText('No details recorded.')).toBeTruthy();
+  });
+});
+
+describe('pack odds in the audit log', () => {
+  const names = { 'c-rare': 'Rare', 'c-common': 'Common', 'k-1': 'Ember Drake' };
+  const before = { slots: [{ odds: [{ classId: 'c-common', weight: 10_000 }] }, { odds: [{ classId: 'c-common', weight: 9_000 }, { classId: 'c-rare', weight: 1_000 }] }], pool: { mode: 'classes' } };
+  const after = { slots: [{ odds: [{ classId: 'c-common', weight: 10_000 }] }, { odds: [{ classId: 'c-common', weight: 8_800 }, { classId: 'c-rare', weight: 1_200 }] }], pool: { mode: 'cards', cardIds: ['k-1'] } };
+
+  it('reads as one change per slot and class, with class names and percentages', () => {
+    const changed = readableChanges(before, after, names).filter((c) => c.kind !== 'same');
+    expect(changed).toContainEqual({ key: 'Slot 2: Rare', kind: 'changed', before: '10%', after: '12%' });
+    expect(changed).toContainEqual({ key: 'Slot 2: Common', kind: 'changed', before: '90%', after: '88%' });
+    expect(changed.some((c) => c.key.startsWith('Slot 1'))).toBe(false);
+  });
+
+  it('shows names, not ids or raw JSON', () => {
+    const { container } = render(<AuditDiff before={before} after={after} names={names} />);
+    expect(screen.getByText('Slot 2: Rare')).toBeTruthy();
+    expect(screen.getByText('12%')).toBeTruthy();
+    expect(screen.getByText('Ember Drake')).toBeTruthy();
+    expect(container.textContent).not.toMatch(/c-rare|classId|k-1/);
   });
 });

@@ -35,18 +35,71 @@ export function diffSnapshots(before: unknown, after: unknown, prefix = ''): Cha
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
 
-function show(v: unknown): string {
+/** Names by id (the audit list's `names`): snapshots store ids, people read names. */
+export type Names = Readonly<Record<string, string>>;
+
+function show(v: unknown, names: Names = {}): string {
   if (v === undefined) return '—';
   if (v === null) return 'empty';
-  if (typeof v === 'string') return ISO.test(v) && !Number.isNaN(Date.parse(v)) ? formatDateTime(v) : v;
+  if (typeof v === 'string') {
+    const named = names[v] ?? names[v.toLowerCase()];
+    if (named) return named;
+    return ISO.test(v) && !Number.isNaN(Date.parse(v)) ? formatDateTime(v) : v;
+  }
   if (typeof v === 'boolean') return v ? 'yes' : 'no';
   if (typeof v === 'number') return String(v);
-  return JSON.stringify(v);
+  if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return v.length ? v.map((x) => show(x, names)).join(', ') : 'none';
+  return JSON.stringify(v, (_k, x: unknown) => (typeof x === 'string' && names[x] ? names[x] : x));
+}
+
+interface SlotOdds {
+  odds: Array<{ classId: string; weight: number }>;
+}
+const isSlots = (v: unknown): v is SlotOdds[] =>
+  Array.isArray(v) &&
+  v.every((s) => isPlainObject(s) && Array.isArray(s.odds) && s.odds.every((o) => isPlainObject(o) && typeof o.classId === 'string' && typeof o.weight === 'number'));
+
+/** Each class's share of a slot as a percentage (weights are normally basis points summing to 100%). */
+function shares(slot: SlotOdds | undefined): Map<string, string> {
+  const out = new Map<string, string>();
+  if (!slot) return out;
+  const total = slot.odds.reduce((a, o) => a + o.weight, 0);
+  for (const o of slot.odds) out.set(o.classId, `${Number(((o.weight / (total || 1)) * 100).toFixed(2))}%`);
+  return out;
+}
+
+/** A pack's odds as one change per slot and class: "Slot 2: Rare" 10% → 12%. */
+export function slotChanges(before: SlotOdds[] | undefined, after: SlotOdds[] | undefined, names: Names = {}): Change[] {
+  const out: Change[] = [];
+  const name = (id: string) => names[id] ?? id;
+  const n = Math.max(before?.length ?? 0, after?.length ?? 0);
+  for (let i = 0; i < n; i++) {
+    const b = shares(before?.[i]);
+    const a = shares(after?.[i]);
+    for (const id of new Set([...a.keys(), ...b.keys()])) {
+      const key = `Slot ${i + 1}: ${name(id)}`;
+      const was = b.get(id);
+      const now = a.get(id);
+      if (was === undefined) out.push({ key, kind: 'added', after: now });
+      else if (now === undefined) out.push({ key, kind: 'removed', before: was });
+      else out.push({ key, kind: was === now ? 'same' : 'changed', before: was, after: now });
+    }
+  }
+  return out;
+}
+
+/** diffSnapshots, with a pack's slots expanded per slot and class so odds read as percentages. */
+export function readableChanges(before: unknown, after: unknown, names: Names = {}): Change[] {
+  return diffSnapshots(before, after).flatMap((c) =>
+    (c.before === undefined || isSlots(c.before)) && (c.after === undefined || isSlots(c.after)) && (isSlots(c.before) || isSlots(c.after))
+      ? slotChanges(c.before as SlotOdds[] | undefined, c.after as SlotOdds[] | undefined, names)
+      : [c],
+  );
 }
 
 /** Before/after of an audit entry as a readable list of changed fields; unchanged ones fold away. */
-export function AuditDiff({ before, after }: { before: unknown; after: unknown }) {
-  const changes = diffSnapshots(before, after);
+export function AuditDiff({ before, after, names = {} }: { before: unknown; after: unknown; names?: Names }) {
+  const changes = readableChanges(before, after, names);
   if (changes.length === 0) return <p className="text-sm text-zinc-400">No details recorded.</p>;
   const changed = changes.filter((c) => c.kind !== 'same');
   const unchanged = changes.filter((c) => c.kind === 'same');
@@ -63,14 +116,14 @@ export function AuditDiff({ before, after }: { before: unknown; after: unknown }
                 {c.kind !== 'added' ? (
                   <span className={cn('rounded px-1.5 py-0.5', 'bg-red-500/10 text-red-200 line-through decoration-red-400/60')}>
                     <span className="sr-only">was </span>
-                    {show(c.before)}
+                    {show(c.before, names)}
                   </span>
                 ) : null}
                 {c.kind === 'changed' ? <span aria-hidden="true" className="text-zinc-500">→</span> : null}
                 {c.kind !== 'removed' ? (
                   <span className="rounded bg-emerald-500/10 px-1.5 py-0.5 text-emerald-200">
                     <span className="sr-only">{c.kind === 'added' ? 'set to ' : 'now '}</span>
-                    {show(c.after)}
+                    {show(c.after, names)}
                   </span>
                 ) : (
                   <span className="text-xs text-zinc-400">(removed)</span>
@@ -89,7 +142,7 @@ export function AuditDiff({ before, after }: { before: unknown; after: unknown }
             {unchanged.map((c) => (
               <div key={c.key} className="contents">
                 <dt className="font-mono">{c.key}</dt>
-                <dd className="break-all text-zinc-300">{show(c.after)}</dd>
+                <dd className="break-all text-zinc-300">{show(c.after, names)}</dd>
               </div>
             ))}
           </dl>

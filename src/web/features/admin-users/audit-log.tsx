@@ -155,7 +155,7 @@ export function AuditLog() {
                     {e.ip ? ` · IP ${e.ip}` : ''}
                   </span>
                 </div>
-                <AuditDiff before={e.before} after={e.after} />
+                <AuditDiff before={e.before} after={e.after} names={q.data.names} />
               </li>
             ))}
           </ol>

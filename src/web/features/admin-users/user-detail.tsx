@@ -16,6 +16,7 @@ import {
   EmptyState,
   FormField,
   Input,
+  Money,
   Notice,
   Panel,
   Skeleton,
@@ -242,6 +243,27 @@ export function UserDetail({ id, viewer }: { id: string; viewer: Viewer }) {
             {u.ageConfirmedAt ? formatDateTime(u.ageConfirmedAt) : '—'} / {u.termsAcceptedAt ? formatDateTime(u.termsAcceptedAt) : '—'}
           </Fact>
           {u.deletedAt ? <Fact label="Deleted">{formatDateTime(u.deletedAt)}</Fact> : null}
+        </dl>
+      </Panel>
+
+      <Panel id="money-summary" title="Money and cards" description="Vault value is at today's market values; totals are for the life of the account.">
+        <dl className="grid gap-x-8 gap-y-4 sm:grid-cols-2 lg:grid-cols-3" data-testid="user-summary">
+          <Fact label="Balance">
+            <Money cents={u.summary.balanceCents} />
+          </Fact>
+          <Fact label="Vault value">
+            <Money cents={u.summary.vaultValueCents} /> <span className="text-zinc-400">({u.summary.vaultCount} card{u.summary.vaultCount === 1 ? '' : 's'})</span>
+          </Fact>
+          <Fact label="Total deposited">
+            <Money cents={u.summary.depositedCents} />
+          </Fact>
+          <Fact label="Spent on packs">
+            <Money cents={u.summary.spentOnPacksCents} />
+          </Fact>
+          <Fact label="Buyback received">
+            <Money cents={u.summary.buybackReceivedCents} />
+          </Fact>
+          <Fact label="Packs opened">{u.summary.openings}</Fact>
         </dl>
       </Panel>
 

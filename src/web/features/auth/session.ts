@@ -1,7 +1,6 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Me } from '@shared/contracts/me';
 import { api, ApiClientError } from '@web/lib/api';
-import { authPost } from '@web/lib/auth-post';
 
 /** The signed-in user, or null. Shared by route guards, the header and every feature. */
 export const sessionQueryOptions = queryOptions({
@@ -21,28 +20,18 @@ export function useSession() {
   return useQuery(sessionQueryOptions);
 }
 
-export function isAdminRole(me: Me | null | undefined): boolean {
-  return me?.user.role === 'admin' || me?.user.role === 'owner';
-}
+const RETURNING_AFTER_MS = 24 * 3600_000;
 
 /**
- * Signs out and forgets everything cached for the old identity (balances, vault, …): the next
- * screen refetches as a visitor.
+ * "Welcome back" only to someone who has been here before: an account older than a day, or one
+ * that has opened a pack. A brand-new account gets "Welcome" (issue 19).
  */
-export function useSignOut() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: () => authPost('/sign-out', {}),
-    onSettled: async () => {
-      queryClient.setQueryData(sessionQueryOptions.queryKey, null);
-      queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== 'session' && q.queryKey[0] !== 'config' });
-      await queryClient.invalidateQueries({ queryKey: sessionQueryOptions.queryKey });
-    },
-  });
+export function welcomeText(me: Me | null | undefined, openedBefore: boolean, now = Date.now()): string {
+  if (!me) return 'Welcome';
+  const returning = openedBefore || now - new Date(me.user.createdAt).getTime() > RETURNING_AFTER_MS;
+  return `${returning ? 'Welcome back' : 'Welcome'}, ${me.user.username}`;
 }
 
-/** After any sign-in step: reload who we are, and drop caches that belonged to a visitor. */
-export async function refreshSession(queryClient: ReturnType<typeof useQueryClient>) {
-  queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== 'session' && q.queryKey[0] !== 'config' });
-  return queryClient.fetchQuery({ ...sessionQueryOptions, staleTime: 0 });
+export function isAdminRole(me: Me | null | undefined): boolean {
+  return me?.user.role === 'admin' || me?.user.role === 'owner';
 }

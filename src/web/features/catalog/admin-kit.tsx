@@ -1,7 +1,8 @@
 import { useId, useState } from 'react';
 import type { Upload } from '@shared/contracts/catalog';
 import { imageUrl, UPLOAD_ACCEPT, UPLOAD_MAX_BYTES } from '@shared/contracts/catalog-look';
-import { Badge, Button, ConfirmDialog, FieldError, Label, toast } from '@web/components/ui';
+import { ImagePlus } from 'lucide-react';
+import { Badge, Button, ConfirmDialog, FieldError, FileButton, Label, toast } from '@web/components/ui';
 import { ApiClientError } from '@web/lib/api';
 import { useEntityAction, useUploadImage, type Entity } from './api';
 
@@ -118,18 +119,17 @@ export function ImageUploadField({
           {value ? <img src={imageUrl(value, 'thumb')} alt="" className="size-full object-cover" /> : null}
         </div>
         <div className="min-w-0 space-y-2">
-          <input
+          <FileButton
             id={id}
-            type="file"
             accept={UPLOAD_ACCEPT}
-            aria-invalid={message ? true : undefined}
-            aria-describedby={`${id}-hint${message ? ` ${id}-error` : ''}`}
-            onChange={(e) => {
-              void pick(e.target.files?.[0]);
-              e.target.value = '';
-            }}
-            className="block w-full text-sm text-zinc-300 file:mr-3 file:rounded-lg file:border-0 file:bg-violet-600 file:px-3 file:py-2 file:text-sm file:font-semibold file:text-white hover:file:bg-violet-500"
-          />
+            onFile={(f) => void pick(f)}
+            loading={upload.isPending}
+            buttonLabel={`${value ? 'Replace image' : 'Upload image'}: ${label}`}
+            describedBy={`${id}-hint${message ? ` ${id}-error` : ''}`}
+            invalid={Boolean(message)}
+          >
+            <ImagePlus aria-hidden="true" className="size-4" /> {value ? 'Replace image' : 'Upload image'}
+          </FileButton>
           <p id={`${id}-hint`} className="text-sm text-zinc-400">
             {upload.isPending ? 'Uploading…' : (hint ?? 'PNG, JPEG or WebP, up to 5 MB.')}
           </p>

@@ -16,6 +16,7 @@ import {
   buttonClasses,
   Checkbox,
   Dialog,
+  FileButton,
   FormField,
   Input,
   Money,
@@ -188,6 +189,18 @@ function ImportDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (o:
   const [csv, setCsv] = useState('');
   const [fileName, setFileName] = useState('');
   const run = useImportCsv();
+  const readCsv = async (f: File | undefined) => {
+    run.reset();
+    if (!f) return;
+    if (f.size > 900_000) {
+      setFileName('');
+      setCsv('');
+      toast({ title: 'That file is too large; split it into files under 900 KB.', tone: 'danger' });
+      return;
+    }
+    setFileName(f.name);
+    setCsv(await f.text());
+  };
   const result = run.data;
   const doRun = (dryRun: boolean) =>
     run.mutate(
@@ -218,25 +231,16 @@ function ImportDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (o:
           <label htmlFor={id} className="block text-sm font-medium text-zinc-200">
             CSV file
           </label>
-          <input
-            id={id}
-            type="file"
-            accept=".csv,text/csv"
-            className="mt-1 block w-full text-sm text-zinc-300 file:mr-3 file:rounded-lg file:border-0 file:bg-violet-600 file:px-3 file:py-2 file:text-sm file:font-semibold file:text-white"
-            onChange={async (e) => {
-              const f = e.target.files?.[0];
-              run.reset();
-              if (!f) return;
-              if (f.size > 900_000) {
-                setFileName('');
-                setCsv('');
-                toast({ title: 'That file is too large; split it into files under 900 KB.', tone: 'danger' });
-                return;
-              }
-              setFileName(f.name);
-              setCsv(await f.text());
-            }}
-          />
+          <div className="mt-1">
+            <FileButton
+              id={id}
+              accept=".csv,text/csv"
+              fileName={fileName || null}
+              onFile={(f) => void readCsv(f)}
+            >
+              {fileName ? 'Choose another file' : 'Choose a CSV file'}
+            </FileButton>
+          </div>
           <p className="mt-1 text-sm text-zinc-400">{fileName ? `${fileName}: ${csv.split(/\r?\n/).filter(Boolean).length - 1} rows` : 'Tip: export first to get the format.'}</p>
         </div>
         {run.isError ? <Notice tone="danger">{(run.error as Error).message}</Notice> : null}

@@ -4,6 +4,7 @@ import { Link } from '@tanstack/react-router';
 import { lookFromRefs } from '@shared/contracts/catalog-look';
 import { GRADING_COMPANY_NAME } from '@shared/contracts/grading';
 import { Badge, Dialog, GradeBadge, Money, PhysicalPhotos, Skeleton } from '@web/components/ui';
+import { CardAction } from '@web/components/card-action';
 import { ApiClientError } from '@web/lib/api';
 import { cardPacksQuery, publicCardQuery } from './api';
 import { CardSkeleton, CardView } from './card-view';
@@ -41,8 +42,11 @@ export default function CardDetailDialog({ id, onClose }: { id: string; onClose:
         <>
         <div className="flex flex-col items-center gap-6 sm:flex-row sm:items-start">
           <CardView look={look} size="lg" priority />
-          <dl className="w-full min-w-0 flex-1 space-y-4">
-            <div>
+          {/* The action sits beside the list, not in it: a <dl> may hold only dt/dd groups. */}
+          <div className="relative w-full min-w-0 flex-1">
+          <CardAction card={data.card} className="absolute top-0 right-0" />
+          <dl className="space-y-4">
+            <div className="pr-12">
               <dt className="text-xs font-semibold tracking-widest text-zinc-400 uppercase">Market value</dt>
               <dd className="text-3xl font-bold text-white">
                 <Money cents={data.card.valueCents} />
@@ -94,6 +98,7 @@ export default function CardDetailDialog({ id, onClose }: { id: string; onClose:
               </div>
             ) : null}
           </dl>
+          </div>
         </div>
         <section aria-labelledby="price-history-title" className="mt-6 min-w-0">
           <h3 id="price-history-title" className="mb-2 text-xs font-semibold tracking-widest text-zinc-400 uppercase">

@@ -1,7 +1,7 @@
 import { cleanup, fireEvent, render } from '@testing-library/react';
 import { Profiler } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_LAYOUT, type CardLook } from '@shared/contracts/catalog-look';
+import { classCode, classTier, DEFAULT_LAYOUT, lookFromRefs, type CardLook } from '@shared/contracts/catalog-look';
 import { CardView } from './card-view';
 
 const look: CardLook = {
@@ -80,5 +80,36 @@ describe('CardView', () => {
     const card = getByRole('img');
     fireEvent.pointerEnter(card, { clientX: 10, clientY: 10 });
     expect(card.style.getPropertyValue('--hover')).toBe('');
+  });
+});
+
+describe('class markers (issue 19: not colour alone)', () => {
+  const markers = (l: CardLook) => {
+    const { container } = render(<CardView look={l} size="md" />);
+    const tier = container.querySelector<HTMLElement>('.pv-card__tier')!;
+    const out = {
+      tier: tier.dataset.tier,
+      code: tier.querySelector<HTMLElement>('.pv-card__badge')!.dataset.code,
+      pips: tier.querySelectorAll('.pv-card__pips > i').length,
+      frame: container.querySelector<HTMLElement>('.pv-card')!.dataset.tier,
+    };
+    cleanup();
+    return out;
+  };
+
+  it('gives two classes in the same colour different codes, tiers, pips and frames', () => {
+    const gold = '#f59e0b';
+    const common = markers({ ...look, className: 'Common', classColour: gold, classTier: classTier(10) });
+    const legendary = markers({ ...look, className: 'Legendary', classColour: gold, classTier: classTier(50) });
+    expect(common).toEqual({ tier: '1', code: 'CO', pips: 1, frame: '1' });
+    expect(legendary).toEqual({ tier: '5', code: 'LE', pips: 5, frame: '5' });
+  });
+
+  it('derives the tier from the class order and a short code from its name', () => {
+    expect([0, 1, 2, 5, 10, 20, 30, 40, 50, 90, 10_000].map(classTier)).toEqual([1, 1, 2, 5, 1, 2, 3, 4, 5, 5, 5]);
+    expect(classCode('Ultra Rare')).toBe('UR');
+    expect(classCode('rare')).toBe('RA');
+    const refs = { classes: [{ id: 'c', name: 'Epic', colour: '#a855f7', sortOrder: 40 }], architects: [], textures: [] };
+    expect(lookFromRefs({ id: 'x', name: 'X', classId: 'c', architectId: 'a', textureId: null, imageKey: null, valueCents: 1 } as never, refs as never).classTier).toBe(4);
   });
 });

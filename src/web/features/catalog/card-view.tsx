@@ -1,6 +1,6 @@
 import { memo, useEffect, useRef, type CSSProperties } from 'react';
 import type { TextSlot } from '@shared/contracts/catalog';
-import { imageUrl, type CardLook } from '@shared/contracts/catalog-look';
+import { classCode, imageUrl, type CardLook } from '@shared/contracts/catalog-look';
 import { cn, formatCents, useCurrency } from '@web/components/ui';
 import './card-view.css';
 
@@ -167,6 +167,7 @@ export const CardView = memo(function CardView({
   const value = formatCents(look.valueCents, currency);
   const loading = priority ? 'eager' : 'lazy';
   const texture = look.texture;
+  const tier = look.classTier;
 
   return (
     <div
@@ -175,6 +176,7 @@ export const CardView = memo(function CardView({
       aria-label={`${look.name || 'Untitled card'}, ${look.className || 'no class'}, worth ${value}`}
       className={cn('pv-card', !fluid && CARD_WIDTH[size], className)}
       data-still={still ? 'true' : undefined}
+      data-tier={tier}
       style={{ '--glow': look.classColour } as CSSProperties}
     >
       <div className="pv-card__body" aria-hidden="true">
@@ -211,6 +213,19 @@ export const CardView = memo(function CardView({
           />
         ) : null}
         <div className="pv-card__glare" />
+        {look.className ? (
+          // Not colour alone: a short code in a shape, and one pip per tier (issue 19).
+          <span className="pv-card__tier" data-tier={tier}>
+            <span className="pv-card__badge" data-code={classCode(look.className)} />
+            {tier ? (
+              <span className="pv-card__pips">
+                {Array.from({ length: tier }, (_, i) => (
+                  <i key={i} />
+                ))}
+              </span>
+            ) : null}
+          </span>
+        ) : null}
         {size !== 'xs' ? (
           <>
             <span className="pv-card__text pv-card__name" style={slotStyle(layout.name)}>
@@ -232,8 +247,8 @@ export const CardView = memo(function CardView({
 });
 
 /** Adapter for features that receive a renderer (e.g. the shop's CardRendererProvider). */
-export function renderCard(look: CardLook, opts: { size: CardViewSize; className?: string }) {
-  return <CardView look={look} size={opts.size} fluid className={opts.className} />;
+export function renderCard(look: CardLook, opts: { size: CardViewSize; className?: string; priority?: boolean }) {
+  return <CardView look={look} size={opts.size} fluid className={opts.className} priority={opts.priority} />;
 }
 
 /** Placeholder with the card's exact box while data loads. */

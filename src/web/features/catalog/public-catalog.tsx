@@ -4,6 +4,7 @@ import type { PublicCard, LookRefs } from '@shared/contracts/catalog';
 import { lookFromRefs, PUBLIC_PAGE_SIZE } from '@shared/contracts/catalog-look';
 import { Button, EmptyState, GradeBadge, PageHeader } from '@web/components/ui';
 import { publicCardsQuery, publicClassesQuery, publicSetsQuery } from './api';
+import { CardAction } from '@web/components/card-action';
 import { CardSkeleton, CardView } from './card-view';
 import { FilterSelect, ListFooter, QueryError, readUrlState, SearchBox, Toolbar, useUrlState } from './list-kit';
 
@@ -149,7 +150,7 @@ function preloadCardDetail() {
 function CardTile({ card, refs, priority, onOpen }: { card: PublicCard; refs: LookRefs; priority: boolean; onOpen: () => void }) {
   const look = lookFromRefs(card, refs);
   return (
-    <li>
+    <li className="relative">
       <button
         type="button"
         onClick={onOpen}
@@ -168,6 +169,8 @@ function CardTile({ card, refs, priority, onOpen }: { card: PublicCard; refs: Lo
         </span>
         <span className="sr-only">. Open details</span>
       </button>
+      {/* Beside the tile's button, not in it: one control may not hold another. */}
+      <CardAction card={card} className="absolute top-2 right-2 z-10" />
     </li>
   );
 }

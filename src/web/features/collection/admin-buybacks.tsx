@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { Fragment, useEffect, useState } from 'react';
-import { formatRate } from '@shared/contracts/collection';
+import { formatRate, type AdminBuyback } from '@shared/contracts/collection';
 import { parseMoney } from '@shared/money';
 import {
   Button,
@@ -25,6 +25,14 @@ import { adminBuybacksQuery, ratesQuery } from './api';
 import { formatDateTime, formatDay } from '@web/lib/format';
 
 const PAGE_SIZE = 25;
+
+/** The configured rate, or the range when a sale mixed classes with different rates. */
+function saleRate(b: AdminBuyback): string {
+  if (b.rateBp !== null) return formatRate(b.rateBp);
+  if (!b.lines.length) return '—';
+  const rates = b.lines.map((l) => l.rateBp);
+  return `${formatRate(Math.min(...rates))}–${formatRate(Math.max(...rates))}`;
+}
 
 function useDebounced<T>(value: T, ms = 300): T {
   const [v, setV] = useState(value);
@@ -179,7 +187,7 @@ export function AdminBuybacks() {
                       <Td className="text-right">
                         <Money cents={b.marketValueCents} />
                       </Td>
-                      <Td className="text-right">{b.rateBp === null ? '—' : formatRate(b.rateBp)}</Td>
+                      <Td className="text-right">{saleRate(b)}</Td>
                       <Td className="text-right font-semibold text-emerald-300">
                         <Money cents={b.totalCents} />
                       </Td>

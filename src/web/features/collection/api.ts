@@ -12,7 +12,11 @@ import type {
   CollectionPage,
   CollectionQuery,
   GrantCardInput,
+  MissingCards,
   OwnedCardDetail,
+  SetCompletionList,
+  Wishlist,
+  WishlistChange,
   UpdateBuybackRatesInput,
 } from '@shared/contracts/collection';
 import { api, newIdempotencyKey } from '@web/lib/api';
@@ -32,6 +36,8 @@ export const collectionKeys = {
   all: ['collection'] as const,
   list: (q: CollectionQuery & { ids?: string }) => ['collection', 'list', q] as const,
   card: (id: string) => ['collection', 'card', id] as const,
+  sets: ['collection', 'sets'] as const,
+  missing: (set: string) => ['collection', 'sets', 'missing', set] as const,
   adminBuybacks: (q: AdminBuybackQuery) => ['admin', 'buybacks', q] as const,
   rates: ['admin', 'buyback-rates'] as const,
   adminOwned: (q: AdminOwnedQuery) => ['admin', 'owned', q] as const,
@@ -83,6 +89,55 @@ export function useSellBack() {
       qc.setQueryData<{ balanceCents: number }>(BALANCE_KEY, (old) => (old ? { ...old, balanceCents: r.balanceCents } : old));
     },
     onSettled: () => qc.invalidateQueries({ queryKey: collectionKeys.all }),
+  });
+}
+
+// ───────────── collecting: sets and the wishlist ─────────────
+
+export const setCompletionQuery = queryOptions({
+  queryKey: collectionKeys.sets,
+  queryFn: ({ signal }) => api.get<SetCompletionList>('/api/collection/sets', { signal }),
+});
+
+export const missingCardsQuery = (set: string) =>
+  queryOptions({
+    queryKey: collectionKeys.missing(set),
+    queryFn: ({ signal }) => api.get<MissingCards>(`/api/collection/sets/missing${qs({ set })}`, { signal }),
+  });
+
+/** Not under ['collection']: a sale or a shipment does not change what the user wishes for. */
+export const WISHLIST_KEY = ['wishlist'] as const;
+
+export const wishlistQuery = (enabled = true) =>
+  queryOptions({
+    queryKey: WISHLIST_KEY,
+    queryFn: ({ signal }) => api.get<Wishlist>('/api/wishlist', { signal }),
+    enabled,
+  });
+
+/** Adds or removes a card; the hearts change at once and go back if the server says no. */
+export function useToggleWish() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ cardId, wished }: { cardId: string; wished: boolean }) =>
+      wished
+        ? api.put<WishlistChange>(`/api/wishlist/${encodeURIComponent(cardId)}`)
+        : api.delete<WishlistChange>(`/api/wishlist/${encodeURIComponent(cardId)}`),
+    onMutate: async ({ cardId, wished }) => {
+      await qc.cancelQueries({ queryKey: WISHLIST_KEY });
+      const before = qc.getQueryData<Wishlist>(WISHLIST_KEY);
+      if (before) {
+        qc.setQueryData<Wishlist>(WISHLIST_KEY, {
+          ...before,
+          cardIds: wished ? [cardId, ...before.cardIds.filter((id) => id !== cardId)] : before.cardIds.filter((id) => id !== cardId),
+        });
+      }
+      return { before };
+    },
+    onError: (_e, _v, ctx) => {
+      if (ctx?.before) qc.setQueryData(WISHLIST_KEY, ctx.before);
+    },
+    onSettled: () => Promise.all([qc.invalidateQueries({ queryKey: WISHLIST_KEY }), qc.invalidateQueries({ queryKey: ['collection', 'sets', 'missing'] })]),
   });
 }
 

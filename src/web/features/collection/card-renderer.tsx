@@ -4,7 +4,8 @@ import { lookFromRefs, type CardLook } from '@shared/contracts/catalog-look';
 import { cn } from '@web/components/ui';
 
 export type CollectionCardSize = 'xs' | 'sm' | 'md' | 'lg' | 'xl';
-export type RenderCollectionCard = (look: CardLook, opts: { size: CollectionCardSize; className?: string }) => ReactNode;
+/** `priority`: load the images eagerly (the first tiles above the fold hold the page's LCP image). */
+export type RenderCollectionCard = (look: CardLook, opts: { size: CollectionCardSize; className?: string; priority?: boolean }) => ReactNode;
 
 /** Until a page provides the catalog's renderer: a plain box with the card's name (never used in the app). */
 const fallback: RenderCollectionCard = (look, { className }) => (
@@ -26,12 +27,14 @@ export function CollectionCard({
   refs,
   size = 'sm',
   className,
+  priority = false,
 }: {
   card: PublicCard;
   refs: LookRefs;
   size?: CollectionCardSize;
   className?: string;
+  priority?: boolean;
 }) {
   const render = useContext(Ctx);
-  return <>{render(lookFromRefs(card, refs), { size, ...(className ? { className } : {}) })}</>;
+  return <>{render(lookFromRefs(card, refs), { size, priority, ...(className ? { className } : {}) })}</>;
 }

@@ -6,3 +6,6 @@ export { CollectionCardRenderer, type RenderCollectionCard } from './card-render
 export { AdminBuybacks } from './admin-buybacks';
 export { AdminRates } from './admin-rates';
 export { AdminOwned } from './admin-owned';
+export { SetCompletion } from './set-completion';
+export { WishlistPanel } from './wishlist-panel';
+export { WishlistHeart } from './wishlist-heart';

@@ -3,7 +3,8 @@ import { Link } from '@tanstack/react-router';
 import { ShieldCheck } from 'lucide-react';
 import { ACQUIRED_LABEL, formatRate, STATUS_LABEL } from '@shared/contracts/collection';
 import { GRADING_COMPANY_NAME } from '@shared/contracts/grading';
-import { Badge, Button, Dialog, GradeBadge, Money, Notice, PhysicalPhotos, SkeletonText, buttonClasses } from '@web/components/ui';
+import { pullPagePath } from '@shared/pull-path';
+import { Badge, Button, CopyableCode, Dialog, GradeBadge, Money, Notice, PhysicalPhotos, ShareButton, SkeletonText, buttonClasses } from '@web/components/ui';
 import { ownedCardQuery } from './api';
 import { CollectionCard } from './card-renderer';
 import { STATUS_TONE } from './format';
@@ -27,7 +28,7 @@ export function OwnedCardDialog({
       open={ownedCardId !== null}
       onOpenChange={onOpenChange}
       title={o ? o.card.name : 'Card'}
-      className="max-w-3xl"
+      className="max-w-3xl lg:max-w-4xl"
       footer={
         o?.status === 'in_vault' ? (
           <Button onClick={() => onSell(o.id)}>
@@ -103,9 +104,29 @@ export function OwnedCardDialog({
                   Pulled from {d.opening.productName}
                   {d.opening.slot !== null ? `, card ${d.opening.slot + 1}` : ''}
                 </p>
-                <p className="mt-1 break-all text-xs text-zinc-400">
-                  Server seed hash {d.opening.serverSeedHash} · client seed {d.opening.clientSeed} · nonce {d.opening.nonce}
-                </p>
+                {/* Hex has no word breaks: each value on its own line, cut with an ellipsis, copied whole. */}
+                <dl className="mt-2 space-y-1.5 text-xs">
+                  <div>
+                    <dt className="text-zinc-400">Server seed hash</dt>
+                    <dd>
+                      <CopyableCode label="Server seed hash" truncate>
+                        {d.opening.serverSeedHash}
+                      </CopyableCode>
+                    </dd>
+                  </div>
+                  <div>
+                    <dt className="text-zinc-400">Client seed</dt>
+                    <dd>
+                      <CopyableCode label="Client seed" truncate>
+                        {d.opening.clientSeed}
+                      </CopyableCode>
+                    </dd>
+                  </div>
+                  <div className="flex gap-2">
+                    <dt className="text-zinc-400">Nonce</dt>
+                    <dd className="font-mono text-zinc-100">{d.opening.nonce}</dd>
+                  </div>
+                </dl>
                 <Link
                   to="/fairness"
                   search={{ opening: d.opening.id }}
@@ -114,6 +135,12 @@ export function OwnedCardDialog({
                   <ShieldCheck aria-hidden="true" className="size-4" />
                   Verify this opening
                 </Link>
+                <ShareButton
+                  path={pullPagePath(o.id)}
+                  title={`${o.card.name} pulled from ${d.opening.productName}`}
+                  accessibleLabel="Share this pull"
+                  className="mt-3 ml-2"
+                />
               </div>
             ) : null}
             <PhysicalPhotos name={o.card.name} frontPhotoKey={o.frontPhotoKey} backPhotoKey={o.backPhotoKey} />

@@ -5,6 +5,7 @@ import { formatRate } from '@shared/contracts/collection';
 import { Button, Dialog, Money, Notice, SkeletonText, toast } from '@web/components/ui';
 import { ApiClientError } from '@web/lib/api';
 import { quoteQuery, useSellBack } from './api';
+import { plural } from '@web/lib/format';
 
 export interface SellBackDialogProps {
   open: boolean;
@@ -36,7 +37,7 @@ export function SellBackDialog({ open, onOpenChange, input, onSold }: SellBackDi
     try {
       const result = await sell.mutateAsync({ ...input, expectedTotalCents: q.totalCents });
       toast.success(
-        `Sold ${result.buyback.cardCount} card${result.buyback.cardCount === 1 ? '' : 's'}`,
+        `Sold ${plural(result.buyback.cardCount, 'card')}`,
         <>
           <Money cents={result.buyback.totalCents} /> was added to your balance.
         </>,

@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useEffect, useMemo, useState } from 'react';
-import { PackageOpen, Search, X } from 'lucide-react';
+import { PackageOpen, Search, SlidersHorizontal, X } from 'lucide-react';
 import {
   COLLECTION_SORTS,
   COLLECTION_STATUS_FILTERS,
@@ -14,6 +14,7 @@ import {
   Badge,
   Button,
   Checkbox,
+  DialogClose,
   EmptyState,
   FormField,
   GradeBadge,
@@ -22,6 +23,7 @@ import {
   Notice,
   Pagination,
   Select,
+  Sheet,
   Skeleton,
   buttonClasses,
   cn,
@@ -32,6 +34,7 @@ import { CollectionCard } from './card-renderer';
 import { STATUS_TONE } from './format';
 import { OwnedCardDialog } from './owned-card-dialog';
 import { SellBackDialog } from './sell-back-dialog';
+import { plural } from '@web/lib/format';
 
 const SORT_LABEL: Record<(typeof COLLECTION_SORTS)[number], string> = {
   acquired_desc: 'Newest first',
@@ -153,9 +156,11 @@ export function Vault({ selectionActions }: VaultProps = {}) {
   };
   const selectedTotal = [...selected.values()].reduce((s, i) => s + i.buybackCents, 0);
   const filtered = Boolean(q || classId || set || graded || status !== 'in_vault');
+  const activeFilters = [q, classId, set, graded, status !== 'in_vault', sort !== 'acquired_desc'].filter(Boolean).length;
+  const [filtersOpen, setFiltersOpen] = useState(false);
 
-  return (
-    <div className="space-y-6 pb-24">
+  const statsAndFilters = (
+    <>
       <section aria-label="Vault summary" className="grid gap-3 sm:grid-cols-3">
         <Stat label="Cards in your vault" value={data ? String(data.vault.count) : null} />
         <Stat label="Vault value" value={data ? <Money cents={data.vault.valueCents} /> : null} />
@@ -220,6 +225,44 @@ export function Vault({ selectionActions }: VaultProps = {}) {
           </Select>
         </FormField>
       </form>
+    </>
+  );
+
+  return (
+    <div className="space-y-6 pb-24">
+      {/* Phones: stats and filters fold into a bottom sheet so the first cards start above the fold. */}
+      <div className="flex items-center justify-between gap-3 md:hidden">
+        {data ? (
+          <p className="min-w-0 text-sm text-zinc-300">
+            <strong className="text-white">{data.vault.count}</strong> in your vault ·{' '}
+            <Money cents={data.vault.valueCents} className="font-semibold text-white" />
+          </p>
+        ) : (
+          <Skeleton className="h-5 w-40" />
+        )}
+        <Sheet
+          side="bottom"
+          title="Your vault"
+          closeLabel="Close filters"
+          open={filtersOpen}
+          onOpenChange={setFiltersOpen}
+          trigger={
+            <Button variant="secondary" className="shrink-0">
+              <SlidersHorizontal aria-hidden="true" className="size-4" />
+              Filters
+              {activeFilters ? <Badge tone="info">{activeFilters}</Badge> : null}
+            </Button>
+          }
+        >
+          <div className="space-y-4">
+            {statsAndFilters}
+            <DialogClose asChild>
+              <Button className="w-full">{data ? `Show ${data.total} card${data.total === 1 ? '' : 's'}` : 'Done'}</Button>
+            </DialogClose>
+          </div>
+        </Sheet>
+      </div>
+      <div className="hidden space-y-6 md:block">{statsAndFilters}</div>
 
       {list.isError ? (
         <Notice
@@ -276,7 +319,7 @@ export function Vault({ selectionActions }: VaultProps = {}) {
         <>
           <div className="flex flex-wrap items-center justify-between gap-3">
             <p className="text-sm text-zinc-400" aria-live="polite">
-              {data.total} card{data.total === 1 ? '' : 's'}
+              {plural(data.total, 'card')}
               {list.isFetching ? ' · updating…' : ''}
             </p>
             <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
@@ -295,9 +338,10 @@ export function Vault({ selectionActions }: VaultProps = {}) {
             </div>
           </div>
           <ul className="grid grid-cols-2 gap-4 sm:grid-cols-3 md:grid-cols-4 xl:grid-cols-6" aria-label="Your cards">
-            {data.items.map((item) => (
+            {data.items.map((item, i) => (
               <VaultTile
                 key={item.id}
+                priority={i < 6}
                 item={item}
                 refs={data.refs}
                 selected={selected.has(item.id)}
@@ -383,8 +427,10 @@ function VaultTile({
   selected,
   onToggle,
   onOpen,
+  priority,
 }: {
   item: OwnedCard;
+  priority: boolean;
   refs: CollectionPage['refs'];
   selected: boolean;
   onToggle: (on: boolean) => void;
@@ -404,7 +450,7 @@ function VaultTile({
         className="rounded-xl focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-violet-400"
       >
         {/* Named by the card's image label plus "details" (no aria-label, so the name holds the card's visible text). */}
-        <CollectionCard card={item.card} refs={refs} size="sm" className={cn(!sellable && 'opacity-60')} />
+        <CollectionCard card={item.card} refs={refs} size="sm" priority={priority} className={cn(!sellable && 'opacity-60')} />
         <span className="sr-only">: details</span>
       </button>
       <div className="flex items-start justify-between gap-2 px-1">

@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
-import { useDeferredValue, useId, useRef, useState } from 'react';
+import { useDeferredValue, useId, useState } from 'react';
 import { useFieldArray, useForm, useWatch, type Path, type Resolver, type UseFormReturn } from 'react-hook-form';
 import { ImagePlus, Plus, Trash2 } from 'lucide-react';
 import { z } from 'zod';
@@ -14,7 +14,7 @@ import {
   type CreateDropTemplateInput,
   type UpdateDropInput,
 } from '@shared/contracts/drops';
-import { Button, Checkbox, FieldError, FormField, Input, Label, Money, Notice, Textarea, cn, toast } from '@web/components/ui';
+import { Button, Checkbox, FieldError, FileButton, FormField, Input, Label, Money, Notice, Textarea, cn, toast } from '@web/components/ui';
 import { ApiClientError } from '@web/lib/api';
 import { applyServerFields, errorText } from '@web/lib/api-errors';
 import { prizeCardSearchQuery, uploadDropImage, useCreateDrop, useCreateTemplate, useUpdateDrop } from './admin-api';
@@ -288,7 +288,6 @@ export function DropForm({ existing, onDone }: { existing: AdminDrop | null; onD
 
 function DropImageField({ form }: { form: UseFormReturn<DropFormValues> }) {
   const id = useId();
-  const fileRef = useRef<HTMLInputElement>(null);
   const imageKey = useWatch({ control: form.control, name: 'imageKey' });
   const [uploading, setUploading] = useState(false);
   const [localError, setLocalError] = useState<string | null>(null);
@@ -319,23 +318,18 @@ function DropImageField({ form }: { form: UseFormReturn<DropFormValues> }) {
           {imageKey ? <img src={imageUrl(imageKey, 'thumb')} alt="" className="size-full object-cover" /> : null}
         </div>
         <div className="min-w-0 space-y-2">
-          <input
-            ref={fileRef}
-            id={id}
-            type="file"
-            accept={UPLOAD_ACCEPT}
-            className="sr-only"
-            aria-invalid={message ? true : undefined}
-            aria-describedby={`${id}-hint${message ? ` ${id}-error` : ''}`}
-            onChange={(ev) => {
-              void pick(ev.target.files?.[0]);
-              ev.target.value = '';
-            }}
-          />
           <div className="flex flex-wrap gap-2">
-            <Button type="button" variant="secondary" size="sm" loading={uploading} onClick={() => fileRef.current?.click()}>
+            <FileButton
+              id={id}
+              accept={UPLOAD_ACCEPT}
+              onFile={(f) => void pick(f)}
+              loading={uploading}
+              buttonLabel={`${imageKey ? 'Replace image' : 'Upload image'} of the drop`}
+              describedBy={`${id}-hint${message ? ` ${id}-error` : ''}`}
+              invalid={Boolean(message)}
+            >
               <ImagePlus aria-hidden="true" className="size-4" /> {imageKey ? 'Replace image' : 'Upload image'}
-            </Button>
+            </FileButton>
             {imageKey ? (
               <Button type="button" variant="ghost" size="sm" onClick={() => form.setValue('imageKey', null, { shouldDirty: true })}>
                 Remove image

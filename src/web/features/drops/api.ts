@@ -106,7 +106,11 @@ export interface DropEvent {
 export function useDropsLiveUpdates() {
   const qc = useQueryClient();
   useRealtimeEvent<DropEntriesEvent>('drop.entries', (e) => {
-    if (e && typeof e.dropId === 'string' && Number.isInteger(e.entryCount)) setEntryCount(qc, e.dropId, e.entryCount);
+    if (!e || typeof e.dropId !== 'string' || !Number.isInteger(e.entryCount)) return;
+    setEntryCount(qc, e.dropId, e.entryCount);
+    // A read in flight may have started before this entry: its answer would put the older count
+    // back over the patch, and no later event corrects it. Read again instead.
+    if (qc.isFetching({ queryKey: dropKeys.all }) > 0) void qc.invalidateQueries({ queryKey: dropKeys.all });
   });
   const refetch = () => void qc.invalidateQueries({ queryKey: dropKeys.all });
   useRealtimeEvent<DropEvent>('drop.opened', refetch);

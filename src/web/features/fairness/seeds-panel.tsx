@@ -1,31 +1,15 @@
 import { formatDateTime } from '@web/lib/format';
 import { useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Copy, Dices, RefreshCw } from 'lucide-react';
-import { CLIENT_SEED_RE } from '@shared/contracts/shop';
-import { Button, ConfirmDialog, FormField, Input, Notice, Panel, SkeletonText, toast } from '@web/components/ui';
+import { Dices, RefreshCw } from 'lucide-react';
+import { CLIENT_SEED_RE } from '@shared/shop-limits';
+import { Button, ConfirmDialog, CopyableCode, FormField, Input, Notice, Panel, SkeletonText, toast } from '@web/components/ui';
 import { ApiClientError } from '@web/lib/api';
 import { randomClientSeed, seedsQuery, useRotateSeed, useSetClientSeed } from './api';
 
+/** The seeds page's long values: the kit's copyable code (kept as a name for its callers). */
 export function Mono({ children, label }: { children: string; label: string }) {
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(children);
-      toast.success(`${label} copied`);
-    } catch {
-      toast.error('Copy failed', 'Select the text and copy it by hand.');
-    }
-  };
-  return (
-    <span className="flex items-start gap-2">
-      <code className="min-w-0 flex-1 rounded-lg bg-black/40 px-2.5 py-1.5 font-mono text-xs break-all text-gold-300 ring-1 ring-white/10">
-        {children}
-      </code>
-      <Button variant="ghost" size="icon" className="size-8 shrink-0" aria-label={`Copy ${label.toLowerCase()}`} onClick={copy}>
-        <Copy aria-hidden="true" className="size-4" />
-      </Button>
-    </span>
-  );
+  return <CopyableCode label={label}>{children}</CopyableCode>;
 }
 
 /**

@@ -4,13 +4,24 @@ import { Link, useNavigate, useRouterState } from '@tanstack/react-router';
 import { Wrench } from 'lucide-react';
 import type { ApiError } from '@shared/api-error';
 import type { Me } from '@shared/contracts/me';
-import { maintenanceStateSchema, type MaintenanceState } from '@shared/contracts/maintenance';
+import type { MaintenanceState } from '@shared/contracts/maintenance';
 import { apiSignals } from '@web/lib/api';
 import { useRealtimeEvent } from '@web/lib/realtime';
 import { maintenanceKeys, maintenanceQuery } from './api';
 
 /** Pages that stay reachable during maintenance: the page itself, and an admin's way in. */
 const REACHABLE = new Set(['/maintenance', '/sign-in', '/login-mfa']);
+
+/**
+ * The shape of a `maintenance.changed` payload. Checked by hand: this file is in the app's entry
+ * chunk, and the contract's zod schema would bring zod (~25 KB gzipped) onto every public page.
+ */
+function isMaintenanceState(x: unknown): x is MaintenanceState {
+  if (typeof x !== 'object' || x === null) return false;
+  const o = x as Record<string, unknown>;
+  const instant = (v: unknown) => v === null || typeof v === 'string';
+  return typeof o.enabled === 'boolean' && typeof o.message === 'string' && instant(o.endsAt) && instant(o.changedAt);
+}
 
 export function isMfaAdmin(me: Me | null | undefined): boolean {
   return !!me && (me.user.role === 'admin' || me.user.role === 'owner') && me.session.mfaPassed;
@@ -29,8 +40,7 @@ export function MaintenanceWatch({ me, sessionReady }: { me: Me | null | undefin
   const location = useRouterState({ select: (s) => s.location });
 
   useRealtimeEvent<unknown>('maintenance.changed', (payload) => {
-    const parsed = maintenanceStateSchema.safeParse(payload);
-    if (parsed.success) qc.setQueryData(maintenanceKeys.public, parsed.data);
+    if (isMaintenanceState(payload)) qc.setQueryData(maintenanceKeys.public, payload);
     else void qc.invalidateQueries({ queryKey: maintenanceKeys.public });
   });
 

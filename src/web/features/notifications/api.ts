@@ -60,6 +60,8 @@ export const unsubscribeInfoQuery = (token: string) =>
 
 function setUnreadCount(qc: QueryClient, unreadCount: number) {
   qc.setQueryData(notificationKeys.unreadCount, { unreadCount });
+  // A count read in flight started before this change and would write the old count back.
+  if (qc.isFetching({ queryKey: notificationKeys.unreadCount }) > 0) void qc.invalidateQueries({ queryKey: notificationKeys.unreadCount });
 }
 
 /** Marks one entry read (opening it). The list refetches; the count is the server's. */

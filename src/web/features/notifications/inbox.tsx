@@ -120,7 +120,7 @@ export function Inbox({ onClose, titleId }: { onClose: () => void; titleId: stri
           <div className="flex justify-center py-8">
             <Spinner label="Loading notifications" />
           </div>
-        ) : inbox.isError ? (
+        ) : inbox.isError && !inbox.data ? (
           <Notice
             tone="danger"
             className="m-1.5"
@@ -141,6 +141,11 @@ export function Inbox({ onClose, titleId }: { onClose: () => void; titleId: stri
           </div>
         ) : (
           <>
+            {inbox.isRefetchError ? (
+              <p role="status" className="px-3 py-2 text-xs text-amber-200">
+                These may be out of date: we could not refresh them. Close and open the inbox to try again.
+              </p>
+            ) : null}
             <ul ref={list} aria-labelledby={titleId} className="space-y-1">
               {items.map((n) => (
                 <li key={n.id}>

@@ -42,6 +42,7 @@ describe('the bell', () => {
 const prefs: NotificationPreferences = {
   preferences: NOTIFICATION_KINDS.map((kind) => ({ kind, inApp: true, email: kind !== 'big_pull', emailLocked: kind === 'security' })),
   bigPullThresholdCents: 5_000,
+  defaultBigPullThresholdCents: 5_000,
 };
 
 async function errorsOf(v: PreferencesFormValues) {

@@ -187,7 +187,7 @@ function Form({ prefs }: { prefs: NotificationPreferences }) {
       <Panel id="big-pull" title="Big pulls" description="Which pulls count as big enough to tell you about.">
         <FormField
           label="Tell me about pulls worth at least (USD)"
-          hint={`Between ${formatMoney(BIG_PULL_THRESHOLD.minCents)} and ${formatMoney(BIG_PULL_THRESHOLD.maxCents)}. Default ${formatMoney(BIG_PULL_THRESHOLD.defaultCents)}.`}
+          hint={`Between ${formatMoney(BIG_PULL_THRESHOLD.minCents)} and ${formatMoney(BIG_PULL_THRESHOLD.maxCents)}. The shop's default is ${formatMoney(prefs.defaultBigPullThresholdCents)}.`}
           error={errors.threshold?.message}
           className="max-w-xs"
         >

@@ -6,6 +6,7 @@ import { Badge, Button, ConfirmDialog, Dialog, EmptyState, Panel, SkeletonText, 
 import { AddressForm } from './address-form';
 import { addressesQuery, optionsQuery, useDefaultAddress, useDeleteAddress, useSaveAddress } from './api';
 import { AddressBlock, LoadError, countryName, errorText } from './parts';
+import { plural } from '@web/lib/format';
 
 /** The dialog to add or edit one address; used by the addresses panel and the ship dialog. */
 export function AddressDialog({
@@ -142,7 +143,7 @@ export function AddressesPanel() {
         description={
           removing
             ? removing.shipmentCount > 0
-              ? `${addressSummary(removing)} was used by ${removing.shipmentCount} shipment${removing.shipmentCount === 1 ? '' : 's'}: it is archived, so those shipments keep it, and it leaves this list.`
+              ? `${addressSummary(removing)} was used by ${plural(removing.shipmentCount, 'shipment')}: it is archived, so those shipments keep it, and it leaves this list.`
               : `${addressSummary(removing)} is deleted.`
             : undefined
         }

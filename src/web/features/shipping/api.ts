@@ -156,9 +156,12 @@ export function useCreateShipment() {
       const retryable = err instanceof ApiClientError && (err.status === 0 || err.status >= 500);
       if (!retryable) pending.current = null;
     },
-    onSettled: () => {
+    onSettled: (_data, error) => {
       void qc.invalidateQueries({ queryKey: ['collection'] });
-      void qc.invalidateQueries({ queryKey: shippingKeys.all });
+      // After a refusal the quote is re-read (the fee or the cards may have changed). After a
+      // success it is not: its cards have just left the vault, so a refetch before the dialog
+      // closes would answer 409 and log an error for a shipment that went through.
+      void qc.invalidateQueries({ queryKey: shippingKeys.all, predicate: (q) => error !== null || q.queryKey[1] !== 'quote' });
       void qc.invalidateQueries({ queryKey: ['wallet'] });
     },
   });

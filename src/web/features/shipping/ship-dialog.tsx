@@ -9,6 +9,7 @@ import { ApiClientError } from '@web/lib/api';
 import { AddressDialog } from './addresses-panel';
 import { addressesQuery, optionsQuery, quoteQuery, useCreateShipment } from './api';
 import { AddressBlock, errorText } from './parts';
+import { plural } from '@web/lib/format';
 
 export interface ShipDialogProps {
   open: boolean;
@@ -85,7 +86,7 @@ function RefusalNotice({
             <>
               <p className="mt-1">Nothing was charged. Ship the others without them, or close this and pick again.</p>
               <Button size="sm" variant="secondary" className="mt-2" onClick={() => onDrop(ids)}>
-                Ship the other {left} card{left === 1 ? '' : 's'}
+                Ship the other {plural(left, 'card')}
               </Button>
             </>
           ) : (
@@ -193,7 +194,7 @@ export function ShipDialog({ open, onOpenChange, ownedCardIds, cardNames, onShip
         onOpenChange={(o) => {
           if (!create.isPending) onOpenChange(o);
         }}
-        title={`Ship ${count} card${count === 1 ? '' : 's'} to you`}
+        title={`Ship ${plural(count, 'card')} to you`}
         description="The fee is charged from your balance now. You can cancel for a full refund until we start packing."
         className="max-w-xl"
         footer={
@@ -290,7 +291,7 @@ export function ShipDialog({ open, onOpenChange, ownedCardIds, cardNames, onShip
                   <Money cents={q.baseFeeCents} />
                 </dd>
                 <dt className="text-zinc-400">
-                  {q.cardCount} card{q.cardCount === 1 ? '' : 's'} × <Money cents={q.perCardFeeCents} />
+                  {plural(q.cardCount, 'card')} × <Money cents={q.perCardFeeCents} />
                 </dt>
                 <dd className="text-right">
                   <Money cents={q.cardsFeeCents} />

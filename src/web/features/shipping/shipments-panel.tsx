@@ -25,6 +25,7 @@ import {
 import { useUrlState } from '@web/lib/url-state';
 import { shipmentQuery, shipmentsQuery, useCancelShipment, useShippingLiveUpdates } from './api';
 import { AddressBlock, CardList, LoadError, StatusBadge, Timeline, Tracking, errorText, formatDate } from './parts';
+import { plural } from '@web/lib/format';
 
 const PAGE_SIZE = 10;
 const URL_DEFAULTS = { status: 'all', page: '1', shipment: '' };
@@ -164,7 +165,7 @@ export function ShipmentDetail({ shipment: s }: { shipment: Shipment }) {
       <div className="flex flex-wrap items-center gap-3">
         <StatusBadge status={s.status} />
         <span className="text-sm text-zinc-400">
-          {s.cardCount} card{s.cardCount === 1 ? '' : 's'} · requested {formatDate(s.createdAt)}
+          {plural(s.cardCount, 'card')} · requested {formatDate(s.createdAt)}
         </span>
       </div>
       <div className="grid gap-4 sm:grid-cols-2">
@@ -242,7 +243,7 @@ export function FeeTable({ shipment: s }: { shipment: Pick<Shipment, 'baseFeeCen
         <Money cents={s.baseFeeCents} />
       </dd>
       <dt className="text-zinc-400">
-        {s.cardCount} card{s.cardCount === 1 ? '' : 's'}
+        {plural(s.cardCount, 'card')}
       </dt>
       <dd className="text-right">
         <Money cents={s.cardsFeeCents} />

@@ -86,21 +86,34 @@ export function useInvalidateAfterPurchase() {
   };
 }
 
+/**
+ * A refusal (too little credit after the balance moved elsewhere, sold out) means the page's view
+ * is stale: refetch the balance so the buy panel offers the top-up of the real shortfall.
+ */
+function useRefreshAfterRefusal() {
+  const qc = useQueryClient();
+  return () => void qc.invalidateQueries({ queryKey: ['wallet'] });
+}
+
 export function usePurchase() {
   const done = useInvalidateAfterPurchase();
+  const refresh = useRefreshAfterRefusal();
   return useMutation({
     mutationFn: ({ input, key }: { input: PurchaseInput; key: string }) =>
       api.post<PurchaseResult>('/api/shop/purchases', input, { idempotencyKey: key }),
     onSuccess: done,
+    onError: refresh,
   });
 }
 
 export function useOpen() {
   const done = useInvalidateAfterPurchase();
+  const refresh = useRefreshAfterRefusal();
   return useMutation({
     mutationFn: ({ input, key }: { input: OpenInput; key: string }) =>
       api.post<OpenResult>('/api/shop/open', input, { idempotencyKey: key }),
     onSuccess: done,
+    onError: refresh,
   });
 }
 

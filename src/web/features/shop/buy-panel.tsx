@@ -1,13 +1,13 @@
 import { formatDateTime } from '@web/lib/format';
-import { useState, type ReactNode } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useLocation } from '@tanstack/react-router';
 import { Minus, PackageOpen, Plus, ShoppingBag } from 'lucide-react';
 import type { Balance } from '@shared/contracts/wallet';
 import type { OpenResult, ProductSummary, PurchaseResult } from '@shared/contracts/shop';
-import { MAX_PURCHASE_QUANTITY } from '@shared/contracts/shop';
+import { MAX_PURCHASE_QUANTITY } from '@shared/shop-limits';
 import { productReturnPath } from '@shared/top-up';
-import { Button, buttonClasses, Money, Notice } from '@web/components/ui';
+import { Button, buttonClasses, Money, Notice, StickyActionBar } from '@web/components/ui';
 import { api, ApiClientError, newIdempotencyKey } from '@web/lib/api';
 import { useOpen, usePurchase } from './api';
 import { preloadRevealAnimation } from './reveal/build-up';
@@ -50,11 +50,11 @@ export function PurchaseError({ error, redirect }: { error: unknown; redirect: s
       title = 'Not enough credit';
       body = (
         <>
-          {error.message}{' '}
+          {error.message} Nothing was charged. Your balance changed since this page loaded: top up the difference, or{' '}
           <Link to="/profile/billing" className={link}>
-            Add funds in billing
-          </Link>{' '}
-          and come back; nothing was charged.
+            add funds in billing
+          </Link>
+          .
         </>
       );
       break;
@@ -110,6 +110,7 @@ export interface BuyPanelProps {
 /** Quantity, price, "Buy" and "Buy and open". Each click sends a fresh Idempotency-Key. */
 export function BuyPanel({ product, signedIn, onOpened, topUp, pendingQuantity = null, onPendingDone }: BuyPanelProps) {
   const location = useLocation();
+  const panel = useRef<HTMLDivElement>(null);
   const [quantity, setQuantity] = useState(() => pendingQuantity ?? 1);
   const [bought, setBought] = useState<PurchaseResult | null>(null);
   const purchase = usePurchase();
@@ -170,8 +171,43 @@ export function BuyPanel({ product, signedIn, onOpened, topUp, pendingQuantity =
     );
   }
 
+  // The phone bar repeats the panel's main action (the same handlers), for a panel far below the fold.
+  const showPanel = () => {
+    panel.current?.scrollIntoView({ behavior: 'smooth', block: 'center' });
+    panel.current?.querySelector<HTMLElement>('button:not(:disabled), a[href]')?.focus({ preventScroll: true });
+  };
+  const barAction =
+    signedIn && short ? (
+      <Button variant="secondary" onClick={showPanel}>
+        Add <Money cents={shortfall} /> to buy
+      </Button>
+    ) : signedIn ? (
+      <Button onClick={buyAndOpen} loading={open.isPending} loadingText="Opening…" disabled={busy}>
+        <PackageOpen aria-hidden="true" className="size-4" /> Buy and open
+      </Button>
+    ) : (
+      <Link to="/sign-in" search={{ redirect: location.href }} className={buttonClasses()}>
+        Sign in to buy
+      </Link>
+    );
+
   return (
-    <div className="space-y-4">
+    <div ref={panel} className="space-y-4">
+      <StickyActionBar watch={panel} label={`Buy ${product.name}`}>
+        <div className="mx-auto flex max-w-7xl items-center justify-between gap-3">
+          <p className="min-w-0 text-sm text-zinc-300">
+            <Money cents={total} className="block text-lg font-bold text-white" />
+            {packsLabel}
+          </p>
+          {error ? (
+            <Button variant="secondary" onClick={showPanel}>
+              See what went wrong
+            </Button>
+          ) : (
+            barAction
+          )}
+        </div>
+      </StickyActionBar>
       <div className="flex flex-wrap items-end gap-4">
         <div>
           <label htmlFor="buy-quantity" className="block text-sm font-medium text-zinc-200">

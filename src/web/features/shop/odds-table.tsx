@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import type { CardOdds, PackSlotOdds } from '@shared/contracts/shop';
 import { Button, Money, Table, TBody, Td, Th, THead, Tr } from '@web/components/ui';
+import { plural } from '@web/lib/format';
 
 /** A probability (0–1) as a percentage with enough digits to be the odds used, not a rounded story. */
 export function formatPercent(p: number): string {
@@ -154,7 +155,7 @@ export function CardOddsTable({
       </p>
       {sorted.length > FIRST ? (
         <Button variant="secondary" size="sm" onClick={() => setAll((v) => !v)} aria-expanded={all}>
-          {all ? 'Show fewer cards' : `Show all ${sorted.length} cards`}
+          {all ? 'Show fewer cards' : `Show all ${plural(sorted.length, 'card')}`}
         </Button>
       ) : null}
     </div>

@@ -26,7 +26,7 @@ import {
 } from '@web/components/ui';
 import { historyParams, ledgerQuery, type HistoryFilter } from './api';
 import { referenceLink } from './format';
-import { formatDateTime } from '@web/lib/format';
+import { formatDateTime, plural } from '@web/lib/format';
 
 const PAGE_SIZE = 25;
 
@@ -39,17 +39,16 @@ const refLink = 'text-violet-300 underline-offset-2 hover:text-violet-200 hover:
 function PurchaseReference({ purchase, linked }: { purchase: NonNullable<LedgerEntry['purchase']>; linked: boolean }) {
   const opened = purchase.openingIds.length;
   const unopened = purchase.packs - opened;
-  const plural = (n: number) => `${n} pack${n === 1 ? '' : 's'}`;
   return (
     <span className="inline-flex flex-wrap items-baseline gap-x-1.5 text-zinc-300">
       {opened > 0 ? (
         <>
           {linked ? (
             <Link to="/collect" className={refLink}>
-              Opened {plural(opened)}
+              Opened {plural(opened, 'pack')}
             </Link>
           ) : (
-            <span>Opened {plural(opened)}</span>
+            <span>Opened {plural(opened, 'pack')}</span>
           )}
           {purchase.openingIds.map((id, i) => (
             <span key={id}>
@@ -77,10 +76,10 @@ function PurchaseReference({ purchase, linked }: { purchase: NonNullable<LedgerE
           ) : null}
           {linked ? (
             <Link to="/open-pack" className={refLink}>
-              {plural(unopened)} unopened
+              {plural(unopened, 'pack')} unopened
             </Link>
           ) : (
-            `${plural(unopened)} unopened`
+            `${plural(unopened, 'pack')} unopened`
           )}
         </span>
       ) : null}
@@ -216,10 +215,14 @@ export function LedgerView({ userId }: LedgerViewProps) {
       ) : (
         <>
           <p className="text-sm text-zinc-400" aria-live="polite">
-            {q.data.total} {q.data.total === 1 ? 'entry' : 'entries'}
+            {plural(q.data.total, 'entry', 'entries')}
             {pageCount > 1 ? ` · page ${page} of ${pageCount}` : ''}
           </p>
-          <Table caption={admin ? 'Ledger entries of this user' : 'Your ledger entries'} captionHidden className={cn(q.isPlaceholderData && 'opacity-60')}>
+          <Table caption={admin ? 'Ledger entries of this user' : 'Your ledger entries'} captionHidden
+            // Fit the page (notes wrap) instead of the kit's max-content width, which pushed Note off a
+            // 1280 px screen; below 44rem the table's region scrolls sideways.
+            className={cn('min-w-[44rem]!', q.isPlaceholderData && 'opacity-60')}
+          >
             <THead>
               <Tr>
                 <Th>Date</Th>
@@ -246,7 +249,7 @@ export function LedgerView({ userId }: LedgerViewProps) {
                   <Td className="text-right text-zinc-300">
                     <Money cents={e.balanceAfter} />
                   </Td>
-                  <Td className="max-w-72 truncate text-zinc-400" title={e.memo ?? undefined}>
+                  <Td className="min-w-48 text-zinc-400 [overflow-wrap:anywhere]">
                     {e.memo ?? ''}
                   </Td>
                 </Tr>

@@ -42,7 +42,7 @@ export function PromoRedeem() {
     <Panel id="promo" title="Promo code" description="Got a code? Redeem it here. Each code works once per account.">
       <form onSubmit={submit} noValidate className="space-y-4">
         <div className="flex flex-col gap-3 sm:flex-row sm:items-start">
-          <FormField label="Code" error={fieldError} className="flex-1">
+          <FormField label="Code" hint="Type the code from your email or offer; capitals or not, it does not matter." error={fieldError} className="flex-1">
             <Input
               value={code}
               onChange={(e) => {
@@ -52,7 +52,7 @@ export function PromoRedeem() {
               autoComplete="off"
               autoCapitalize="characters"
               spellCheck={false}
-              placeholder="WELCOME5"
+              placeholder="Promo code"
               className="font-mono uppercase"
             />
           </FormField>

@@ -7,7 +7,7 @@ import { Button, Checkbox, FormField, Input, Notice, Tabs, TabsContent, TabsList
 import { authPost } from '@web/lib/auth-post';
 import { retryText } from '@web/lib/api-errors';
 import { AuthHeader } from '@web/features/auth/parts';
-import { refreshSession } from '@web/features/auth/session';
+import { refreshSession } from '@web/features/auth/session-actions';
 import { useRedirectTarget } from '@web/hooks/use-safe-redirect';
 import { ApiClientError } from '@web/lib/api';
 
@@ -119,7 +119,7 @@ function CodeForm({ method, redirect }: { method: Method; redirect: string }) {
           />
         </FormField>
       ) : (
-        <FormField label="Backup code" hint="Each backup code works once." error={errors.code?.message}>
+        <FormField label="Backup code" hint="Like ABCDE-23456. Each one works once; capitals and the dash are optional." error={errors.code?.message}>
           <Input autoComplete="off" autoCapitalize="none" spellCheck={false} className="font-mono" {...register('code')} />
         </FormField>
       )}

@@ -10,7 +10,7 @@ import { Button, buttonClasses, FormField, Notice } from '@web/components/ui';
 import { authPost } from '@web/lib/auth-post';
 import { applyServerFields, retryText } from '@web/lib/api-errors';
 import { AuthHeader, PasswordInput, searchString } from '@web/features/auth/parts';
-import { refreshSession } from '@web/features/auth/session';
+import { refreshSession } from '@web/features/auth/session-actions';
 import { ApiClientError } from '@web/lib/api';
 
 const schema = z

@@ -1,9 +1,18 @@
+import { CardActionProvider } from '@web/components/card-action';
+import { useSession } from '@web/features/auth/session';
 import { PublicCatalog } from '@web/features/catalog/public-catalog';
+import { WishlistHeart } from '@web/features/collection/wishlist-heart';
 
 export { prefetchPublicCatalog as prefetch } from '@web/features/catalog/public-catalog';
 /** The grid of cards is the page: draw it with the first paint when its data is already here. */
 export const firstPaintWithData = true;
 
 export default function CardsPage() {
-  return <PublicCatalog />;
+  const { data: me } = useSession();
+  const signedIn = Boolean(me?.user);
+  return (
+    <CardActionProvider value={(card) => <WishlistHeart card={card} signedIn={signedIn} />}>
+      <PublicCatalog />
+    </CardActionProvider>
+  );
 }

@@ -26,7 +26,7 @@ import {
 } from '@web/components/ui';
 import { ApiClientError } from '@web/lib/api';
 import { adminProductsQuery, useCreateProduct, type AdminProductListParams } from '@web/features/shop/admin/admin-api';
-import { formatBp } from '@web/features/shop/admin/pack-math';
+import { HouseEdge } from '@web/features/shop/admin/house-edge';
 
 const STATUS_TONE = { live: 'success', draft: 'neutral', archived: 'warning' } as const;
 
@@ -164,7 +164,9 @@ export default function AdminProductsPage() {
                   <Td className="text-right"><Money cents={p.priceCents} /></Td>
                   <Td className="text-right tabular-nums">{p.cardsPerPack}</Td>
                   <Td className="text-right"><Money cents={p.expectedValueCents} /></Td>
-                  <Td className="text-right tabular-nums">{p.houseEdgeBp === null ? '—' : formatBp(p.houseEdgeBp)}</Td>
+                  <Td className="text-right">
+                    <HouseEdge bp={p.houseEdgeBp} />
+                  </Td>
                   <Td>{p.soldOut ? <Badge tone="danger">sold out</Badge> : <Badge tone="success">ok</Badge>}</Td>
                   <Td className="text-right tabular-nums">{p.sortOrder}</Td>
                 </Tr>

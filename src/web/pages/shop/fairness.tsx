@@ -1,10 +1,14 @@
 import { Link, useSearch } from '@tanstack/react-router';
 import { ShieldCheck } from 'lucide-react';
-import { buttonClasses } from '@web/components/ui';
+import { lazy, Suspense } from 'react';
+import { buttonClasses, Skeleton } from '@web/components/ui';
 import { useSession } from '@web/features/auth/session';
-import { SeedsPanel } from '@web/features/fairness/seeds-panel';
-import { MyOpenings } from '@web/features/fairness/verify';
 import { KnownAnswerVectors } from '@web/features/fairness/vectors';
+
+// A player's seeds and openings (with the rotate dialog, its Radix code and the verifier) are for
+// a signed-in session: a visitor's first load of /fairness does not carry them (issue 21).
+const SeedsPanel = lazy(() => import('@web/features/fairness/seeds-panel').then((m) => ({ default: m.SeedsPanel })));
+const MyOpenings = lazy(() => import('@web/features/fairness/verify').then((m) => ({ default: m.MyOpenings })));
 
 const REFERENCE = `import { createHmac, createHash } from 'node:crypto';
 
@@ -63,8 +67,12 @@ export default function FairnessPage() {
 
       {me ? (
         <div className="grid grid-cols-1 gap-8 xl:grid-cols-[24rem_minmax(0,1fr)]">
-          <SeedsPanel />
-          <MyOpenings initialOpening={opening} />
+          <Suspense fallback={<Skeleton className="h-80 w-full" />}>
+            <SeedsPanel />
+          </Suspense>
+          <Suspense fallback={<Skeleton className="h-80 w-full" />}>
+            <MyOpenings initialOpening={opening} />
+          </Suspense>
         </div>
       ) : (
         <div className="flex flex-col gap-4 rounded-2xl border border-violet-400/25 bg-violet-500/[0.06] p-6 sm:flex-row sm:items-center">

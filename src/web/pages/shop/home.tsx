@@ -5,7 +5,7 @@ import { lookFromRefs } from '@shared/contracts/catalog-look';
 import type { Balance } from '@shared/contracts/wallet';
 import { buttonClasses, Money, Notice, Panel, Skeleton } from '@web/components/ui';
 import { api } from '@web/lib/api';
-import { useSession } from '@web/features/auth/session';
+import { useSession, welcomeText } from '@web/features/auth/session';
 import { inventoryQuery, openingsQuery, productsQuery } from '@web/features/shop/api';
 import { ShopCard } from '@web/features/shop/card-slot';
 import { ProductTile, ProductTileSkeleton } from '@web/features/shop/product-tile';
@@ -28,7 +28,7 @@ export default function HomePage() {
   return (
     <WithCards>
       <h1 className="mb-6 text-2xl font-bold tracking-tight text-white sm:text-3xl">
-        Welcome back{me ? `, ${me.user.username}` : ''}
+        {welcomeText(me, (openings.data?.total ?? 0) > 0)}
       </h1>
       {me && !me.user.emailVerified ? (
         <Notice tone="warning" title="Confirm your email to buy packs" className="mb-6">

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { PackageOpen, Store } from 'lucide-react';
 import type { OpenResult, UserPack } from '@shared/contracts/shop';
-import { MAX_PURCHASE_QUANTITY } from '@shared/contracts/shop';
+import { MAX_PURCHASE_QUANTITY } from '@shared/shop-limits';
 import { Badge, Button, buttonClasses, EmptyState, Money, Notice, PageHeader, Skeleton } from '@web/components/ui';
 import { newIdempotencyKey } from '@web/lib/api';
 import { classesQuery, imageKeyFromUrl, inventoryQuery, toRevealPacks, useOpen } from '@web/features/shop/api';
@@ -13,6 +13,7 @@ import { PackOpening } from '@web/features/shop/reveal/pack-opening';
 import { preloadRevealAnimation } from '@web/features/shop/reveal/build-up';
 import { SellBackPanel } from '@web/features/collection';
 import { WithCards } from './with-cards';
+import { plural } from '@web/lib/format';
 
 interface Group {
   productId: string;
@@ -159,7 +160,7 @@ export default function OpenPackPage() {
                 <div className="flex min-w-0 flex-1 flex-col gap-2">
                   <h2 className="truncate text-lg font-semibold text-white">{g.productName}</h2>
                   <p className="text-sm text-zinc-400">
-                    {g.packs.length} unopened · {g.cardsPerPack} cards each · <Money cents={g.priceCents} />
+                    {g.packs.length} unopened · {plural(g.cardsPerPack, 'card')} each · <Money cents={g.priceCents} />
                   </p>
                   {ready.length < g.packs.length ? (
                     <p className="text-sm text-amber-200">

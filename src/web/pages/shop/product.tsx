@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { ArrowLeft, ShieldCheck } from 'lucide-react';
@@ -26,11 +26,16 @@ import { CardOddsTable, SlotOddsTable } from '@web/features/shop/odds-table';
 import { cardsCaption, PackArt } from '@web/features/shop/pack-art';
 import { ProductBadges } from '@web/features/shop/product-tile';
 import { timeAgo, useNow } from '@web/features/shop/pulls';
-import { PackOpening } from '@web/features/shop/reveal/pack-opening';
 import { ValueRange } from '@web/features/shop/value-range';
-import { SellBackPanel } from '@web/features/collection';
+import { plural } from '@web/lib/format';
 import { TopUpDifference, useWalletLiveUpdates } from '@web/features/wallet';
 import { WithCards } from './with-cards';
+
+// The reveal and the sell-back panel show only after a purchase: not part of the product page's
+// first load (issue 21). The buy button starts loading them with the purchase request
+// (preloadRevealAnimation), so the reveal does not wait for them.
+const PackOpening = lazy(() => import('@web/features/shop/reveal/pack-opening').then((m) => ({ default: m.PackOpening })));
+const SellBackPanel = lazy(() => import('@web/features/collection/sell-back-panel').then((m) => ({ default: m.SellBackPanel })));
 
 /** /shop/$id — one pack: art, description, full odds, value range, best recent pulls, buying. */
 export default function ProductPage() {
@@ -105,19 +110,25 @@ export default function ProductPage() {
     return (
       <WithCards>
         <h1 className="sr-only">{product.name}: opening</h1>
-        <PackOpening
-          packs={packs}
-          autoStart={false}
-          sellBack={<SellBackPanel ownedCardIds={opened.openings.flatMap((o) => o.cards.map((c) => c.ownedCardId))} />}
-          actions={
-            <>
-              <Button onClick={() => setOpened(null)}>Buy more {product.name}</Button>
-              <Link to="/open-pack" className={buttonClasses({ variant: 'secondary' })}>
-                My unopened packs
-              </Link>
-            </>
-          }
-        />
+        <Suspense fallback={<Skeleton className="h-96 w-full" />}>
+          <PackOpening
+            packs={packs}
+            autoStart={false}
+            sellBack={
+              <Suspense fallback={null}>
+                <SellBackPanel ownedCardIds={opened.openings.flatMap((o) => o.cards.map((c) => c.ownedCardId))} />
+              </Suspense>
+            }
+            actions={
+              <>
+                <Button onClick={() => setOpened(null)}>Buy more {product.name}</Button>
+                <Link to="/open-pack" className={buttonClasses({ variant: 'secondary' })}>
+                  My unopened packs
+                </Link>
+              </>
+            }
+          />
+        </Suspense>
       </WithCards>
     );
   }
@@ -136,7 +147,7 @@ export default function ProductPage() {
             <ProductBadges product={product} />
             <h1 className="text-3xl font-bold tracking-tight text-white sm:text-4xl">{product.name}</h1>
             <p className="text-zinc-300">
-              {product.cardsPerPack} card{product.cardsPerPack === 1 ? '' : 's'} per pack
+              {plural(product.cardsPerPack, 'card')} per pack
             </p>
             {product.description ? <p className="max-w-prose leading-relaxed whitespace-pre-line text-zinc-300">{product.description}</p> : null}
           </div>

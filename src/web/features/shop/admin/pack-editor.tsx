@@ -8,6 +8,7 @@ import { MAX_PACK_SLOTS } from '@shared/contracts/shop';
 import { Badge, Button, cn, FormField, Input, Money, Notice, Panel, Select, toast } from '@web/components/ui';
 import { ApiClientError } from '@web/lib/api';
 import { adminClassesQuery, poolCardsQuery, useSavePack } from './admin-api';
+import { HouseEdge } from './house-edge';
 import { bpToPercent, classPools, formatBp, liveStats, percentToBp } from './pack-math';
 
 interface Row {
@@ -73,8 +74,8 @@ export function PackEditor({ detail }: { detail: AdminPackDetail }) {
   const stats = liveStats(editorSlots, pools, price);
 
   const update = (i: number, fn: (s: SlotDraft) => SlotDraft) => setSlots((all) => all.map((s, k) => (k === i ? fn(s) : s)));
-  const addSlot = () =>
-    setSlots((all) => [...all, { key: nextKey++, rows: all.length ? all[all.length - 1]!.rows.map((r) => ({ ...r })) : [] }]);
+  // A new slot starts empty; copying a slot is what the per-slot Duplicate button is for.
+  const addSlot = () => setSlots((all) => [...all, { key: nextKey++, rows: [] }]);
 
   const submit = () => {
     if (!allOk) return;
@@ -300,13 +301,8 @@ export function PackEditor({ detail }: { detail: AdminPackDetail }) {
               <dt className="text-zinc-400">Price</dt>
               <dd className="text-right text-white">{price !== null ? <Money cents={price} /> : '—'}</dd>
               <dt className="text-zinc-400">House edge</dt>
-              <dd
-                className={cn(
-                  'text-right font-semibold',
-                  stats.houseEdgeBp === null ? 'text-zinc-400' : stats.houseEdgeBp < 0 ? 'text-red-300' : 'text-emerald-300',
-                )}
-              >
-                {stats.houseEdgeBp === null ? 'needs a product' : formatBp(stats.houseEdgeBp)}
+              <dd className="text-right font-semibold">
+                {stats.houseEdgeBp === null ? <span className="text-zinc-400">needs a product</span> : <HouseEdge bp={stats.houseEdgeBp} />}
               </dd>
             </dl>
           )}

@@ -73,9 +73,14 @@ export function liveStats(slots: readonly EditorSlot[], pools: ReadonlyMap<strin
     floorCents: floor,
     expectedValueCents: Math.round(ev),
     ceilingCents: ceiling,
-    houseEdgeBp: priceCents ? Math.round(((priceCents - ev) / priceCents) * 10_000) : null,
+    houseEdgeBp: houseEdgeBp(priceCents, ev),
     emptyClasses: [...empty],
   };
+}
+
+/** (price − EV) / price in basis points, as the server computes it; null without a price. */
+export function houseEdgeBp(priceCents: number | null, expectedValueCents: number): number | null {
+  return priceCents ? Math.round(((priceCents - expectedValueCents) / priceCents) * 10_000) : null;
 }
 
 /** "12.5" → 1250 basis points; null when it is not a percentage with at most two decimals. */

@@ -1,12 +1,14 @@
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { ImagePlus, Layers } from 'lucide-react';
 import { UPLOAD_ACCEPT, UPLOAD_MAX_BYTES } from '@shared/contracts/catalog-look';
 import type { ProductInput, ProductStatus, ProductSummary } from '@shared/contracts/shop';
 import { formatMoney, parseMoney } from '@shared/money';
-import { Button, buttonClasses, Checkbox, ConfirmDialog, FormField, Input, Notice, Panel, Select, Textarea, toast } from '@web/components/ui';
+import { Button, buttonClasses, Checkbox, ConfirmDialog, FileButton, FormField, Input, Money, Notice, Panel, Select, Textarea, toast } from '@web/components/ui';
 import { ApiClientError } from '@web/lib/api';
 import { PackArt } from '../pack-art';
+import { HouseEdge } from './house-edge';
+import { houseEdgeBp } from './pack-math';
 import { uploadImage, useDeleteProduct, useUpdateProduct } from './admin-api';
 
 /** ISO → the value of a datetime-local input (local time). */
@@ -24,7 +26,6 @@ export function ProductForm({ product }: { product: ProductSummary }) {
   const navigate = useNavigate();
   const update = useUpdateProduct(product.id);
   const del = useDeleteProduct(product.id);
-  const fileRef = useRef<HTMLInputElement>(null);
   const [name, setName] = useState(product.name);
   const [description, setDescription] = useState(product.description);
   const [imageKey, setImageKey] = useState<string | null>(product.imageKey);
@@ -55,7 +56,6 @@ export function ProductForm({ product }: { product: ProductSummary }) {
       }));
     } finally {
       setUploading(false);
-      if (fileRef.current) fileRef.current.value = '';
     }
   };
 
@@ -171,21 +171,22 @@ export function ProductForm({ product }: { product: ProductSummary }) {
         </div>
       </div>
       <div className="space-y-3">
-        <p className="text-sm font-medium text-zinc-200">Image</p>
+        <ProductValue product={product} priceCents={parseMoney(price)} />
+        <label htmlFor="product-image" className="block text-sm font-medium text-zinc-200">
+          Product image
+        </label>
         <PackArt seed={product.id} name={name || product.name} imageKey={imageKey} caption={`${product.cardsPerPack} cards`} />
-        <input
-          ref={fileRef}
-          id="product-image"
-          type="file"
-          aria-label="Product image file"
-          accept={UPLOAD_ACCEPT}
-          className="sr-only"
-          onChange={(e) => void onFile(e.target.files?.[0])}
-        />
         <div className="flex flex-wrap gap-2">
-          <Button type="button" variant="secondary" size="sm" loading={uploading} onClick={() => fileRef.current?.click()}>
+          <FileButton
+            id="product-image"
+            accept={UPLOAD_ACCEPT}
+            onFile={(f) => void onFile(f)}
+            loading={uploading}
+            buttonLabel={`${imageKey ? 'Replace image' : 'Upload image'} of the product`}
+            invalid={Boolean(errors.imageKey)}
+          >
             <ImagePlus aria-hidden="true" className="size-4" /> {imageKey ? 'Replace image' : 'Upload image'}
-          </Button>
+          </FileButton>
           {imageKey ? (
             <Button type="button" variant="ghost" size="sm" onClick={() => setImageKey(null)}>
               Use generated design
@@ -200,5 +201,27 @@ export function ProductForm({ product }: { product: ProductSummary }) {
         ) : null}
       </div>
     </form>
+  );
+}
+
+/** The pack's expected value against the price being typed, so a negative edge shows before saving. */
+export function ProductValue({ product, priceCents }: { product: ProductSummary; priceCents: number | null }) {
+  const edge = houseEdgeBp(priceCents, product.expectedValueCents);
+  return (
+    <div className="rounded-xl border border-white/10 bg-white/[0.02] p-4" data-testid="product-value">
+      <dl className="grid grid-cols-2 gap-2 text-sm">
+        <dt className="text-zinc-400">Expected value</dt>
+        <dd className="text-right font-semibold text-white">
+          <Money cents={product.expectedValueCents} />
+        </dd>
+        <dt className="text-zinc-400">House edge</dt>
+        <dd className="text-right font-semibold">
+          <HouseEdge bp={edge} />
+        </dd>
+      </dl>
+      {edge !== null && edge < 0 ? (
+        <p className="mt-2 text-xs text-red-300">Negative edge: at this price the pack pays out more than it costs on average. Raise the price or change the odds.</p>
+      ) : null}
+    </div>
   );
 }

@@ -16,7 +16,7 @@ export default function AnimatedStage({ card, revealed }: StageProps) {
   const colour = card.look.classColour;
   const shakeX = useMemo(() => shakeFrames(p.shake), [p.shake]);
   return (
-    <div className="relative grid h-[26rem] w-full place-items-center sm:h-[30rem]" style={{ perspective: 1400 }}>
+    <div data-stage="animated" className="relative grid h-[26rem] w-full place-items-center sm:h-[30rem]" style={{ perspective: 1400 }}>
       {/* The class-coloured glow: it swells through the build-up and blooms on the turn. */}
       <motion.div
         key={`glow-${card.key}`}

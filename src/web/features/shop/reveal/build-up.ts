@@ -67,5 +67,10 @@ export function prefersReducedMotion(): boolean {
 
 /** Starts fetching the animation code (the `motion` library) before it is needed. */
 export function preloadRevealAnimation(): void {
-  if (!prefersReducedMotion()) void import('./animated-stage');
+  // The product page loads the reveal itself on demand (pages/shop/product.tsx).
+  void import('./pack-opening');
+  void import('../../collection/sell-back-panel');
+  if (prefersReducedMotion()) return;
+  void import('./tear-stage');
+  void import('./animated-stage');
 }

@@ -32,7 +32,7 @@ export function StillStage({ card, revealed }: StageProps) {
   const render = useRenderCard();
   const p = buildUpFor(card.tier);
   return (
-    <div className="relative grid h-[26rem] w-full place-items-center sm:h-[30rem]">
+    <div data-stage="still" className="relative grid h-[26rem] w-full place-items-center sm:h-[30rem]">
       <div
         aria-hidden="true"
         className="pointer-events-none absolute size-[22rem] rounded-full blur-2xl sm:size-[28rem]"

@@ -1,0 +1,40 @@
+# syntax=docker/dockerfile:1
+# Packvault: build stage (all dependencies, vite + esbuild), then a slim runtime with production
+# dependencies only, running as the unprivileged `node` user. See docs/deploy.md.
+ARG NODE_VERSION=20.20
+
+FROM node:${NODE_VERSION}-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY . .
+# dist/web (the SPA) and dist/server/{main,migrate}.mjs (the server bundles; npm packages stay external).
+RUN npm run build
+
+FROM node:${NODE_VERSION}-bookworm-slim AS runtime
+ENV NODE_ENV=production \
+    PORT=3000 \
+    HOST=0.0.0.0 \
+    DATA_DIR=/app/data
+WORKDIR /app
+COPY package.json package-lock.json ./
+# No production dependency has an install script (sharp ships its native binary as the
+# @img/sharp-linux-* optional package, picked by platform), so scripts stay off.
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+# What the built server reads at run time: its bundles and the SPA (dist/), the migrations
+# (drizzle/, found next to package.json by src/server/lib/paths.ts) and the common-password list.
+COPY --from=build /app/dist ./dist
+COPY drizzle ./drizzle
+COPY src/server/modules/auth/common-passwords.txt ./src/server/modules/auth/common-passwords.txt
+# DATA_DIR holds uploads (and PGlite when DATABASE_URL is unset); a volume mounted here keeps this owner.
+RUN mkdir -p /app/data && chown node:node /app/data
+USER node
+EXPOSE 3000
+# Liveness: the process answers and reaches the database. Slim has no curl; node has fetch.
+# Docker's one health state gates compose's depends_on and a rolling replace, so it is readiness
+# (database reachable, migrations at head, not draining); /api/health stays the liveness probe for
+# orchestrators that have both.
+HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT||3000}/api/ready`).then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+# node itself is PID 1 here, so SIGTERM reaches the server's drain (run with `init: true` to reap strays).
+CMD ["node", "dist/server/main.mjs"]

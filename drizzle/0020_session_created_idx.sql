@@ -1,0 +1,1 @@
+CREATE INDEX "session_created_idx" ON "session" USING btree ("created_at");

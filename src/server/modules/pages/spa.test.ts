@@ -1,0 +1,48 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Deps } from '../../deps.ts';
+import { publicSettings } from '../settings/registry-service.ts';
+import { spaRoutes } from './spa.ts';
+
+// Only the pull page reads the database; these routes need the config alone.
+const deps = { config: { isProduction: false, siteName: 'Packvault' } } as unknown as Deps;
+const SIGNED_IN = { cookie: 'better-auth.session_token=abc.def' };
+
+describe('the first HTML of a page', () => {
+  let dist: string;
+  beforeAll(() => {
+    dist = mkdtempSync(path.join(tmpdir(), 'pv-spa-shell-'));
+    writeFileSync(path.join(dist, 'index.html'), '<!doctype html><html><head><title>Packvault</title></head><body><div id="root"></div></body></html>');
+  });
+  afterAll(() => rmSync(dist, { recursive: true, force: true }));
+
+  const page = async (p: string, headers: Record<string, string> = {}) => {
+    const res = await spaRoutes(deps, dist).request(p, { headers });
+    return { status: res.status, html: await res.text() };
+  };
+
+  it('carries the site header on the shop’s public pages, with the configured name and real links', async () => {
+    for (const p of ['/', '/shop', '/cards', '/top-pulls', '/shop/0b0b0b0b-0000-4000-8000-000000000001']) {
+      const { status, html } = await page(p);
+      expect(status, p).toBe(200);
+      expect(html, p).toContain('data-shell=""');
+      expect(html, p).toContain(`aria-label="${publicSettings().siteName} home"`);
+      expect(html, p).toContain('<a href="/shop"');
+    }
+    // The not-found page is drawn in the site layout too.
+    const missing = await page('/no-such-page');
+    expect(missing.status).toBe(404);
+    expect(missing.html).toContain('data-shell=""');
+  });
+
+  it('leaves the root empty where another layout draws the page', async () => {
+    // Signed-in pages too: their guard renders nothing until the session is known.
+    for (const p of ['/sign-in', '/sign-up', '/maintenance', '/admin', '/admin/users', '/collect', '/open-pack', '/profile/billing']) {
+      const { html } = await page(p, SIGNED_IN);
+      expect(html, p).toContain('<div id="root"></div>');
+      expect(html, p).not.toContain('data-shell');
+    }
+  });
+});
