@@ -1,44 +1,22 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from './lib/paths.ts';
+import { startServerProcess, type ServerProcess } from './test/server-process.ts';
 
-/** Starts the real server (src/server/main.ts) as its own OS process. */
+/** The real server on its own PGlite directory, with nothing but what this test states. */
 function startServer(dataDir: string) {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(projectRoot, 'src/server/main.ts')], {
-    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', SEED_DEMO: 'false', LOG_LEVEL: 'info', NODE_ENV: 'development' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (err += d));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const listening = new Promise<string>((resolve, reject) => {
-    const timer = setInterval(() => {
-      const m = /"url":"(http:\/\/[^"]+)"/.exec(out);
-      if (m) {
-        clearInterval(timer);
-        resolve(m[1]!);
-      }
-    }, 50);
-    void exited.then((code) => {
-      clearInterval(timer);
-      reject(new Error(`server exited (${code}) before listening: ${err}`));
-    });
-  });
+  const proc = startServerProcess({ DATA_DIR: dataDir, HOST: '127.0.0.1', SEED_DEMO: 'false', NODE_ENV: 'development' });
+  const listening = proc.listening.then((port) => `http://127.0.0.1:${port}`);
   // A server expected to fail never listens; keep that rejection from going unobserved.
   listening.catch(() => {});
-  return { child, listening, exited, output: () => ({ out, err }) };
+  return { ...proc, listening };
 }
 
-async function stop(child: ChildProcess, exited: Promise<number | null>) {
+async function stop(server: Pick<ServerProcess, 'stop'>) {
   const started = Date.now();
-  child.kill('SIGTERM');
-  const code = await exited;
+  const code = await server.stop();
   return { code, ms: Date.now() - started };
 }
 
@@ -75,7 +53,7 @@ describe('the server process', () => {
     const sse = await fetch(`${url}/api/events`, { signal: ctl.signal });
     expect(sse.status).toBe(200);
 
-    const { code, ms } = await stop(a.child, a.exited);
+    const { code, ms } = await stop(a);
     ctl.abort();
     expect(code).toBe(0);
     expect(ms).toBeLessThan(5000);
@@ -85,7 +63,7 @@ describe('the server process', () => {
     const c = startServer(dataDir);
     const url2 = await c.listening;
     expect((await fetch(`${url2}/api/health`)).status).toBe(200);
-    await stop(c.child, c.exited);
+    await stop(c);
 
     const db = await PGlite.create(path.join(dataDir, 'pglite'));
     const rows = await db.query<{ event_id: string }>('select event_id from monitoring_reports');
