@@ -219,6 +219,8 @@ export interface PgbenchResult {
 }
 
 /** Runs weighted scripts; latency percentiles come from the per-transaction log (-l). */
+let dumpRuns = 0;
+
 export async function pgbench(opts: {
   url: string;
   scripts: Array<{ script: Script; weight: number }>;
@@ -241,7 +243,8 @@ export async function pgbench(opts: {
     });
     if (process.env.BENCH_PGBENCH_DUMP) {
       // For working on the SQL by hand: the scripts and the command line, re-runnable.
-      const dump = process.env.BENCH_PGBENCH_DUMP;
+      // One folder per pgbench run (captured SQL, essential, fixed rates…), numbered in run order.
+      const dump = path.join(process.env.BENCH_PGBENCH_DUMP, `run-${String(++dumpRuns).padStart(2, '0')}`);
       mkdirSync(dump, { recursive: true });
       for (const f of readdirSync(dir)) if (f.endsWith('.sql')) writeFileSync(path.join(dump, f), readFileSync(path.join(dir, f)));
       const quoted = args.map((a) => `'${a.replaceAll(dir, dump).replace(/'/g, `'\\''`)}'`).join(' ');

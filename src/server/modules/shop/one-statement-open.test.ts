@@ -175,6 +175,32 @@ describe('buy-and-open in one statement', () => {
     }
   });
 
+  it('answers with the current look of the drawn cards: a class an admin renamed shows on the next opening', async () => {
+    const u = await warmUser();
+    const common = cat.classes.Common!;
+    const classPath = `/api/admin/catalog/classes/${common}`;
+    const { class: original } = (await (await t.as(admin).get(classPath)).json()) as { class: { name: string; colour: string } };
+    // Commons only, so every card drawn shows the class's look.
+    expect((await setSlots(slots(2, [{ classId: common, weight: 1 }]))).status).toBe(200);
+    try {
+      let first = await openOk(u);
+      for (let i = 0; i < 3 && !first.fast; i++) first = await openOk(u);
+      expect(first.fast).toBe(true);
+      expect(first.body.openings[0]!.cards.every((c) => c.className === original.name && c.classColour === original.colour)).toBe(true);
+      expect((await t.as(admin).patch(classPath, { name: 'Common, renamed', colour: '#123456' })).status).toBe(200);
+      const after = await openOk(u);
+      expect(after.fast).toBe(true);
+      for (const c of after.body.openings[0]!.cards) expect(c).toMatchObject({ classId: common, className: 'Common, renamed', classColour: '#123456' });
+      expect(after.body.refs.classes).toEqual([expect.objectContaining({ id: common, name: 'Common, renamed', colour: '#123456' })]);
+      // The replay reads the look from the tables, not from the cache: the two agree.
+      const replay = (await (await open(u, { productId, quantity: 1 }, { 'Idempotency-Key': after.key })).json()) as OpenResult;
+      expect(replay.openings).toEqual(after.body.openings);
+    } finally {
+      await t.as(admin).patch(classPath, { name: original.name, colour: original.colour });
+      await setSlots(usualOdds());
+    }
+  });
+
   it('checks its cached pack by revision: odds written behind the cache still apply to the next opening', async () => {
     const u = await warmUser();
     expect((await openOk(u)).fast).toBe(true);

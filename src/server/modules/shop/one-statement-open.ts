@@ -20,7 +20,6 @@ import {
   purchaseDto,
   poolsFor,
   refsOf,
-  TAKEN_CARD_COLUMNS,
   type Actor,
   type DrawSeed,
   type OpenOutcome,
@@ -28,6 +27,7 @@ import {
   type ToOpen,
 } from './service.ts';
 import { PULL_THRESHOLDS_KEY, setting } from '../settings/store.ts';
+import { looksOf, type Looks } from '../catalog/look-cache.ts';
 
 /**
  * Buy-and-open in one statement: one round trip to the database, one implicit transaction.
@@ -122,6 +122,32 @@ async function seedOf(db: Db, userId: string): Promise<CachedSeed | null> {
   return row ?? null;
 }
 
+/** What the statement returns per card taken: the card's own columns (TAKEN_CARD_OWN_COLUMNS). */
+type OwnTaken = Pick<TakenCard, 'id' | 'stock_after' | 'name' | 'set_name' | 'number' | 'value_cents' | 'image_key' | 'class_id' | 'architect_id' | 'texture_id'>;
+const TAKEN_CARD_OWN_COLUMNS = 'c.name, c.set_name, c.number, c.value_cents, c.image_key, c.class_id, c.architect_id, c.texture_id';
+
+/** The taken cards as the general path returns them (TAKEN_CARD_COLUMNS): with class, frame and texture. */
+function withLooks(rows: OwnTaken[], looks: Looks): TakenCard[] {
+  return rows.map((r) => {
+    const cls = looks.classes.get(r.class_id);
+    const arch = looks.architects.get(r.architect_id);
+    // Foreign keys keep both; a miss would be a bug in the cache, and the answer must not guess a look.
+    if (!cls || !arch) throw new Error(`no look for card ${r.id} (class ${r.class_id}, architect ${r.architect_id})`);
+    const textureId = r.texture_id ?? cls.defaultTextureId;
+    const texture = textureId === null ? null : (looks.textures.get(textureId) ?? null);
+    return {
+      ...r,
+      texture_id: textureId,
+      class_name: cls.name,
+      class_colour: cls.colour,
+      class_sort_order: cls.sortOrder,
+      architect_frame_image_key: arch.frameImageKey,
+      architect_layout: arch.layout,
+      texture,
+    };
+  });
+}
+
 type Placeholder =
   | 'uid' | 'key' | 'request_hash' | 'stored' | 'at' | 'product_id' | 'pack_id' | 'price' | 'product_name' | 'slots' | 'pack_revision'
   | 'quantity' | 'seed_id' | 'next_nonce' | 'client_seed' | 'server_seed_hash' | 'pool_version' | 'want' | 'card_ids' | 'want_count'
@@ -188,10 +214,10 @@ function statementSql(bus: Bus, announce: boolean): { sql: SQL; announced: boole
     ${takeStockCtes({
       name: 'taken',
       want: sql`want`,
-      from: sql`"card_classes" cc, "architects" a`,
-      where: sql`c.id = any(${v('card_ids')}::uuid[]) and c.id in (select id from locked) and cc.id = c.class_id and a.id = c.architect_id
-        and (c.stock = w.n) = w.emptied`,
-      returning: sql.raw(TAKEN_CARD_COLUMNS),
+      // The card's own columns only: its class, frame and texture come from the process's look
+      // cache (catalog/look-cache.ts), not from three joins per card taken.
+      where: sql`c.id = any(${v('card_ids')}::uuid[]) and c.id in (select id from locked) and (c.stock = w.n) = w.emptied`,
+      returning: sql.raw(TAKEN_CARD_OWN_COLUMNS),
       movement: { referenceType: sql`'purchase'`, referenceId: sql`${v('purchase_id')}::text`, actorId: sql`${v('uid')}::text`, at: sql`${v('at')}::timestamptz` },
     })},
     ${debitCtes()},
@@ -393,7 +419,7 @@ async function attempt(
     }),
   };
 
-  type Row = { ok: boolean; balance_cents: string | number; cards: TakenCard[]; balance_event?: BusEvent; pull_events?: BusEvent[] | null };
+  type Row = { ok: boolean; balance_cents: string | number; cards: OwnTaken[]; balance_event?: BusEvent; pull_events?: BusEvent[] | null };
   let result: Row | undefined;
   try {
     [result] = await deps.dbh.run<Row>(statement.sql, fillPlaceholders(statement.params, values));
@@ -419,7 +445,11 @@ async function attempt(
       .catch((err: unknown) => deps.log.warn('opening events not published', { err }));
   }
 
-  const taken = new Map(result.cards.map((t) => [t.id, t]));
+  const cards = withLooks(
+    result.cards,
+    await looksOf(db, result.cards.map((t) => ({ classId: t.class_id, architectId: t.architect_id, textureId: t.texture_id }))),
+  );
+  const taken = new Map(cards.map((t) => [t.id, t]));
   const opened = openingsOf(plan, taken, seed, now, (i, j) => ownedIds[i]![j]!);
   const balanceCents = Number(result.balance_cents);
   return {
@@ -431,7 +461,7 @@ async function attempt(
     ),
     balanceCents,
     poolHashes: [],
-    refs: refsOf(result.cards),
+    refs: refsOf(cards),
     announced,
   };
 }
