@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import type { Deps } from './deps.ts';
+import { limitBody } from './http/body-limit.ts';
 import { AppError, respondError, toAppError } from './http/errors.ts';
 import { createRouter } from './http/openapi.ts';
 import { securityHeaders } from './http/security.ts';
@@ -60,15 +60,11 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
     }
   });
   app.use('*', securityHeaders({ trustProxy: deps.config.trustProxy }));
-  const defaultBodyLimit = bodyLimit({
-    maxSize: API_BODY_LIMIT,
-    onError: (c) => respondError(c, new AppError(413, 'payload_too_large', 'The request body is larger than 1 MB.')),
-  });
+  const defaultBodyLimit = limitBody(API_BODY_LIMIT, (c) => respondError(c, new AppError(413, 'payload_too_large', 'The request body is larger than 1 MB.')));
   // Image uploads get 5 MB (+ multipart framing); every other API body stays at 1 MB.
-  const uploadBodyLimit = bodyLimit({
-    maxSize: UPLOAD_BODY_LIMIT,
-    onError: (c) => respondError(c, new AppError(413, 'payload_too_large', 'The image is larger than 5 MB. Resize it and try again.')),
-  });
+  const uploadBodyLimit = limitBody(UPLOAD_BODY_LIMIT, (c) =>
+    respondError(c, new AppError(413, 'payload_too_large', 'The image is larger than 5 MB. Resize it and try again.')),
+  );
   // GET and HEAD carry no body; skipping them also spares @hono/node-server building a full Request
   // object for every read (bodyLimit looks at c.req.raw.body).
   app.use('/api/*', (c, next) =>
