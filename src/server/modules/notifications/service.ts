@@ -1,4 +1,5 @@
 import { and, desc, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import type { BusEvent } from '../realtime/bus.ts';
 import {
   BIG_PULL_THRESHOLD,
@@ -172,15 +173,18 @@ function thresholdCache(deps: Deps): Map<string, { cents: number | null; at: num
   return cache;
 }
 
+/** Built once (a user's first big pull in a process reads it; the query builder cost more than the query). */
+const THRESHOLD_QUERY = new PgDialect().sqlToQuery(
+  sql`select ${notificationPreferences.thresholdCents} as "cents" from ${notificationPreferences}
+  where ${notificationPreferences.userId} = ${sql.placeholder('uid')} and ${notificationPreferences.kind} = 'big_pull'`,
+).sql;
+
 async function ownBigPullThreshold(deps: Deps, userId: string): Promise<number | null> {
   const cache = thresholdCache(deps);
   const hit = cache.get(userId);
   if (hit && Date.now() - hit.at < THRESHOLD_TTL_MS) return hit.cents;
-  const [row] = await deps.db
-    .select({ cents: notificationPreferences.thresholdCents })
-    .from(notificationPreferences)
-    .where(and(eq(notificationPreferences.userId, userId), eq(notificationPreferences.kind, 'big_pull')));
-  const cents = row?.cents ?? null;
+  const [row] = await deps.dbh.run<{ cents: number | string | null }>(THRESHOLD_QUERY, [userId]);
+  const cents = row?.cents === null || row?.cents === undefined ? null : Number(row.cents);
   if (cache.size >= MAX_CACHED_THRESHOLDS) cache.clear();
   cache.set(userId, { cents, at: Date.now() });
   return cents;
