@@ -144,8 +144,17 @@ function withLooks(rows: OwnTaken[], looks: Looks): TakenCard[] {
     if (!cls || !arch) throw new Error(`no look for card ${r.id} (class ${r.class_id}, architect ${r.architect_id})`);
     const textureId = r.texture_id ?? cls.defaultTextureId;
     const texture = textureId === null ? null : (looks.textures.get(textureId) ?? null);
+    // Every field by name (no spread): one object shape for V8, whatever the driver's rows carry.
     return {
-      ...r,
+      id: r.id,
+      stock_after: r.stock_after,
+      name: r.name,
+      set_name: r.set_name,
+      number: r.number,
+      value_cents: r.value_cents,
+      image_key: r.image_key,
+      class_id: r.class_id,
+      architect_id: r.architect_id,
       texture_id: textureId,
       class_name: cls.name,
       class_colour: cls.colour,
