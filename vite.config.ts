@@ -5,7 +5,7 @@ import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin, type Rolldown } from 'vite';
 import { ROUTE_LIST } from './src/shared/routes.ts';
-import { earlyRequests } from './src/web/lib/early-requests.ts';
+import { earlyRequests } from './src/shared/early-requests.ts';
 
 const apiPort = Number(process.env.API_PORT ?? 3001);
 const webRoot = path.resolve(import.meta.dirname, 'src/web');
@@ -19,8 +19,9 @@ const webRoot = path.resolve(import.meta.dirname, 'src/web');
  * At build time it maps every public route of the route table to the chunks its page needs
  * beyond the entry (from pages/index.ts), and writes a tiny script that adds
  * `<link rel="modulepreload">` for the current path's chunks and sends the page's first API reads
- * (src/web/lib/early-requests.ts; api.ts takes their answers). It is an external file because the
- * CSP allows no inline script. The router's own dynamic import then finds the chunks loaded.
+ * (src/shared/early-requests.ts; api.ts takes their answers). The page server preloads the same
+ * reads from the HTML, and these fetches, made with the same mode and credentials, take those
+ * answers. It is an external file because the CSP allows no inline script. The router's own dynamic import then finds the chunks loaded.
  */
 function routePreload(): Plugin {
   return {

@@ -45,4 +45,38 @@ describe('the first HTML of a page', () => {
       expect(html, p).not.toContain('data-shell');
     }
   });
+
+  const preloads = (html: string) =>
+    [...html.matchAll(/<link rel="preload" as="fetch" crossorigin="anonymous" href="([^"]+)">/g)].map((m) => m[1]!.replace(/&amp;/g, '&'));
+
+  it('preloads the first API reads of the public pages whose data the address names', async () => {
+    const product = '0b0b0b0b-0000-4000-8000-000000000001';
+    const expected: Record<string, string[]> = {
+      '/': ['/api/shop/products', '/api/top-pulls?window=24h&limit=6'],
+      '/shop': ['/api/shop/products'],
+      '/shop/': ['/api/shop/products'],
+      [`/shop/${product}`]: [`/api/shop/products/${product}`, '/api/catalog/classes'],
+      '/top-pulls': ['/api/top-pulls?window=24h&limit=50'],
+      '/cards': ['/api/cards?sort=value_desc&page=1', '/api/catalog/classes', '/api/catalog/sets'],
+      '/cards?q=drake&grading=graded&sort=name&page=2': [
+        '/api/cards?q=drake&graded=true&sort=name&page=2',
+        '/api/catalog/classes',
+        '/api/catalog/sets',
+      ],
+    };
+    for (const [p, urls] of Object.entries(expected)) {
+      const { html } = await page(p);
+      expect(preloads(html), p).toEqual(urls);
+      // In the head, where the browser's preload scanner meets them before the body.
+      expect(html.indexOf('rel="preload"'), p).toBeLessThan(html.indexOf('</head>'));
+    }
+  });
+
+  it('preloads nothing where the first read is not known from the address or not public', async () => {
+    for (const p of ['/about', '/fairness', '/no-such-page', '/sign-in', '/collect', '/open-pack', '/admin', '/shop/a%22b']) {
+      const { html } = await page(p, SIGNED_IN);
+      expect(preloads(html), p).toEqual([]);
+      expect(html, p).not.toContain('rel="preload"');
+    }
+  });
 });

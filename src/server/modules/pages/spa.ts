@@ -4,6 +4,7 @@ import { Hono } from 'hono';
 import { compress } from 'hono/compress';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { pullIdSchema } from '../../../shared/contracts/pulls.ts';
+import { earlyRequests } from '../../../shared/early-requests.ts';
 import { matchRoute, type RouteDef } from '../../../shared/routes.ts';
 import { siteShellHtml } from '../../../shared/site-shell.ts';
 import type { Deps } from '../../deps.ts';
@@ -24,6 +25,24 @@ const ROOT_DIV = '<div id="root"></div>';
 function withShell(html: string, route: RouteDef): string {
   if (route.area !== 'site' || route.access !== 'public') return html;
   return html.replace(ROOT_DIV, `<div id="root">${siteShellHtml(publicSettings().siteName)}</div>`);
+}
+
+const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+
+/**
+ * A public shop page's first API reads (shared/early-requests.ts) as preloads, so the browser asks
+ * for them while it reads the HTML rather than after a script has arrived and run. `as="fetch"`
+ * with `crossorigin="anonymous"` is a CORS request with same-origin credentials: what the
+ * route-preload script's `fetch(url, { credentials: 'same-origin' })` asks for, so the browser
+ * hands it the preloaded answer (a different mode or URL would fetch twice and warn that the
+ * preload went unused).
+ */
+function withEarlyData(html: string, route: RouteDef, url: URL): string {
+  if (route.area !== 'site' || route.access !== 'public' || route.notFound) return html;
+  const urls = earlyRequests(url.pathname, url.searchParams);
+  if (!urls.length) return html;
+  const links = urls.map((u) => `<link rel="preload" as="fetch" crossorigin="anonymous" href="${escapeAttr(u)}">`).join('');
+  return html.replace('</head>', `${links}</head>`);
 }
 
 /**
@@ -61,7 +80,7 @@ export function spaRoutes(deps: Deps, distDir = webDistDir) {
     const route = matchRoute(c.req.path);
     const status = route.notFound ? 404 : 200;
     c.header('Cache-Control', 'no-cache');
-    const html = built && withShell(built, route);
+    const html = built && withEarlyData(withShell(built, route), route, new URL(c.req.url));
     if (!html) {
       return c.html(
         `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${deps.config.siteName}</title></head>` +

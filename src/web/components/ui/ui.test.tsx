@@ -33,6 +33,25 @@ describe('Button', () => {
     const link = screen.getByRole('link', { name: 'Shop' });
     expect(link.className).toContain('ring-white/15');
   });
+
+  it('asChild keeps the child’s own props and classes, and passes on the button’s', () => {
+    render(
+      <Button asChild variant="secondary" title="Your data" className="w-full">
+        <a href="/api/account/export" download className="underline">
+          Download
+        </a>
+      </Button>,
+    );
+    const link = screen.getByRole('link', { name: 'Download' });
+    expect(link.getAttribute('href')).toBe('/api/account/export');
+    expect(link.hasAttribute('download')).toBe(true);
+    expect(link.getAttribute('title')).toBe('Your data');
+    expect(link.className).toContain('ring-white/15');
+    expect(link.className).toContain('w-full');
+    expect(link.className).toContain('underline');
+    expect(link.hasAttribute('disabled')).toBe(false);
+    expect(link.hasAttribute('type')).toBe(false);
+  });
 });
 
 describe('FormField', () => {

@@ -1,0 +1,35 @@
+/**
+ * The public API reads that the first page of a visit starts with: exactly the URLs its queries
+ * request (web features/shop/api.ts, features/catalog/api.ts). Two readers, so a first visit's
+ * data is on its way before the app's code:
+ * - the page server (server/modules/pages/spa.ts) names them in the HTML as
+ *   `<link rel="preload" as="fetch" crossorigin="anonymous">`, fetched as soon as the HTML is read;
+ * - the route-preload script (built by vite.config.ts from this function's source) fetches them
+ *   with the same mode and credentials (so it takes the preloaded answers instead of asking again),
+ *   and the web's `api.get` takes its answers (web/lib/early-requests.ts).
+ *
+ * It must stay self-contained (no imports, no outer names): its source text is copied as is.
+ * A URL that does not match a query costs an unused request and a console warning about an unused
+ * preload, so a change to a page's first query must change this too (spa.test.ts lists them).
+ */
+export function earlyRequests(pathname: string, search: URLSearchParams): string[] {
+  const path = pathname.length > 1 ? pathname.replace(/\/$/, '') : pathname;
+  if (path === '/') return ['/api/shop/products', '/api/top-pulls?window=24h&limit=6'];
+  if (path === '/shop') return ['/api/shop/products'];
+  const product = /^\/shop\/([0-9A-Za-z-]+)$/.exec(path);
+  if (product) return [`/api/shop/products/${product[1]}`, '/api/catalog/classes'];
+  if (path === '/top-pulls') return ['/api/top-pulls?window=24h&limit=50'];
+  if (path === '/cards') {
+    const list = new URLSearchParams();
+    for (const key of ['q', 'classId', 'set']) {
+      const value = search.get(key);
+      if (value) list.set(key, value);
+    }
+    const grading = search.get('grading');
+    if (grading === 'graded' || grading === 'ungraded') list.set('graded', String(grading === 'graded'));
+    list.set('sort', search.get('sort') || 'value_desc');
+    list.set('page', String(Math.max(1, Number.parseInt(search.get('page') ?? '', 10) || 1)));
+    return [`/api/cards?${list}`, '/api/catalog/classes', '/api/catalog/sets'];
+  }
+  return [];
+}
