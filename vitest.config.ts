@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { preactAliases } from './preact-aliases.ts';
 
 const serverInclude = ['src/server/**/*.test.ts', 'src/shared/**/*.test.ts', 'scripts/**/*.test.ts'];
 const globalSetup = ['src/server/test/global-setup.ts'];
@@ -11,10 +12,10 @@ const globalSetup = ['src/server/test/global-setup.ts'];
 export default defineConfig({
   // Same aliases as vite.config.ts, so web component tests resolve @web/* and @shared/*.
   resolve: {
-    alias: {
-      '@web': path.resolve(import.meta.dirname, 'src/web'),
-      '@shared': path.resolve(import.meta.dirname, 'src/shared'),
-    },
+    alias: [
+      { find: '@web', replacement: path.resolve(import.meta.dirname, 'src/web') },
+      { find: '@shared', replacement: path.resolve(import.meta.dirname, 'src/shared') },
+    ],
   },
   test: {
     projects: [
@@ -32,7 +33,12 @@ export default defineConfig({
         : []),
       {
         extends: true as const,
-        test: { name: 'web', include: ['src/web/**/*.test.{ts,tsx}'], environment: 'jsdom' },
+        // Components render with Preact, as they do in the browser (preact-aliases.ts). Every
+        // package is run through Vite here, and resolved to its ES module build as the bundler does
+        // (not the `node`/`main` CommonJS one, whose require('react') no alias reaches), so the
+        // aliases reach the libraries' imports of React too.
+        resolve: { alias: [...preactAliases], mainFields: ['module', 'main'], conditions: ['module', 'browser', 'import', 'default'] },
+        test: { name: 'web', include: ['src/web/**/*.test.{ts,tsx}'], environment: 'jsdom', server: { deps: { inline: true } } },
       },
     ],
     testTimeout: 30_000,

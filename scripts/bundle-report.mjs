@@ -1,7 +1,7 @@
 /**
  * `npm run bundle:report`: what JavaScript each public page makes a first visit download, against
- * the budget of issue 21 (110 KB gzipped per page: the entry, its static imports, the route-preload
- * script, the page's chunk and everything it imports, and the lazy layout of its area).
+ * the budget of issue 21 (110 KB gzipped per page: the entry, its static imports, the page's chunk
+ * and everything it imports, and the lazy layout of its area).
  *
  * It runs the production build itself (vite.config.ts, plus a plugin that records the chunk graph
  * as Rolldown emits it, so nothing is guessed from file names), then for every chunk a first visit
@@ -55,7 +55,6 @@ await build({
 const chunks = Object.values(bundle).filter((c) => c.type === 'chunk');
 const entry = chunks.find((c) => c.isEntry);
 if (!entry) throw new Error('no entry chunk in the build');
-const preload = Object.values(bundle).find((c) => c.type === 'asset' && /route-preload-/.test(c.fileName));
 
 function closure(chunk, seen = new Set()) {
   if (seen.has(chunk.fileName)) return seen;
@@ -129,7 +128,6 @@ for (const def of ROUTE_LIST) {
   const layoutChunk = byModule.get(path.join(webRoot, AREA_LAYOUT[def.area]));
   if (layoutChunk) closure(layoutChunk, files);
   const list = [...files];
-  if (preload) list.push(preload.fileName);
   const total = list.reduce((s, f) => s + gzipSize(f), 0);
   pages.push({ path: def.path, files: list, totalKb: total / 1024, over: total / 1024 > BUDGET_KB });
 }
@@ -153,7 +151,7 @@ if (asJson) {
   }
   console.log(`\nPer page (budget ${BUDGET_KB} KB gzip)\n`);
   for (const p of pages) {
-    const extra = p.files.filter((f) => !initial.has(f) && f !== preload?.fileName).map((f) => path.basename(f));
+    const extra = p.files.filter((f) => !initial.has(f)).map((f) => path.basename(f));
     console.log(`${p.over ? 'OVER' : ' ok '}  ${p.totalKb.toFixed(1).padStart(6)} KB  ${p.path.padEnd(28)} ${extra.join(' ')}`);
   }
   console.log(`\nentry ${entry.fileName}: ${kb(gzipSize(entry.fileName))} gz`);

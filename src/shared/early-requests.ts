@@ -1,14 +1,11 @@
 /**
  * The public API reads that the first page of a visit starts with: exactly the URLs its queries
- * request (web features/shop/api.ts, features/catalog/api.ts). Two readers, so a first visit's
- * data is on its way before the app's code:
- * - the page server (server/modules/pages/spa.ts) names them in the HTML as
- *   `<link rel="preload" as="fetch" crossorigin="anonymous">`, fetched as soon as the HTML is read;
- * - the route-preload script (built by vite.config.ts from this function's source) fetches them
- *   with the same mode and credentials (so it takes the preloaded answers instead of asking again),
- *   and the web's `api.get` takes its answers (web/lib/early-requests.ts).
+ * request (web features/shop/api.ts, features/catalog/api.ts). The page server
+ * (server/modules/pages/spa.ts) names them in the HTML as
+ * `<link rel="preload" as="fetch" crossorigin="anonymous">`, fetched as soon as the head is read;
+ * the web's `api.get` fetches the same URLs with the same mode and credentials, so the browser
+ * hands it the preloaded answers instead of asking again.
  *
- * It must stay self-contained (no imports, no outer names): its source text is copied as is.
  * A URL that does not match a query costs an unused request and a console warning about an unused
  * preload, so a change to a page's first query must change this too (spa.test.ts lists them).
  */

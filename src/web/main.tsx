@@ -4,7 +4,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { configureMonitoring, installGlobalErrorHandlers, reportError } from '@web/lib/monitoring';
+import { configureMonitoring, installGlobalErrorHandlers } from '@web/lib/monitoring';
 import { ApiClientError } from '@web/lib/api';
 import { siteConfigQueryOptions } from '@web/hooks/use-site-config';
 import { sessionQueryOptions } from '@web/features/auth/session';
@@ -32,16 +32,10 @@ void queryClient.prefetchQuery(sessionQueryOptions);
 
 const router = buildRouter(queryClient);
 
-function reportRenderError(error: unknown, info: { componentStack?: string }) {
-  if (import.meta.env.DEV) console.error(error);
-  reportError(error, { componentStack: info.componentStack ?? undefined });
-}
-
-createRoot(document.getElementById('root')!, {
-  // Errors caught by an error boundary (route error pages, the root boundary) are reported too.
-  onCaughtError: reportRenderError,
-  onUncaughtError: reportRenderError,
-}).render(
+// Render errors are reported by the boundaries that catch them (lib/error-boundary.tsx around the
+// layouts, pages/route-error.tsx for a route), and anything that escapes by the global handlers.
+// No createRoot error callbacks: the app runs on preact/compat (preact-aliases.ts), which has none.
+createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
       <RouterProvider router={router} />

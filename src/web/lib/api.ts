@@ -1,5 +1,4 @@
 import type { ApiError, ClientErrorCode } from '@shared/api-error';
-import { takeEarlyAnswer } from './early-requests';
 
 /** A failed API call, carrying the server's error shape so forms can show field messages. */
 export class ApiClientError extends Error {
@@ -38,8 +37,9 @@ async function request<T>(method: string, path: string, body?: unknown, opts: Re
   if (opts.idempotencyKey) headers['Idempotency-Key'] = opts.idempotencyKey;
   let res: Response;
   try {
-    const early = method === 'GET' && !opts.headers && !opts.signal?.aborted ? takeEarlyAnswer(path) : undefined;
-    res = await (early ?? fetch(path, { method, headers, body: payload, credentials: 'same-origin', signal: opts.signal }));
+    // A first page's GETs match the HTML's `<link rel="preload" as="fetch">` (pages/spa.ts): same
+    // URL, CORS mode and same-origin credentials, so the browser answers them from that preload.
+    res = await fetch(path, { method, headers, body: payload, credentials: 'same-origin', signal: opts.signal });
   } catch (err) {
     if ((err as Error).name === 'AbortError') throw err;
     throw new ApiClientError(0, 'network_error', 'We could not reach the server. Check your connection and try again.');

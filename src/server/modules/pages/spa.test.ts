@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Deps } from '../../deps.ts';
 import { publicSettings } from '../settings/registry-service.ts';
+import { ROUTE_CHUNKS_FILE, type RouteChunks } from '../../../shared/route-chunks.ts';
 import { spaRoutes } from './spa.ts';
 
 // Only the pull page reads the database; these routes need the config alone.
@@ -15,6 +16,14 @@ describe('the first HTML of a page', () => {
   beforeAll(() => {
     dist = mkdtempSync(path.join(tmpdir(), 'pv-spa-shell-'));
     writeFileSync(path.join(dist, 'index.html'), '<!doctype html><html><head><title>Packvault</title></head><body><div id="root"></div></body></html>');
+    // As the build writes it (vite.config.ts): a public route's id → its page's code beyond the entry.
+    const chunks: RouteChunks = {
+      shop: ['/assets/shop-a.js', '/assets/notice-b.js'],
+      shopProduct: ['/assets/product-c.js'],
+      signIn: ['/assets/sign-in-d.js', '/assets/form-kit-e.js'],
+      about: ['/assets/about-f.js'],
+    };
+    writeFileSync(path.join(dist, ROUTE_CHUNKS_FILE), JSON.stringify(chunks));
   });
   afterAll(() => rmSync(dist, { recursive: true, force: true }));
 
@@ -69,6 +78,33 @@ describe('the first HTML of a page', () => {
       expect(preloads(html), p).toEqual(urls);
       // In the head, where the browser's preload scanner meets them before the body.
       expect(html.indexOf('rel="preload"'), p).toBeLessThan(html.indexOf('</head>'));
+    }
+  });
+
+  const modulePreloads = (html: string) => [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((m) => m[1]);
+
+  it('names a public page’s code in the head, from the build’s map, for the route the address matches', async () => {
+    const cases: Record<string, string[]> = {
+      '/shop': ['/assets/shop-a.js', '/assets/notice-b.js'],
+      '/shop/': ['/assets/shop-a.js', '/assets/notice-b.js'],
+      '/shop/0b0b0b0b-0000-4000-8000-000000000001': ['/assets/product-c.js'],
+      // Public pages outside the shop's layout too: the sign-in form's code is on its way with the app.
+      '/sign-in': ['/assets/sign-in-d.js', '/assets/form-kit-e.js'],
+      '/about': ['/assets/about-f.js'],
+      // Not in the map: nothing, and no broken link.
+      '/cards': [],
+    };
+    for (const [p, files] of Object.entries(cases)) {
+      const { html } = await page(p);
+      expect(modulePreloads(html), p).toEqual(files);
+      if (files.length) expect(html.indexOf('rel="modulepreload"'), p).toBeLessThan(html.indexOf('</head>'));
+    }
+  });
+
+  it('preloads no page code for signed-in, admin and not-found pages', async () => {
+    for (const p of ['/collect', '/open-pack', '/admin', '/admin/users', '/profile/billing', '/no-such-page']) {
+      const { html } = await page(p, SIGNED_IN);
+      expect(html, p).not.toContain('modulepreload');
     }
   });
 

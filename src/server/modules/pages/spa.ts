@@ -5,6 +5,7 @@ import { compress } from 'hono/compress';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { pullIdSchema } from '../../../shared/contracts/pulls.ts';
 import { earlyRequests } from '../../../shared/early-requests.ts';
+import { ROUTE_CHUNKS_FILE, type RouteChunks } from '../../../shared/route-chunks.ts';
 import { matchRoute, type RouteDef } from '../../../shared/routes.ts';
 import { siteShellHtml } from '../../../shared/site-shell.ts';
 import type { Deps } from '../../deps.ts';
@@ -30,19 +31,23 @@ function withShell(html: string, route: RouteDef): string {
 const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 /**
- * A public shop page's first API reads (shared/early-requests.ts) as preloads, so the browser asks
- * for them while it reads the HTML rather than after a script has arrived and run. `as="fetch"`
- * with `crossorigin="anonymous"` is a CORS request with same-origin credentials: what the
- * route-preload script's `fetch(url, { credentials: 'same-origin' })` asks for, so the browser
- * hands it the preloaded answer (a different mode or URL would fetch twice and warn that the
- * preload went unused).
+ * What a public page needs first, named in the head so the browser fetches it while it reads the
+ * HTML rather than after the app's code has arrived and run:
+ * - its code beyond the entry chunk (the build's route-chunks.json), as `modulepreload` with the
+ *   entry script's CORS mode, so the router's dynamic import finds it loaded;
+ * - its first API reads (shared/early-requests.ts), as `preload as="fetch"` with
+ *   `crossorigin="anonymous"`: a CORS request with same-origin credentials, which is what the
+ *   web's `api.get` sends (`fetch(url, { credentials: 'same-origin' })`), so the browser hands it
+ *   the preloaded answer (a different mode or URL would fetch twice and warn that the preload went
+ *   unused).
  */
-function withEarlyData(html: string, route: RouteDef, url: URL): string {
-  if (route.area !== 'site' || route.access !== 'public' || route.notFound) return html;
-  const urls = earlyRequests(url.pathname, url.searchParams);
-  if (!urls.length) return html;
-  const links = urls.map((u) => `<link rel="preload" as="fetch" crossorigin="anonymous" href="${escapeAttr(u)}">`).join('');
-  return html.replace('</head>', `${links}</head>`);
+function withPreloads(html: string, route: RouteDef & { id: string }, url: URL, chunks: RouteChunks): string {
+  if (route.access !== 'public' || route.notFound) return html;
+  const code = (chunks[route.id] ?? []).map((f) => `<link rel="modulepreload" crossorigin href="${escapeAttr(f)}">`);
+  const data = route.area === 'site' ? earlyRequests(url.pathname, url.searchParams) : [];
+  const fetches = data.map((u) => `<link rel="preload" as="fetch" crossorigin="anonymous" href="${escapeAttr(u)}">`);
+  const links = [...code, ...fetches].join('');
+  return links ? html.replace('</head>', `${links}</head>`) : html;
 }
 
 /**
@@ -53,10 +58,13 @@ function withEarlyData(html: string, route: RouteDef, url: URL): string {
 export function spaRoutes(deps: Deps, distDir = webDistDir) {
   const app = new Hono<AppEnv>();
   const indexFile = path.join(distDir, 'index.html');
+  const chunksFile = path.join(distDir, ROUTE_CHUNKS_FILE);
   let indexHtml: string | null = null;
+  let routeChunks: RouteChunks = {};
   const loadIndex = () => {
     if (indexHtml === null || !deps.config.isProduction) {
       indexHtml = existsSync(indexFile) ? readFileSync(indexFile, 'utf8') : null;
+      routeChunks = existsSync(chunksFile) ? (JSON.parse(readFileSync(chunksFile, 'utf8')) as RouteChunks) : {};
     }
     return indexHtml;
   };
@@ -80,7 +88,7 @@ export function spaRoutes(deps: Deps, distDir = webDistDir) {
     const route = matchRoute(c.req.path);
     const status = route.notFound ? 404 : 200;
     c.header('Cache-Control', 'no-cache');
-    const html = built && withEarlyData(withShell(built, route), route, new URL(c.req.url));
+    const html = built && withPreloads(withShell(built, route), route, new URL(c.req.url), routeChunks);
     if (!html) {
       return c.html(
         `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${deps.config.siteName}</title></head>` +

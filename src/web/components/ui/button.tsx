@@ -46,7 +46,7 @@ export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
 }
 
 export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button(
-  { variant = 'primary', size = 'md', loading = false, loadingText, asChild, className, children, disabled, type, ...rest },
+  { variant = 'primary', size = 'md', loading = false, loadingText, asChild, className, children, disabled, type, onClick, ...rest },
   ref,
 ) {
   const classes = buttonClasses({ variant, size, className });
@@ -55,7 +55,7 @@ export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button
   // for two links on account pages. The child keeps its own props; ours fill in the rest.
   if (asChild && isValidElement<{ className?: string }>(children)) {
     const child = children as ReactElement<Record<string, unknown> & { className?: string }>;
-    return cloneElement(child, { ...rest, ...child.props, className: cn(classes, child.props.className), ref });
+    return cloneElement(child, { onClick, ...rest, ...child.props, className: cn(classes, child.props.className), ref });
   }
   return (
     <button
@@ -64,6 +64,9 @@ export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button
       className={classes}
       disabled={disabled || loading}
       aria-busy={loading || undefined}
+      // Not left to `disabled` alone: a click dispatched from script still reaches a disabled
+      // button's listener under Preact (React filtered it), and a busy button must not act twice.
+      onClick={disabled || loading ? undefined : onClick}
       {...rest}
     >
       {loading ? <Spinner label={null} /> : null}

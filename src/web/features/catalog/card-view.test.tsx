@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, render } from '@testing-library/react';
-import { Profiler } from 'react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { options } from 'preact';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { classCode, classTier, DEFAULT_LAYOUT, lookFromRefs, type CardLook } from '@shared/contracts/catalog-look';
 import { CardView } from './card-view';
 
@@ -50,12 +50,18 @@ describe('CardView', () => {
     vi.stubGlobal('requestAnimationFrame', (cb: FrameRequestCallback) => frames.push(cb));
     vi.stubGlobal('cancelAnimationFrame', () => {});
     const flush = () => frames.splice(0).forEach((cb) => cb(0));
+    // The app runs on Preact (preact-aliases.ts), which has no Profiler: count every component
+    // and element it diffs instead, so any re-render of the card's tree shows.
     let renders = 0;
-    const { getByRole } = render(
-      <Profiler id="card" onRender={() => renders++}>
-        <CardView look={look} size="md" />
-      </Profiler>,
-    );
+    const prevDiffed = options.diffed;
+    options.diffed = (vnode) => {
+      renders++;
+      prevDiffed?.(vnode);
+    };
+    onTestFinished(() => {
+      options.diffed = prevDiffed;
+    });
+    const { getByRole } = render(<CardView look={look} size="md" />);
     const card = getByRole('img');
     card.getBoundingClientRect = () => ({ left: 0, top: 0, width: 200, height: 280, right: 200, bottom: 280, x: 0, y: 0, toJSON: () => ({}) });
     const before = renders;
@@ -71,6 +77,7 @@ describe('CardView', () => {
     expect(card.style.getPropertyValue('--hover')).toBe('1');
     fireEvent.pointerLeave(card);
     expect(card.style.getPropertyValue('--rx')).toBe('0deg');
+    expect(before).toBeGreaterThan(0);
     expect(renders).toBe(before);
   });
 

@@ -95,8 +95,8 @@ describe('catalog editor shell and useEntityEditor', () => {
     expect(await screen.findByText('Name is required.')).toBeTruthy();
     expect(calls.some((c) => c.method === 'POST')).toBe(false);
 
-    fireEvent.change(nameBox(), { target: { value: 'Mythic' } });
-    fireEvent.change(screen.getByRole('textbox', { name: /^Buyback rate/ }), { target: { value: '87.5' } });
+    fireEvent.input(nameBox(), { target: { value: 'Mythic' } });
+    fireEvent.input(screen.getByRole('textbox', { name: /^Buyback rate/ }), { target: { value: '87.5' } });
     fireEvent.click(screen.getByRole('button', { name: 'Create class' }));
     await waitFor(() => expect(navigate).toHaveBeenCalledWith({ to: '/admin/class/$id', params: { id: 'c-new' } }));
     // The form's percentage goes out as basis points, the empty texture as none.
@@ -138,7 +138,7 @@ describe('catalog editor shell and useEntityEditor', () => {
     });
     const { invalidate } = renderScreen(ID);
     await screen.findByRole('heading', { level: 1, name: 'Class: Common' });
-    fireEvent.change(nameBox(), { target: { value: 'Uncommon' } });
+    fireEvent.input(nameBox(), { target: { value: 'Uncommon' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save class' }));
     await waitFor(() => expect(lastToast()).toBe('Class saved.'));
     const patch = calls.find((c) => c.method === 'PATCH')!;

@@ -60,7 +60,7 @@ describe('referral settings form', () => {
         <ReferralSettingsForm settings={DEFAULT_REFERRAL_SETTINGS} />
       </QueryClientProvider>,
     );
-    fireEvent.change(screen.getByRole('textbox', { name: /Friend reward/ }), { target: { value: '6' } });
+    fireEvent.input(screen.getByRole('textbox', { name: /Friend reward/ }), { target: { value: '6' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
     expect(await screen.findByText('A cap is needed with a share.')).toBeTruthy();
     await waitFor(() => expect(screen.getByRole('textbox', { name: /Share cap/ }).getAttribute('aria-invalid')).toBe('true'));

@@ -54,10 +54,10 @@ describe('VanityForm', () => {
     const calls = mockServer(() => ({ body: me() }));
     renderIn(<VanityForm />);
     const field = screen.getByRole('textbox', { name: /Your own code/ });
-    fireEvent.change(field, { target: { value: 'ab' } });
+    fireEvent.input(field, { target: { value: 'ab' } });
     fireEvent.click(screen.getByRole('button', { name: 'Set my code' }));
     expect(await screen.findByText('At least 4 characters.')).toBeTruthy();
-    fireEvent.change(field, { target: { value: 'bad code!' } });
+    fireEvent.input(field, { target: { value: 'bad code!' } });
     fireEvent.click(screen.getByRole('button', { name: 'Set my code' }));
     expect(await screen.findByText('Letters and digits only.')).toBeTruthy();
     expect(field.getAttribute('aria-invalid')).toBe('true');
@@ -67,7 +67,7 @@ describe('VanityForm', () => {
   it('sends the code upper-cased and says it is set', async () => {
     const calls = mockServer(() => ({ body: me({ code: 'LUCKY7', vanity: true, canPickVanity: false }) }));
     renderIn(<VanityForm />);
-    fireEvent.change(screen.getByRole('textbox', { name: /Your own code/ }), { target: { value: ' lucky7 ' } });
+    fireEvent.input(screen.getByRole('textbox', { name: /Your own code/ }), { target: { value: ' lucky7 ' } });
     fireEvent.click(screen.getByRole('button', { name: 'Set my code' }));
     expect(await screen.findByText('Your code is set')).toBeTruthy();
     expect(calls[0]).toMatchObject({ method: 'PUT', url: '/api/referrals/me/code', body: { code: 'LUCKY7' } });
@@ -81,7 +81,7 @@ describe('VanityForm', () => {
     mockServer(() => answer);
     renderIn(<VanityForm />);
     const field = screen.getByRole('textbox', { name: /Your own code/ });
-    fireEvent.change(field, { target: { value: 'LUCKY7' } });
+    fireEvent.input(field, { target: { value: 'LUCKY7' } });
     fireEvent.click(screen.getByRole('button', { name: 'Set my code' }));
     expect(await screen.findByText(message)).toBeTruthy();
     await waitFor(() => expect(field.getAttribute('aria-invalid')).toBe('true'));
@@ -100,7 +100,7 @@ describe('ClaimForm', () => {
   it('names the referrer once the code is added', async () => {
     const calls = mockServer(() => ({ body: me({ canClaim: false, referredBy: { username: 'alice', status: 'pending' } }) }));
     renderIn(<ClaimForm />);
-    fireEvent.change(screen.getByRole('textbox', { name: /Friend's code/ }), { target: { value: 'abc2345' } });
+    fireEvent.input(screen.getByRole('textbox', { name: /Friend's code/ }), { target: { value: 'abc2345' } });
     fireEvent.click(screen.getByRole('button', { name: 'Add code' }));
     expect(await screen.findByText(/alice is now your referrer/)).toBeTruthy();
     expect(calls[0]).toMatchObject({ method: 'POST', url: '/api/referrals/claim', body: { code: 'abc2345' } });
@@ -114,7 +114,7 @@ describe('ClaimForm', () => {
   ])('puts the refusal on the field (%#)', async (answer, message) => {
     mockServer(() => answer);
     renderIn(<ClaimForm />);
-    fireEvent.change(screen.getByRole('textbox', { name: /Friend's code/ }), { target: { value: 'ABC2345' } });
+    fireEvent.input(screen.getByRole('textbox', { name: /Friend's code/ }), { target: { value: 'ABC2345' } });
     fireEvent.click(screen.getByRole('button', { name: 'Add code' }));
     expect(await screen.findByText(message)).toBeTruthy();
   });
@@ -122,7 +122,7 @@ describe('ClaimForm', () => {
   it('shows a rate limit as a form message, not on the field', async () => {
     mockServer(() => ({ status: 429, body: { error: { code: 'rate_limited', message: 'Slow down.', retryAfter: 30 } } }));
     renderIn(<ClaimForm />);
-    fireEvent.change(screen.getByRole('textbox', { name: /Friend's code/ }), { target: { value: 'ABC2345' } });
+    fireEvent.input(screen.getByRole('textbox', { name: /Friend's code/ }), { target: { value: 'ABC2345' } });
     fireEvent.click(screen.getByRole('button', { name: 'Add code' }));
     expect(await screen.findByText('The code was not added')).toBeTruthy();
     expect(screen.getByText(/Try again in 30 seconds/)).toBeTruthy();

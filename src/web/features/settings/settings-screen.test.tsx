@@ -55,7 +55,7 @@ describe('settings screen', () => {
     const calls = renderScreen(() => json({}));
     const rate = await screen.findByRole('textbox', { name: /Default buyback rate/ });
     expect(screen.getByRole('heading', { level: 2, name: 'Shop' })).toBeTruthy();
-    fireEvent.change(rate, { target: { value: '10001' } });
+    fireEvent.input(rate, { target: { value: '10001' } });
     fireEvent.submit(screen.getByRole('form', { name: 'Default buyback rate' }));
     expect(await screen.findByText(/cannot be above 100%/)).toBeTruthy();
     await waitFor(() => expect(rate.getAttribute('aria-invalid')).toBe('true'));
@@ -68,7 +68,7 @@ describe('settings screen', () => {
       json({ error: { code: 'validation_failed', message: 'Check the form.', fields: { 'value.maxCents': ['Too high for this shop.'] } } }, 400),
     );
     const max = await screen.findByRole('textbox', { name: /Maximum deposit/ });
-    fireEvent.change(max, { target: { value: '90000' } });
+    fireEvent.input(max, { target: { value: '90000' } });
     fireEvent.submit(screen.getByRole('form', { name: 'Deposit limits' }));
     expect(await screen.findByText('Too high for this shop.')).toBeTruthy();
     await waitFor(() => expect(max.getAttribute('aria-invalid')).toBe('true'));

@@ -67,8 +67,8 @@ describe('AdminBalance', () => {
     );
     renderBalance('u_other', 'u_me');
     expect(await screen.findByText(/\$1,700\.00 left/)).toBeTruthy();
-    fireEvent.change(screen.getByRole('textbox', { name: 'Amount' }), { target: { value: '600' } });
-    fireEvent.change(screen.getByRole('textbox', { name: 'Reason' }), { target: { value: 'late shipment' } });
+    fireEvent.input(screen.getByRole('textbox', { name: 'Amount' }), { target: { value: '600' } });
+    fireEvent.input(screen.getByRole('textbox', { name: 'Reason' }), { target: { value: 'late shipment' } });
     fireEvent.click(screen.getByRole('button', { name: 'Review adjustment' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Apply adjustment' }));
     await waitFor(() => expect(calls.some((c) => c.method === 'POST')).toBe(true));

@@ -57,7 +57,7 @@ describe('ResponsiblePlaySection', () => {
     });
     renderSection();
     const daily = await screen.findByRole('textbox', { name: 'Daily limit' });
-    fireEvent.change(daily, { target: { value: '50' } });
+    fireEvent.input(daily, { target: { value: '50' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save limits' }));
     await waitFor(() => expect(calls.some((c) => c.method === 'PUT')).toBe(true));
     expect(calls.find((c) => c.method === 'PUT')!.body).toEqual({ day: 5000 });
@@ -67,7 +67,7 @@ describe('ResponsiblePlaySection', () => {
   it('refuses a malformed limit before calling the server', async () => {
     const calls = mockServer(() => ({ body: base }));
     renderSection();
-    fireEvent.change(await screen.findByRole('textbox', { name: 'Weekly limit' }), { target: { value: 'lots' } });
+    fireEvent.input(await screen.findByRole('textbox', { name: 'Weekly limit' }), { target: { value: 'lots' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save limits' }));
     expect(await screen.findByText(/Enter an amount of at least 1.00/)).toBeTruthy();
     expect(calls.filter((c) => c.method === 'PUT')).toHaveLength(0);

@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ShieldCheck } from 'lucide-react';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import {
   LIMIT_PERIODS,
   SELF_EXCLUSION_DURATIONS,
@@ -32,8 +32,15 @@ function DepositLimitsForm({ limits }: { limits: Limits }) {
   const [errors, setErrors] = useState<Partial<Record<LimitPeriod, string>>>({});
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<{ tone: 'success' | 'danger'; text: string } | null>(null);
-  // Re-sync when the server answers with new limits.
-  useEffect(() => setValues(initial()), [limits]); // eslint-disable-line react-hooks/exhaustive-deps
+  // Re-sync when the server answers with new limits, and only then: on mount the values already
+  // are the limits, and resetting them there would drop what was typed before the effect ran
+  // (Preact runs effects after the next frame).
+  const syncedFrom = useRef(limits);
+  useEffect(() => {
+    if (syncedFrom.current === limits) return;
+    syncedFrom.current = limits;
+    setValues(initial());
+  }, [limits]); // eslint-disable-line react-hooks/exhaustive-deps
 
   async function submit(e: FormEvent) {
     e.preventDefault();
