@@ -1,3 +1,5 @@
+import path from 'node:path';
+
 /**
  * The SPA is written against React's API and types, and runs on Preact through preact/compat
  * (docs/decisions/0020-preact-compat.md): React DOM alone is 63 KB gzip, more than half of the
@@ -14,4 +16,6 @@ export const preactAliases = [
   { find: /^react\/jsx-runtime$/, replacement: 'preact/compat/jsx-runtime' },
   { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/compat/jsx-dev-runtime' },
   { find: /^react$/, replacement: 'preact/compat' },
+  // Radix's focus guards, timed for Preact (see the module).
+  { find: /^@radix-ui\/react-focus-guards$/, replacement: path.join(import.meta.dirname, 'src/web/lib/focus-guards.ts') },
 ];

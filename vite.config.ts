@@ -3,7 +3,7 @@ import path from 'node:path';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig, type Plugin, type Rolldown } from 'vite';
 import { ROUTE_LIST } from './src/shared/routes.ts';
-import { ROUTE_CHUNKS_FILE } from './src/shared/route-chunks.ts';
+import { PROFILE_LAYOUT, ROUTE_CHUNKS_FILE, SIGNED_IN_CHROME } from './src/shared/route-chunks.ts';
 import { preactAliases } from './preact-aliases.ts';
 
 const apiPort = Number(process.env.API_PORT ?? 3001);
@@ -15,8 +15,9 @@ const webRoot = path.resolve(import.meta.dirname, 'src/web');
  * downloaded and run: an extra round trip, plus the entry's download time, before the page can
  * show anything real.
  *
- * At build time it maps every public route of the route table to the chunks its page needs beyond
- * the entry (from pages/index.ts) and writes that map as `route-chunks.json` next to index.html
+ * At build time it maps every public and signed-in route of the route table to the chunks its page
+ * needs beyond the entry (from pages/index.ts), plus the lazy parts of a signed-in visitor's
+ * header and the profile area's layout, and writes that map as `route-chunks.json` next to index.html
  * (not under /assets, so it is not served). The page server (server/modules/pages/spa.ts) names
  * the current route's chunks in the HTML as `<link rel="modulepreload">`, where the browser's
  * preload scanner finds them while it reads the head, and the router's own dynamic import then
@@ -46,13 +47,25 @@ function routeChunks(): Plugin {
       const byModule = new Map(
         chunks.filter((c) => c.facadeModuleId).map((c) => [c.facadeModuleId!.replace(/\.tsx?$/, ''), c]),
       );
-      const map: Record<string, string[]> = {};
+      const codeOf = (...modules: string[]) => {
+        const seen = new Set<string>();
+        for (const m of modules) {
+          const chunk = byModule.get(path.join(webRoot, m));
+          if (chunk) closure(chunk, seen.add(chunk.fileName));
+        }
+        return [...seen].filter((f) => !initial.has(f)).map((f) => `/${f}`);
+      };
+      const map: Record<string, string[]> = {
+        // Lazy for visitors (layouts/site-chrome.tsx, signed-in-header.tsx); drawn at once when signed in.
+        [SIGNED_IN_CHROME]: codeOf('layouts/signed-in-header', 'layouts/account-menu', 'features/notifications/bell'),
+        [PROFILE_LAYOUT]: codeOf('layouts/profile-layout'),
+      };
       for (const def of ROUTE_LIST) {
         const mod = pageModule.get(def.id);
-        if (def.access !== 'public' || def.notFound || !mod) continue;
-        const chunk = byModule.get(path.join(webRoot, 'pages', mod));
-        if (!chunk) continue;
-        map[def.id] = [...closure(chunk, new Set([chunk.fileName]))].filter((f) => !initial.has(f)).map((f) => `/${f}`);
+        // Public and signed-in pages; the back office loads its own way.
+        if ((def.access !== 'public' && def.access !== 'user') || def.notFound || !mod) continue;
+        const files = codeOf(path.join('pages', mod));
+        if (files.length) map[def.id] = files;
       }
       this.emitFile({ type: 'asset', fileName: ROUTE_CHUNKS_FILE, source: JSON.stringify(map) });
     },

@@ -1,3 +1,16 @@
+/** What the app asks for on every page as it starts (web main.tsx): the site config and who is signed in. */
+export const START_REQUESTS = ['/api/config', '/api/me'] as const;
+
+/**
+ * The first reads of the signed-in pages whose data the address names alone (web
+ * pages/shop/open-pack.tsx). Only preloaded for a request that carries a live session.
+ */
+export function signedInEarlyRequests(pathname: string): string[] {
+  const path = pathname.length > 1 ? pathname.replace(/\/$/, '') : pathname;
+  if (path === '/open-pack') return ['/api/shop/inventory', '/api/catalog/classes'];
+  return [];
+}
+
 /**
  * The public API reads that the first page of a visit starts with: exactly the URLs its queries
  * request (web features/shop/api.ts, features/catalog/api.ts). The page server

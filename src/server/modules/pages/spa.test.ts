@@ -4,7 +4,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Deps } from '../../deps.ts';
 import { publicSettings } from '../settings/registry-service.ts';
-import { ROUTE_CHUNKS_FILE, type RouteChunks } from '../../../shared/route-chunks.ts';
+import { Hono } from 'hono';
+import { PROFILE_LAYOUT, ROUTE_CHUNKS_FILE, SIGNED_IN_CHROME, type RouteChunks } from '../../../shared/route-chunks.ts';
+import type { AppEnv } from '../../http/types.ts';
 import { spaRoutes } from './spa.ts';
 
 // Only the pull page reads the database; these routes need the config alone.
@@ -22,6 +24,10 @@ describe('the first HTML of a page', () => {
       shopProduct: ['/assets/product-c.js'],
       signIn: ['/assets/sign-in-d.js', '/assets/form-kit-e.js'],
       about: ['/assets/about-f.js'],
+      openPack: ['/assets/open-pack-g.js'],
+      profileBilling: ['/assets/billing-j.js'],
+      [SIGNED_IN_CHROME]: ['/assets/signed-in-header-h.js', '/assets/bell-i.js'],
+      [PROFILE_LAYOUT]: ['/assets/profile-layout-k.js'],
     };
     writeFileSync(path.join(dist, ROUTE_CHUNKS_FILE), JSON.stringify(chunks));
   });
@@ -75,9 +81,25 @@ describe('the first HTML of a page', () => {
     };
     for (const [p, urls] of Object.entries(expected)) {
       const { html } = await page(p);
-      expect(preloads(html), p).toEqual(urls);
+      // Every page starts with the site config and the session (web main.tsx), then its own reads.
+      expect(preloads(html), p).toEqual(['/api/config', '/api/me', ...urls]);
       // In the head, where the browser's preload scanner meets them before the body.
       expect(html.indexOf('rel="preload"'), p).toBeLessThan(html.indexOf('</head>'));
+    }
+  });
+
+  it('preloads only the config and the session where the first read is not known from the address or not public', async () => {
+    for (const p of ['/about', '/fairness', '/sign-in', '/collect', '/open-pack', '/shop/a%22b']) {
+      const { html } = await page(p, SIGNED_IN);
+      expect(preloads(html), p).toEqual(['/api/config', '/api/me']);
+    }
+  });
+
+  it('preloads nothing on the back office and the not-found pages', async () => {
+    for (const p of ['/admin', '/admin/users', '/no-such-page']) {
+      const { html } = await page(p, SIGNED_IN);
+      expect(html, p).not.toContain('rel="preload"');
+      expect(html, p).not.toContain('modulepreload');
     }
   });
 
@@ -101,18 +123,45 @@ describe('the first HTML of a page', () => {
     }
   });
 
-  it('preloads no page code for signed-in, admin and not-found pages', async () => {
-    for (const p of ['/collect', '/open-pack', '/admin', '/admin/users', '/profile/billing', '/no-such-page']) {
+  it('preloads no signed-in page code for a request without a live session (a cookie alone is not one)', async () => {
+    for (const p of ['/collect', '/open-pack', '/profile/billing']) {
       const { html } = await page(p, SIGNED_IN);
-      expect(html, p).not.toContain('modulepreload');
+      expect(modulePreloads(html), p).toEqual([]);
+      expect(preloads(html), p).toEqual(['/api/config', '/api/me']);
     }
   });
 
-  it('preloads nothing where the first read is not known from the address or not public', async () => {
-    for (const p of ['/about', '/fairness', '/no-such-page', '/sign-in', '/collect', '/open-pack', '/admin', '/shop/a%22b']) {
-      const { html } = await page(p, SIGNED_IN);
-      expect(preloads(html), p).toEqual([]);
-      expect(html, p).not.toContain('rel="preload"');
-    }
+  describe('with a live session', () => {
+    // What the actor middleware sets for a request whose session cookie checks out.
+    const signedIn = () => {
+      const app = new Hono<AppEnv>();
+      app.use('*', async (c, next) => {
+        c.set('actor', { userId: 'u1', role: 'user', emailVerified: true, mfaPassed: false, sessionId: 's1', username: 'dana' });
+        await next();
+      });
+      app.route('/', spaRoutes(deps, dist));
+      return app;
+    };
+    const signedInPage = async (p: string) => (await signedIn().request(p)).text();
+
+    it('preloads a signed-in page’s code, the signed-in header’s and, on /open-pack, its first reads', async () => {
+      const open = await signedInPage('/open-pack');
+      expect(modulePreloads(open)).toEqual(['/assets/open-pack-g.js', '/assets/signed-in-header-h.js', '/assets/bell-i.js']);
+      expect(preloads(open)).toEqual(['/api/config', '/api/me', '/api/shop/inventory', '/api/catalog/classes']);
+      const billing = await signedInPage('/profile/billing');
+      expect(modulePreloads(billing)).toEqual(['/assets/billing-j.js', '/assets/profile-layout-k.js']);
+      expect(preloads(billing)).toEqual(['/api/config', '/api/me']);
+    });
+
+    it('adds the signed-in header’s code to the shop’s public pages, and nothing to the back office', async () => {
+      expect(modulePreloads(await signedInPage('/shop'))).toEqual([
+        '/assets/shop-a.js',
+        '/assets/notice-b.js',
+        '/assets/signed-in-header-h.js',
+        '/assets/bell-i.js',
+      ]);
+      expect(modulePreloads(await signedInPage('/sign-in'))).toEqual(['/assets/sign-in-d.js', '/assets/form-kit-e.js']);
+      expect(await signedInPage('/admin')).not.toContain('modulepreload');
+    });
   });
 });

@@ -4,8 +4,8 @@ import { Hono } from 'hono';
 import { compress } from 'hono/compress';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { pullIdSchema } from '../../../shared/contracts/pulls.ts';
-import { earlyRequests } from '../../../shared/early-requests.ts';
-import { ROUTE_CHUNKS_FILE, type RouteChunks } from '../../../shared/route-chunks.ts';
+import { earlyRequests, signedInEarlyRequests, START_REQUESTS } from '../../../shared/early-requests.ts';
+import { PROFILE_LAYOUT, ROUTE_CHUNKS_FILE, SIGNED_IN_CHROME, type RouteChunks } from '../../../shared/route-chunks.ts';
 import { matchRoute, type RouteDef } from '../../../shared/routes.ts';
 import { siteShellHtml } from '../../../shared/site-shell.ts';
 import type { Deps } from '../../deps.ts';
@@ -31,23 +31,33 @@ function withShell(html: string, route: RouteDef): string {
 const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 /**
- * What a public page needs first, named in the head so the browser fetches it while it reads the
- * HTML rather than after the app's code has arrived and run:
+ * What a page needs first, named in the head so the browser fetches it while it reads the HTML
+ * rather than after the app's code has arrived and run:
  * - its code beyond the entry chunk (the build's route-chunks.json), as `modulepreload` with the
- *   entry script's CORS mode, so the router's dynamic import finds it loaded;
- * - its first API reads (shared/early-requests.ts), as `preload as="fetch"` with
- *   `crossorigin="anonymous"`: a CORS request with same-origin credentials, which is what the
- *   web's `api.get` sends (`fetch(url, { credentials: 'same-origin' })`), so the browser hands it
- *   the preloaded answer (a different mode or URL would fetch twice and warn that the preload went
- *   unused).
+ *   entry script's CORS mode, so the router's dynamic import finds it loaded: for public pages, and
+ *   for signed-in pages when the request carries a live session (with the signed-in header's lazy
+ *   parts, and the profile area's layout); a visitor on a signed-in page is sent to sign in;
+ * - its first API reads, as `preload as="fetch"` with `crossorigin="anonymous"`: a CORS request
+ *   with same-origin credentials, which is what the web's `api.get` sends (`fetch(url,
+ *   { credentials: 'same-origin' })`), so the browser hands it the preloaded answer (a different
+ *   mode or URL would fetch twice and warn that the preload went unused). Every page starts with
+ *   the site config and the session (shared/early-requests.ts); a few name more by their address.
  */
-function withPreloads(html: string, route: RouteDef & { id: string }, url: URL, chunks: RouteChunks): string {
-  if (route.access !== 'public' || route.notFound) return html;
-  const code = (chunks[route.id] ?? []).map((f) => `<link rel="modulepreload" crossorigin href="${escapeAttr(f)}">`);
-  const data = route.area === 'site' ? earlyRequests(url.pathname, url.searchParams) : [];
-  const fetches = data.map((u) => `<link rel="preload" as="fetch" crossorigin="anonymous" href="${escapeAttr(u)}">`);
-  const links = [...code, ...fetches].join('');
-  return links ? html.replace('</head>', `${links}</head>`) : html;
+function withPreloads(html: string, route: RouteDef & { id: string }, url: URL, chunks: RouteChunks, signedIn: boolean): string {
+  if (route.notFound || route.access === 'admin' || route.access === 'owner') return html;
+  const mayLoad = route.access === 'public' || signedIn;
+  const code = new Set<string>();
+  if (mayLoad) for (const f of chunks[route.id] ?? []) code.add(f);
+  if (signedIn && route.area === 'site') for (const f of chunks[SIGNED_IN_CHROME] ?? []) code.add(f);
+  if (signedIn && route.area === 'profile') for (const f of chunks[PROFILE_LAYOUT] ?? []) code.add(f);
+  const data: string[] = [...START_REQUESTS];
+  if (route.access === 'public' && route.area === 'site') data.push(...earlyRequests(url.pathname, url.searchParams));
+  if (route.access === 'user' && signedIn) data.push(...signedInEarlyRequests(url.pathname));
+  const links = [
+    ...[...code].map((f) => `<link rel="modulepreload" crossorigin href="${escapeAttr(f)}">`),
+    ...[...new Set(data)].map((u) => `<link rel="preload" as="fetch" crossorigin="anonymous" href="${escapeAttr(u)}">`),
+  ].join('');
+  return html.replace('</head>', `${links}</head>`);
 }
 
 /**
@@ -88,7 +98,7 @@ export function spaRoutes(deps: Deps, distDir = webDistDir) {
     const route = matchRoute(c.req.path);
     const status = route.notFound ? 404 : 200;
     c.header('Cache-Control', 'no-cache');
-    const html = built && withPreloads(withShell(built, route), route, new URL(c.req.url), routeChunks);
+    const html = built && withPreloads(withShell(built, route), route, new URL(c.req.url), routeChunks, Boolean(c.get('actor')));
     if (!html) {
       return c.html(
         `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${deps.config.siteName}</title></head>` +

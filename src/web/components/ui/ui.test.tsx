@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { Button, Checkbox, CopyableCode, CurrencyContext, Dialog, FormField, Input, Money, Notice, pageWindow, Pagination } from './index';
 
 afterEach(cleanup);
@@ -141,6 +141,26 @@ describe('Notice', () => {
     expect(screen.getByRole('alert').textContent).toContain('Card declined');
     expect(screen.getByRole('status').textContent).toContain('Saved');
     expect(screen.getByText('Static help').closest('[role]')).toBeNull();
+  });
+});
+
+describe('an open modal dialog and screen readers', () => {
+  it('hides the rest of the page and the focus guards, so a reader meets only the dialog', async () => {
+    render(
+      <div>
+        <p>Behind the dialog</p>
+        <Dialog open title="Ship cards">
+          body
+        </Dialog>
+      </div>,
+    );
+    const dialog = screen.getByRole('dialog');
+    // The dialog hides its surroundings in a passive effect; Preact runs those after the next frame.
+    await waitFor(() => expect(screen.getByText('Behind the dialog').closest('[aria-hidden="true"]')).toBeTruthy());
+    const guards = [...document.querySelectorAll('[data-radix-focus-guard]')];
+    expect(guards).toHaveLength(2);
+    for (const g of guards) expect(g.getAttribute('aria-hidden')).toBe('true');
+    expect(dialog.closest('[aria-hidden="true"]')).toBeNull();
   });
 });
 
