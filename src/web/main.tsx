@@ -32,10 +32,26 @@ void queryClient.prefetchQuery(sessionQueryOptions);
 
 const router = buildRouter(queryClient);
 
+// The first HTML of most pages already shows the header (pages/spa.ts). Rendered over it, the app
+// would replace it with nothing while its first page is still loading (every route is pending
+// until the session, the page's code and its first data are there) and draw it again a moment
+// later: a blank flash. So the header waits beside the app's root and leaves in the same frame as
+// the app draws its first element (a MutationObserver's callback runs before the next paint).
+const rootEl = document.getElementById('root')!;
+const shell = rootEl.querySelector(':scope > [data-shell]');
+if (shell) {
+  rootEl.before(shell);
+  new MutationObserver((_, observer) => {
+    if (!rootEl.firstElementChild) return;
+    shell.remove();
+    observer.disconnect();
+  }).observe(rootEl, { childList: true });
+}
+
 // Render errors are reported by the boundaries that catch them (lib/error-boundary.tsx around the
 // layouts, pages/route-error.tsx for a route), and anything that escapes by the global handlers.
 // No createRoot error callbacks: the app runs on preact/compat (preact-aliases.ts), which has none.
-createRoot(document.getElementById('root')!).render(
+createRoot(rootEl).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
       <RouterProvider router={router} />

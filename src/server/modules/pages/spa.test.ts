@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Deps } from '../../deps.ts';
 import { publicSettings } from '../settings/registry-service.ts';
@@ -50,6 +51,15 @@ describe('the first HTML of a page', () => {
     const missing = await page('/no-such-page');
     expect(missing.status).toBe(404);
     expect(missing.html).toContain('data-shell=""');
+  });
+
+  it('sends the HTML gzipped to a browser that accepts it, and plain to one that does not', async () => {
+    const zipped = await spaRoutes(deps, dist).request('/shop', { headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(zipped.headers.get('content-encoding')).toBe('gzip');
+    expect(gunzipSync(Buffer.from(await zipped.arrayBuffer())).toString('utf8')).toContain('data-shell=""');
+    const plain = await spaRoutes(deps, dist).request('/shop');
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(await plain.text()).toContain('data-shell=""');
   });
 
   it('leaves the root empty where another layout draws the page', async () => {
@@ -151,6 +161,12 @@ describe('the first HTML of a page', () => {
       const billing = await signedInPage('/profile/billing');
       expect(modulePreloads(billing)).toEqual(['/assets/billing-j.js', '/assets/profile-layout-k.js']);
       expect(preloads(billing)).toEqual(['/api/config', '/api/me']);
+    });
+
+    it('carries the header on the shop’s signed-in pages, which will not send this request to sign in', async () => {
+      for (const p of ['/open-pack', '/collect', '/home']) expect(await signedInPage(p), p).toContain('data-shell=""');
+      // The profile area and the back office draw other layouts.
+      for (const p of ['/profile/billing', '/admin']) expect(await signedInPage(p), p).not.toContain('data-shell');
     });
 
     it('adds the signed-in header’s code to the shop’s public pages, and nothing to the back office', async () => {

@@ -18,13 +18,14 @@ import { publicSettings } from '../settings/registry-service.ts';
 const ROOT_DIV = '<div id="root"></div>';
 
 /**
- * The site header as the page's first paint (shared/site-shell.ts) on the shop's public pages.
- * Signed-in pages keep an empty root: a visitor is sent to sign in (another layout, so a header
- * would appear and vanish), and their guard waits for the session before the page renders. So do
- * the sign-in, admin and maintenance screens, which draw another layout.
+ * The site header as the page's first paint (shared/site-shell.ts) on the shop's public pages,
+ * and on its signed-in pages (the vault, open pack, home) for a request with a live session, which
+ * will not be sent to sign in. A visitor's signed-in page keeps an empty root: it is sent to sign
+ * in (another layout, so a header would appear and vanish). So do the sign-in, admin and
+ * maintenance screens, which draw another layout.
  */
-function withShell(html: string, route: RouteDef): string {
-  if (route.area !== 'site' || route.access !== 'public') return html;
+function withShell(html: string, route: RouteDef, signedIn: boolean): string {
+  if (route.area !== 'site' || !(route.access === 'public' || (route.access === 'user' && signedIn))) return html;
   return html.replace(ROOT_DIV, `<div id="root">${siteShellHtml(publicSettings().siteName)}</div>`);
 }
 
@@ -93,12 +94,15 @@ export function spaRoutes(deps: Deps, distDir = webDistDir) {
     app.get(`/${file}`, serveStatic({ path: path.join(distDir, file), onFound: (_p, c) => c.header('Cache-Control', 'public, max-age=3600') }));
   }
 
-  app.get('*', async (c) => {
+  // The page's HTML too: with the header shell and the preload links it is 4–5 KB, and it is the
+  // first thing a visit waits for.
+  app.get('*', compress(), async (c) => {
     const built = loadIndex();
     const route = matchRoute(c.req.path);
     const status = route.notFound ? 404 : 200;
     c.header('Cache-Control', 'no-cache');
-    const html = built && withPreloads(withShell(built, route), route, new URL(c.req.url), routeChunks, Boolean(c.get('actor')));
+    const signedIn = Boolean(c.get('actor'));
+    const html = built && withPreloads(withShell(built, route, signedIn), route, new URL(c.req.url), routeChunks, signedIn);
     if (!html) {
       return c.html(
         `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${deps.config.siteName}</title></head>` +

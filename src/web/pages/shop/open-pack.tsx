@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { PackageOpen, Store } from 'lucide-react';
@@ -9,11 +9,15 @@ import { newIdempotencyKey } from '@web/lib/api';
 import { classesQuery, imageKeyFromUrl, inventoryQuery, toRevealPacks, useOpen } from '@web/features/shop/api';
 import { PurchaseError } from '@web/features/shop/buy-panel';
 import { PackArt } from '@web/features/shop/pack-art';
-import { PackOpening } from '@web/features/shop/reveal/pack-opening';
 import { preloadRevealAnimation } from '@web/features/shop/reveal/build-up';
-import { SellBackPanel } from '@web/features/collection';
 import { WithCards } from './with-cards';
 import { plural } from '@web/lib/format';
+
+// The reveal and the sell-back panel show only after an opening: not part of the page's first
+// load. Opening a pack starts loading them with the request (preloadRevealAnimation), as the
+// product page does, so the reveal does not wait for them.
+const PackOpening = lazy(() => import('@web/features/shop/reveal/pack-opening').then((m) => ({ default: m.PackOpening })));
+const SellBackPanel = lazy(() => import('@web/features/collection/sell-back-panel').then((m) => ({ default: m.SellBackPanel })));
 
 interface Group {
   productId: string;
@@ -76,9 +80,14 @@ export default function OpenPackPage() {
     return (
       <WithCards>
         <h1 className="sr-only">Open a pack</h1>
+        <Suspense fallback={<Skeleton className="h-96 w-full" />}>
         <PackOpening
           packs={packs}
-          sellBack={<SellBackPanel ownedCardIds={result.data.openings.flatMap((o) => o.cards.map((c) => c.ownedCardId))} />}
+          sellBack={
+            <Suspense fallback={null}>
+              <SellBackPanel ownedCardIds={result.data.openings.flatMap((o) => o.cards.map((c) => c.ownedCardId))} />
+            </Suspense>
+          }
           actions={
             <>
               {items.length ? (
@@ -93,6 +102,7 @@ export default function OpenPackPage() {
             </>
           }
         />
+        </Suspense>
       </WithCards>
     );
   }
