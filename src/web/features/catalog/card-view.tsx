@@ -185,7 +185,15 @@ export const CardView = memo(function CardView({
           style={{ left: `${layout.art.x}%`, top: `${layout.art.y}%`, width: `${layout.art.w}%`, height: `${layout.art.h}%` }}
         >
           {look.imageKey ? (
-            <img src={imageUrl(look.imageKey, variant)} alt="" loading={loading} decoding="async" draggable={false} />
+            // A first-screen card's art is often the page's largest paint: ask for it first.
+            <img
+              src={imageUrl(look.imageKey, variant)}
+              alt=""
+              loading={loading}
+              fetchPriority={priority ? 'high' : undefined}
+              decoding="async"
+              draggable={false}
+            />
           ) : null}
         </div>
         {look.frameImageKey ? (
