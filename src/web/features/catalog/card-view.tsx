@@ -185,7 +185,8 @@ export const CardView = memo(function CardView({
           style={{ left: `${layout.art.x}%`, top: `${layout.art.y}%`, width: `${layout.art.w}%`, height: `${layout.art.h}%` }}
         >
           {look.imageKey ? (
-            // A first-screen card's art is often the page's largest paint: ask for it first.
+            // A first-screen card's art and frame are the page's largest paint (Lighthouse names the
+            // frame on /cards): ask for them first.
             <img
               src={imageUrl(look.imageKey, variant)}
               alt=""
@@ -202,6 +203,7 @@ export const CardView = memo(function CardView({
             src={imageUrl(look.frameImageKey, variant)}
             alt=""
             loading={loading}
+            fetchPriority={priority ? 'high' : undefined}
             decoding="async"
             draggable={false}
           />
