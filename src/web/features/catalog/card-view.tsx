@@ -165,7 +165,15 @@ export const CardView = memo(function CardView({
 
   const { layout } = look;
   const value = formatCents(look.valueCents, currency);
-  const loading = priority ? 'eager' : 'lazy';
+  // A first-screen card's art and frame are the page's largest paint (Lighthouse names the frame on
+  // /cards): load them at once and ask for them first. The rest wait until they are near the screen.
+  const imgProps = {
+    alt: '',
+    loading: priority ? 'eager' : 'lazy',
+    fetchPriority: priority ? 'high' : undefined,
+    decoding: 'async',
+    draggable: false,
+  } as const;
   const texture = look.texture;
   const tier = look.classTier;
 
@@ -184,29 +192,10 @@ export const CardView = memo(function CardView({
           className="pv-card__art"
           style={{ left: `${layout.art.x}%`, top: `${layout.art.y}%`, width: `${layout.art.w}%`, height: `${layout.art.h}%` }}
         >
-          {look.imageKey ? (
-            // A first-screen card's art and frame are the page's largest paint (Lighthouse names the
-            // frame on /cards): ask for them first.
-            <img
-              src={imageUrl(look.imageKey, variant)}
-              alt=""
-              loading={loading}
-              fetchPriority={priority ? 'high' : undefined}
-              decoding="async"
-              draggable={false}
-            />
-          ) : null}
+          {look.imageKey ? <img src={imageUrl(look.imageKey, variant)} {...imgProps} /> : null}
         </div>
         {look.frameImageKey ? (
-          <img
-            className="pv-card__frame"
-            src={imageUrl(look.frameImageKey, variant)}
-            alt=""
-            loading={loading}
-            fetchPriority={priority ? 'high' : undefined}
-            decoding="async"
-            draggable={false}
-          />
+          <img className="pv-card__frame" src={imageUrl(look.frameImageKey, variant)} {...imgProps} />
         ) : (
           <div className="pv-card__fallback-frame" />
         )}
