@@ -20,6 +20,9 @@ const TARGETS = { performance: 95, accessibility: 100, 'best-practices': 95 } as
 const CATEGORIES = Object.keys(TARGETS) as Array<keyof typeof TARGETS>;
 const RUNS = Number(process.argv.find((a) => a.startsWith('--runs='))?.slice(7) ?? 3);
 const ONLY = process.argv.find((a) => a.startsWith('--only='))?.slice(7).split(',');
+// --reports=DIR keeps each page's median run as a full Lighthouse report (JSON), for reading the
+// main-thread breakdown, long tasks and LCP element the summary leaves out.
+const REPORTS = process.argv.find((a) => a.startsWith('--reports='))?.slice(10);
 const DEMO_USER = { email: 'demo@packvault.test', password: 'demo-password-1' };
 
 /** Signs the demo user in through the API, the way e2e/global-setup.ts does; returns a Cookie header. */
@@ -123,6 +126,10 @@ async function main() {
         log(`${p.path} run ${i + 1}: perf ${Math.round((lhr.categories.performance?.score ?? 0) * 100)}`);
       }
       const lhr = computeMedianRun(runs);
+      if (REPORTS) {
+        mkdirSync(REPORTS, { recursive: true });
+        writeFileSync(path.join(REPORTS, `${p.path.replace(/[^a-z0-9]+/gi, '_').replace(/^_|_$/g, '') || 'home'}.json`), JSON.stringify(lhr));
+      }
       lighthouseVersion = lhr.lighthouseVersion;
       chromiumVersion = lhr.environment.hostUserAgent;
       const scores = Object.fromEntries(CATEGORIES.map((c) => [c, Math.round((lhr.categories[c]?.score ?? 0) * 100)])) as Record<keyof typeof TARGETS, number>;

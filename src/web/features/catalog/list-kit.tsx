@@ -3,6 +3,7 @@ import { Button } from '@web/components/ui/button';
 import { Notice } from '@web/components/ui/notice';
 import { Pagination } from '@web/components/ui/pagination';
 import { ApiClientError } from '@web/lib/api';
+import { formatCount } from '@web/lib/format';
 
 /*
  * The list controls shared by the public catalog and the back office. Kept apart from
@@ -29,7 +30,7 @@ export function ListFooter({ page, pageSize, total, onPage, noun }: { page: numb
   return (
     <div className="mt-4 flex flex-col items-center justify-between gap-3 sm:flex-row">
       <p className="text-sm text-zinc-400" aria-live="polite">
-        {total === 0 ? `No ${noun}` : `Showing ${from}–${to} of ${total.toLocaleString()} ${noun}`}
+        {total === 0 ? `No ${noun}` : `Showing ${from}–${to} of ${formatCount(total)} ${noun}`}
       </p>
       {pageCount > 1 ? <Pagination page={page} pageCount={pageCount} onPageChange={onPage} label={`${noun} pages`} /> : null}
     </div>

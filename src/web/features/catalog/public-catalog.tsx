@@ -1,4 +1,4 @@
-import { lazy, Suspense, useDeferredValue, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useQuery, type QueryClient } from '@tanstack/react-query';
 import type { PublicCard, LookRefs } from '@shared/contracts/catalog';
 import { lookFromRefs, PUBLIC_PAGE_SIZE } from '@shared/contracts/catalog-look';
@@ -6,6 +6,7 @@ import { Button, EmptyState, GradeBadge, PageHeader } from '@web/components/ui';
 import { publicCardsQuery, publicClassesQuery, publicSetsQuery } from './api';
 import { CardAction } from '@web/components/card-action';
 import { CardSkeleton, CardView } from './card-view';
+import { gridColumnsAt, useProgressiveCount } from '@web/hooks/use-progressive-count';
 import { FilterSelect, ListFooter, QueryError, readUrlState, SearchBox, Toolbar, useUrlState } from './list-kit';
 
 // The detail dialog (and Radix's dialog code) is fetched when a card is first pointed at,
@@ -131,16 +132,21 @@ export function PublicCatalog() {
   );
 }
 
-/** Cards drawn in the first paint; the rest of the page follows in a time-sliced render. */
-const FIRST_CARDS = 12;
-
 function CardTiles({ items, refs, onOpen }: { items: PublicCard[]; refs: LookRefs; onOpen: (id: string) => void }) {
-  // A page of 48 cards rendered at once blocks a phone's main thread for hundreds of ms. The
-  // first screenful comes at once; React renders the others as a transition, yielding as it goes.
-  const count = useDeferredValue(items.length, Math.min(items.length, FIRST_CARDS));
-  return items
-    .slice(0, count)
-    .map((card, i) => <CardTile key={card.id} card={card} refs={refs} priority={i < 6} onOpen={() => onOpen(card.id)} />);
+  // Two rows' worth at once (about the first screen at any width), then a row per frame
+  // (hooks/use-progressive-count.ts): a page drawn in one go was one long task on a phone.
+  const [columns] = useState(() => gridColumnsAt(window.innerWidth));
+  const shown = useProgressiveCount(items.length, columns * 2, columns);
+  return items.map((card, i) =>
+    i < shown ? (
+      <CardTile key={card.id} card={card} refs={refs} priority={i < 6} onOpen={() => onOpen(card.id)} />
+    ) : (
+      <li key={card.id} aria-hidden="true">
+        <CardSkeleton fluid />
+        <span className="mt-2 block h-4" />
+      </li>
+    ),
+  );
 }
 
 function preloadCardDetail() {

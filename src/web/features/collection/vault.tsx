@@ -35,6 +35,7 @@ import { STATUS_TONE } from './format';
 import { OwnedCardDialog } from './owned-card-dialog';
 import { SellBackDialog } from './sell-back-dialog';
 import { plural } from '@web/lib/format';
+import { gridColumnsAt, useProgressiveCount } from '@web/hooks/use-progressive-count';
 
 const SORT_LABEL: Record<(typeof COLLECTION_SORTS)[number], string> = {
   acquired_desc: 'Newest first',
@@ -94,6 +95,10 @@ export function Vault({ selectionActions }: VaultProps = {}) {
   };
   const list = useQuery(collectionQuery(params));
   const data = list.data;
+  // Two rows at once, then a row per frame: a full page drawn in one go was one long task on a
+  // phone (hooks/use-progressive-count.ts).
+  const [columns] = useState(() => gridColumnsAt(window.innerWidth));
+  const shown = useProgressiveCount(data?.items.length ?? 0, columns * 2, columns);
 
   // Selection survives paging; cards that left the vault drop out when the list refreshes.
   const [selected, setSelected] = useState<Map<string, OwnedCard>>(new Map());
@@ -338,17 +343,21 @@ export function Vault({ selectionActions }: VaultProps = {}) {
             </div>
           </div>
           <ul className="grid grid-cols-2 gap-4 sm:grid-cols-3 md:grid-cols-4 xl:grid-cols-6" aria-label="Your cards">
-            {data.items.map((item, i) => (
-              <VaultTile
-                key={item.id}
-                priority={i < 6}
-                item={item}
-                refs={data.refs}
-                selected={selected.has(item.id)}
-                onToggle={(on) => toggle(item, on)}
-                onOpen={() => setDetail(item.id)}
-              />
-            ))}
+            {data.items.map((item, i) =>
+              i < shown ? (
+                <VaultTile
+                  key={item.id}
+                  priority={i < 6}
+                  item={item}
+                  refs={data.refs}
+                  selected={selected.has(item.id)}
+                  onToggle={(on) => toggle(item, on)}
+                  onOpen={() => setDetail(item.id)}
+                />
+              ) : (
+                <TilePlaceholder key={item.id} />
+              ),
+            )}
           </ul>
           <Pagination page={page} pageCount={Math.ceil(data.total / PAGE_SIZE)} onPageChange={setPage} label="Vault pages" />
         </>
@@ -418,6 +427,16 @@ function Stat({ label, value, tone }: { label: string; value: React.ReactNode; t
         {value ?? <Skeleton className="h-8 w-24" />}
       </p>
     </div>
+  );
+}
+
+/** A tile's box while its card is still to be drawn: the tile's frame, the card's shape and two text lines. */
+function TilePlaceholder() {
+  return (
+    <li aria-hidden="true" className="flex flex-col gap-2 rounded-2xl border border-white/10 bg-surface/60 p-2">
+      <Skeleton className="aspect-[5/7] w-full rounded-xl" />
+      <span className="block h-9" />
+    </li>
   );
 }
 

@@ -1,4 +1,4 @@
-import { formatDateTime } from '@web/lib/format';
+import { formatDateTime, timeAgo } from '@web/lib/format';
 import { useEffect, useState } from 'react';
 import './shop.css';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -11,20 +11,6 @@ import { cn, Money, Skeleton } from '@web/components/ui';
 import { useRealtimeEvent, useRealtimeStatus } from '@web/lib/realtime';
 import { topPullsQuery, type TopPullWindow } from './api';
 import { ShopCard } from './card-slot';
-
-const rtf = typeof Intl !== 'undefined' ? new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' }) : null;
-
-/** "3 minutes ago", refreshed by the caller's re-render. */
-export function timeAgo(iso: string, now = Date.now()): string {
-  const s = Math.round((new Date(iso).getTime() - now) / 1000);
-  const abs = Math.abs(s);
-  if (!rtf) return formatDateTime(iso);
-  if (abs < 45) return 'just now';
-  if (abs < 3600) return rtf.format(Math.round(s / 60), 'minute');
-  if (abs < 86_400) return rtf.format(Math.round(s / 3600), 'hour');
-  if (abs < 30 * 86_400) return rtf.format(Math.round(s / 86_400), 'day');
-  return new Date(iso).toLocaleDateString();
-}
 
 /** Re-renders every `ms` so relative times stay true. */
 export function useNow(ms = 30_000) {
@@ -94,7 +80,14 @@ export function PullItem({ pull, refs, now, fresh, rank }: { pull: Pull; refs: L
         </p>
         <p className="truncate text-xs text-zinc-400">
           <span className="font-medium text-zinc-300">{pull.username}</span> ·{' '}
-          <time dateTime={pull.createdAt} title={formatDateTime(pull.createdAt)}>
+          <time
+            dateTime={pull.createdAt}
+            // The exact time on hover, written when the pointer first comes: a date formatter built
+            // while the ticker first draws would cost the page ICU's start-up (lib/format.ts).
+            onPointerEnter={(e) => {
+              e.currentTarget.title ||= formatDateTime(pull.createdAt);
+            }}
+          >
             {timeAgo(pull.createdAt, now)}
           </time>
           {fresh ? <span className="ml-2 font-semibold text-fuchsia-300">New</span> : null}

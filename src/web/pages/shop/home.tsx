@@ -9,7 +9,8 @@ import { useSession, welcomeText } from '@web/features/auth/session';
 import { inventoryQuery, openingsQuery, productsQuery } from '@web/features/shop/api';
 import { ShopCard } from '@web/features/shop/card-slot';
 import { ProductTile, ProductTileSkeleton } from '@web/features/shop/product-tile';
-import { timeAgo, useNow } from '@web/features/shop/pulls';
+import { useNow } from '@web/features/shop/pulls';
+import { timeAgo } from '@web/lib/format';
 import { WithCards } from './with-cards';
 
 /** /home — the signed-in front door: balance, unopened packs, featured packs, recent pulls. */
