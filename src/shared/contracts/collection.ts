@@ -3,7 +3,9 @@ import { pageSchema, pageSizeSchema, pagedSchema } from './paging.ts';
 import { applyBasisPoints } from '../money.ts';
 import { dayRangeFields, fromNotAfterTo } from './dates.ts';
 import { cardPhotosShape, gradedFilterSchema, idSchema, lookRefsSchema, MAX_VALUE_CENTS, publicCardSchema } from './catalog.ts';
-import { ACQUIRED_VIA, OWNED_CARD_STATUSES } from './shop.ts';
+import { ACQUIRED_VIA, COLLECTION_SORTS, COLLECTION_STATUS_FILTERS, OWNED_CARD_STATUSES } from './owned-cards.ts';
+
+export { ACQUIRED_LABEL, COLLECTION_SORTS, COLLECTION_STATUS_FILTERS, formatRate, STATUS_LABEL } from './owned-cards.ts';
 
 /**
  * Collection, buyback and owned cards in the back office (issue 7). Shared by the API
@@ -21,29 +23,9 @@ export const MAX_BUYBACK_CARDS = 500;
 export const ownedCardStatusSchema = z.enum(OWNED_CARD_STATUSES, { message: 'Pick a status from the list.' });
 export const acquiredViaSchema = z.enum(ACQUIRED_VIA);
 
-export const STATUS_LABEL: Record<(typeof OWNED_CARD_STATUSES)[number], string> = {
-  in_vault: 'In vault',
-  in_shipment: 'In a shipment',
-  shipped: 'Shipped',
-  delivered: 'Delivered',
-  sold_back: 'Sold back',
-  revoked: 'Revoked',
-  lost: 'Lost in the post',
-};
-export const ACQUIRED_LABEL: Record<(typeof ACQUIRED_VIA)[number], string> = {
-  opening: 'Pack opening',
-  drop: 'Daily drop',
-  grant: 'Gift from Packvault',
-};
-
 /** Rate × value, rounded down to the cent (the house never pays a fraction it does not have). */
 export function buybackAmount(valueCents: number, rateBp: number): number {
   return applyBasisPoints(valueCents, rateBp);
-}
-
-export function formatRate(bp: number): string {
-  const pct = bp / 100;
-  return `${Number.isInteger(pct) ? pct : pct.toFixed(2).replace(/0+$/, '')}%`;
 }
 
 const rateBpSchema = z
@@ -54,8 +36,6 @@ const rateBpSchema = z
 
 // ───────────────────────── the vault ─────────────────────────
 
-export const COLLECTION_SORTS = ['acquired_desc', 'acquired_asc', 'value_desc', 'value_asc', 'name'] as const;
-export const COLLECTION_STATUS_FILTERS = ['in_vault', 'all', ...OWNED_CARD_STATUSES.filter((s) => s !== 'in_vault')] as const;
 
 export const collectionQuerySchema = z.object({
   q: z.string().trim().max(100, 'Search is at most 100 characters.').optional(),

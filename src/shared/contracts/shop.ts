@@ -500,10 +500,7 @@ export type PullEvent = z.infer<typeof pullEventSchema>;
 
 // ───────────────────────── owned cards ─────────────────────────
 
-export const OWNED_CARD_STATUSES = ['in_vault', 'in_shipment', 'shipped', 'delivered', 'sold_back', 'revoked', 'lost'] as const;
-export const ACQUIRED_VIA = ['opening', 'drop', 'grant'] as const;
-export type OwnedCardStatus = (typeof OWNED_CARD_STATUSES)[number];
-export type AcquiredVia = (typeof ACQUIRED_VIA)[number];
+export { ACQUIRED_VIA, OWNED_CARD_STATUSES, type AcquiredVia, type OwnedCardStatus } from './owned-cards.ts';
 
 /** GET /api/cards/:id/packs — the live packs that can give this card, and the chance per pack. */
 export const cardPackOddsSchema = z.object({

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { ShieldCheck } from 'lucide-react';
-import { ACQUIRED_LABEL, formatRate, STATUS_LABEL } from '@shared/contracts/collection';
+import { ACQUIRED_LABEL, formatRate, STATUS_LABEL } from '@shared/contracts/owned-cards';
 import { GRADING_COMPANY_NAME } from '@shared/contracts/grading';
 import { pullPagePath } from '@shared/pull-path';
 import { Badge, Button, CopyableCode, Dialog, GradeBadge, Money, Notice, PhysicalPhotos, ShareButton, SkeletonText, buttonClasses } from '@web/components/ui';

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import type { BuybackInput, BuybackResult } from '@shared/contracts/collection';
-import { formatRate } from '@shared/contracts/collection';
+import { formatRate } from '@shared/contracts/owned-cards';
 import { Button, Dialog, Money, Notice, SkeletonText, toast } from '@web/components/ui';
 import { ApiClientError } from '@web/lib/api';
 import { quoteQuery, useSellBack } from './api';

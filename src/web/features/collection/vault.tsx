@@ -1,15 +1,9 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { PackageOpen, Search, SlidersHorizontal, X } from 'lucide-react';
-import {
-  COLLECTION_SORTS,
-  COLLECTION_STATUS_FILTERS,
-  STATUS_LABEL,
-  type BuybackInput,
-  type CollectionPage,
-  type OwnedCard,
-} from '@shared/contracts/collection';
+import type { BuybackInput, CollectionPage, OwnedCard } from '@shared/contracts/collection';
+import { COLLECTION_SORTS, COLLECTION_STATUS_FILTERS, STATUS_LABEL } from '@shared/contracts/owned-cards';
 import {
   Badge,
   Button,
@@ -32,10 +26,17 @@ import {
 import { collectionQuery, type CollectionParams } from './api';
 import { CollectionCard } from './card-renderer';
 import { STATUS_TONE } from './format';
-import { OwnedCardDialog } from './owned-card-dialog';
-import { SellBackDialog } from './sell-back-dialog';
 import { plural } from '@web/lib/format';
 import { gridColumnsAt, useProgressiveCount } from '@web/hooks/use-progressive-count';
+
+// The card's detail and the sell-back dialogs (and Radix's dialog code) load when first wanted:
+// pointing at or focusing a tile starts the detail's, a selection starts the sale's. The vault's
+// first screen does not wait for them.
+const loadOwnedCardDialog = () => import('./owned-card-dialog');
+const loadSellBackDialog = () => import('./sell-back-dialog');
+const OwnedCardDialog = lazy(() => loadOwnedCardDialog().then((m) => ({ default: m.OwnedCardDialog })));
+const SellBackDialog = lazy(() => loadSellBackDialog().then((m) => ({ default: m.SellBackDialog })));
+const preloadOwnedCardDialog = () => void loadOwnedCardDialog();
 
 const SORT_LABEL: Record<(typeof COLLECTION_SORTS)[number], string> = {
   acquired_desc: 'Newest first',
@@ -118,7 +119,14 @@ export function Vault({ selectionActions }: VaultProps = {}) {
   }, [data]);
 
   const [detail, setDetail] = useState<string | null>(null);
+  // Once shown, the detail dialog stays mounted, so closing it behaves as a dialog always has.
+  const [detailShown, setDetailShown] = useState(false);
+  if (detail && !detailShown) setDetailShown(true);
   const [sale, setSale] = useState<BuybackInput | null>(null);
+  const selecting = selected.size > 0;
+  useEffect(() => {
+    if (selecting) void loadSellBackDialog();
+  }, [selecting]);
 
   useEffect(() => setPage(1), [q, classId, set, graded, status, sort]);
 
@@ -393,27 +401,33 @@ export function Vault({ selectionActions }: VaultProps = {}) {
         </div>
       ) : null}
 
-      <OwnedCardDialog
-        ownedCardId={detail}
-        onOpenChange={(o) => !o && setDetail(null)}
-        onSell={(id) => {
-          setDetail(null);
-          setSale({ ownedCardIds: [id] });
-        }}
-      />
+      {detailShown ? (
+        <Suspense fallback={null}>
+          <OwnedCardDialog
+            ownedCardId={detail}
+            onOpenChange={(o) => !o && setDetail(null)}
+            onSell={(id) => {
+              setDetail(null);
+              setSale({ ownedCardIds: [id] });
+            }}
+          />
+        </Suspense>
+      ) : null}
       {sale ? (
-        <SellBackDialog
-          open
-          input={sale}
-          onOpenChange={(o) => !o && setSale(null)}
-          onSold={(r) =>
-            setSelected((prev) => {
-              const next = new Map(prev);
-              for (const l of r.lines) next.delete(l.ownedCardId);
-              return next;
-            })
-          }
-        />
+        <Suspense fallback={null}>
+          <SellBackDialog
+            open
+            input={sale}
+            onOpenChange={(o) => !o && setSale(null)}
+            onSold={(r) =>
+              setSelected((prev) => {
+                const next = new Map(prev);
+                for (const l of r.lines) next.delete(l.ownedCardId);
+                return next;
+              })
+            }
+          />
+        </Suspense>
       ) : null}
     </div>
   );
@@ -466,6 +480,8 @@ function VaultTile({
       <button
         type="button"
         onClick={onOpen}
+        onPointerEnter={preloadOwnedCardDialog}
+        onFocus={preloadOwnedCardDialog}
         className="rounded-xl focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-violet-400"
       >
         {/* Named by the card's image label plus "details" (no aria-label, so the name holds the card's visible text). */}

@@ -1,7 +1,11 @@
-import { useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Truck } from 'lucide-react';
 import { Button } from '@web/components/ui';
-import { ShipDialog } from './ship-dialog';
+
+// The ship dialog (address forms, zod, react-hook-form) loads when a selection first appears, not
+// with /collect's first screen.
+const loadShipDialog = () => import('./ship-dialog');
+const ShipDialog = lazy(() => loadShipDialog().then((m) => ({ default: m.ShipDialog })));
 
 /**
  * "Ship N" for a selection of vault cards (the /collect page puts it in the vault's selection
@@ -11,6 +15,7 @@ export function ShipCardsButton({ cards, onShipped }: { cards: Array<{ id: strin
   const [open, setOpen] = useState(false);
   const [ids, setIds] = useState<string[]>([]);
   const names = new Map(cards.map((c) => [c.id, c.name]));
+  useEffect(() => void loadShipDialog(), []);
   return (
     <>
       <Button
@@ -24,14 +29,18 @@ export function ShipCardsButton({ cards, onShipped }: { cards: Array<{ id: strin
         <Truck aria-hidden="true" className="size-4" />
         Ship {cards.length}
       </Button>
-      {open ? <ShipDialog
-          open
-          ownedCardIds={ids}
-          cardNames={names}
-          onOpenChange={setOpen}
-          onShipped={() => onShipped?.(ids)}
-          onDropCards={(drop) => setIds((prev) => prev.filter((id) => !drop.includes(id)))}
-        /> : null}
+      {open ? (
+        <Suspense fallback={null}>
+          <ShipDialog
+            open
+            ownedCardIds={ids}
+            cardNames={names}
+            onOpenChange={setOpen}
+            onShipped={() => onShipped?.(ids)}
+            onDropCards={(drop) => setIds((prev) => prev.filter((id) => !drop.includes(id)))}
+          />
+        </Suspense>
+      ) : null}
     </>
   );
 }

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useEffect, useId, useState } from 'react';
 import { Plus } from 'lucide-react';
-import { formatRate } from '@shared/contracts/collection';
+import { formatRate } from '@shared/contracts/owned-cards';
 import type { CreateShipmentResult, Quote } from '@shared/contracts/shipping';
 import { Button, Checkbox, Dialog, Money, Notice, SkeletonText, buttonClasses, cn, toast } from '@web/components/ui';
 import { ApiClientError } from '@web/lib/api';
