@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig, type Plugin, type Rolldown } from 'vite';
@@ -8,6 +8,61 @@ import { preactAliases } from './preact-aliases.ts';
 
 const apiPort = Number(process.env.API_PORT ?? 3001);
 const webRoot = path.resolve(import.meta.dirname, 'src/web');
+
+/** lucide-react's icon modules by exported name (`ShieldCheck` → `…/icons/shield-check.mjs`). */
+function lucideIconFiles(): Map<string, string> {
+  const index = readFileSync(path.resolve(import.meta.dirname, 'node_modules/lucide-react/dist/esm/lucide-react.mjs'), 'utf8');
+  const files = new Map<string, string>();
+  for (const m of index.matchAll(/export \{([^}]*)\} from '\.\/icons\/([a-z0-9-]+)\.mjs'/g)) {
+    for (const name of m[1]!.matchAll(/as (\w+)/g)) files.set(name[1]!, m[2]!);
+  }
+  return files;
+}
+
+/** The lucide icons these files and folders of src/web import (back office aside), as icon file names. */
+function iconsUsedIn(folders: string[], files = lucideIconFiles()): Set<string> {
+  const used = new Set<string>();
+  const read = (file: string) => {
+    for (const m of readFileSync(file, 'utf8').matchAll(/import \{([^}]*)\} from 'lucide-react'/g)) {
+      for (const n of m[1]!.split(',')) {
+        const icon = files.get(n.trim().split(/\s+as\s+/)[0]!);
+        if (icon) used.add(icon);
+      }
+    }
+  };
+  // The back office's modules (admin*) are left out: their icons are not the shop's.
+  const visit = (dir: string) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      if (e.name.startsWith('admin')) continue;
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) visit(p);
+      else if (/\.tsx?$/.test(e.name) && !/\.test\.tsx?$/.test(e.name)) read(p);
+    }
+  };
+  for (const f of folders) {
+    const p = path.join(webRoot, f);
+    if (/\.tsx?$/.test(f)) read(p);
+    else visit(p);
+  }
+  return used;
+}
+
+/**
+ * The shop's small shared modules in one file. Split by which pages share them, the landing page
+ * loaded 20 files beyond the entry, most under 1 KB (eight were single icons), and a phone opens
+ * six connections to the origin: each extra file is a queue slot on the way to the first render.
+ * Icons the sign-in and account pages also use stay out, so those pages do not load the kit.
+ */
+function shopKitTest(): (id: string) => boolean {
+  const authIcons = iconsUsedIn(['pages/auth', 'features/auth', 'features/account', 'components', 'layouts', 'lib']);
+  const shopIcons = [...iconsUsedIn(['pages/shop', 'features/shop', 'features/catalog/public-catalog.tsx', 'features/catalog/card-view.tsx'])].filter(
+    (f) => !authIcons.has(f),
+  );
+  const icons = new RegExp(`/node_modules/lucide-react/dist/esm/icons/(${shopIcons.join('|')})\\.mjs$`);
+  const modules =
+    /\/src\/(web\/features\/shop\/(api|pack-art|product-tile|pulls|card-slot|value-range)\.tsx?|web\/features\/catalog\/card-view\.tsx|web\/pages\/shop\/with-cards\.tsx|web\/components\/ui\/badge\.tsx|shared\/contracts\/catalog-look\.ts)$/;
+  return (id) => modules.test(id) || (shopIcons.length > 0 && icons.test(id));
+}
 
 /**
  * Lets a first visit fetch its page's code together with the app instead of after it. Without
@@ -115,6 +170,14 @@ export default defineConfig({
             // react-hook-form and its zod resolver go together on every form page: one file, one
             // request, and better compression than two.
             { name: 'form-kit', test: /\/node_modules\/(react-hook-form|@hookform\/resolvers)\// },
+            // Radix's small shared internals (contexts, refs, ids, presence, roving focus…) in one
+            // file: split by which pages share them they were five to seven files of 0.3–3 KB on
+            // every page with a tab list, a menu or a dialog, each a request on a phone.
+            { name: 'shop-kit', test: shopKitTest() },
+            {
+              name: 'radix-core',
+              test: /\/node_modules\/@radix-ui\/(primitive|number|react-(compose-refs|context|slot|collection|direction|id|presence|primitive|roving-focus|use-[a-z-]+))\//,
+            },
           ],
         },
       },
