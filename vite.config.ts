@@ -60,7 +60,7 @@ function shopKitTest(): (id: string) => boolean {
   );
   const icons = new RegExp(`/node_modules/lucide-react/dist/esm/icons/(${shopIcons.join('|')})\\.mjs$`);
   const modules =
-    /\/src\/(web\/features\/shop\/(api|pack-art|product-tile|pulls|card-slot|value-range)\.tsx?|web\/features\/catalog\/card-view\.tsx|web\/pages\/shop\/with-cards\.tsx|web\/components\/ui\/badge\.tsx|shared\/contracts\/catalog-look\.ts)$/;
+    /\/src\/(web\/features\/shop\/(api|pack-art|product-tile|pulls|card-slot|value-range)\.tsx?|web\/features\/catalog\/card-view\.tsx|web\/pages\/shop\/with-cards\.tsx|web\/components\/ui\/(badge|page-header|empty-state|pagination)\.tsx|web\/lib\/url-state\.ts|shared\/contracts\/catalog-look\.ts)$/;
   return (id) => modules.test(id) || (shopIcons.length > 0 && icons.test(id));
 }
 

@@ -1,13 +1,21 @@
 /** What the app asks for on every page as it starts (web main.tsx): the site config and who is signed in. */
 export const START_REQUESTS = ['/api/config', '/api/me'] as const;
 
+/** Cards per page of the vault (web features/collection/vault.tsx). */
+export const VAULT_PAGE_SIZE = 24;
+
 /**
  * The first reads of the signed-in pages whose data the address names alone (web
- * pages/shop/open-pack.tsx). Only preloaded for a request that carries a live session.
+ * pages/shop/open-pack.tsx; on /collect the vault's first page with its default filters, which
+ * are not in the address). Only preloaded for a request that carries a live session.
  */
-export function signedInEarlyRequests(pathname: string): string[] {
+export function signedInEarlyRequests(pathname: string, search: URLSearchParams = new URLSearchParams()): string[] {
   const path = pathname.length > 1 ? pathname.replace(/\/$/, '') : pathname;
   if (path === '/open-pack') return ['/api/shop/inventory', '/api/catalog/classes'];
+  // Only when the vault is the tab on show: the sets and wishlist tabs do not ask for it.
+  if (path === '/collect' && (search.get('tab') ?? 'cards') === 'cards') {
+    return [`/api/collection?status=in_vault&sort=acquired_desc&page=1&pageSize=${VAULT_PAGE_SIZE}`];
+  }
   return [];
 }
 

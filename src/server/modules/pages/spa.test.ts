@@ -154,10 +154,17 @@ describe('the first HTML of a page', () => {
     };
     const signedInPage = async (p: string) => (await signedIn().request(p)).text();
 
-    it('preloads a signed-in page’s code, the signed-in header’s and, on /open-pack, its first reads', async () => {
+    it('preloads a signed-in page’s code, the signed-in header’s and, on /open-pack and /collect, its first reads', async () => {
       const open = await signedInPage('/open-pack');
       expect(modulePreloads(open)).toEqual(['/assets/open-pack-g.js', '/assets/signed-in-header-h.js', '/assets/bell-i.js']);
       expect(preloads(open)).toEqual(['/api/config', '/api/me', '/api/shop/inventory', '/api/catalog/classes']);
+      // The vault's first page, unless another tab of /collect is on show.
+      expect(preloads(await signedInPage('/collect'))).toEqual([
+        '/api/config',
+        '/api/me',
+        '/api/collection?status=in_vault&sort=acquired_desc&page=1&pageSize=24',
+      ]);
+      expect(preloads(await signedInPage('/collect?tab=sets'))).toEqual(['/api/config', '/api/me']);
       const billing = await signedInPage('/profile/billing');
       expect(modulePreloads(billing)).toEqual(['/assets/billing-j.js', '/assets/profile-layout-k.js']);
       expect(preloads(billing)).toEqual(['/api/config', '/api/me']);

@@ -53,7 +53,7 @@ function withPreloads(html: string, route: RouteDef & { id: string }, url: URL, 
   if (signedIn && route.area === 'profile') for (const f of chunks[PROFILE_LAYOUT] ?? []) code.add(f);
   const data: string[] = [...START_REQUESTS];
   if (route.access === 'public' && route.area === 'site') data.push(...earlyRequests(url.pathname, url.searchParams));
-  if (route.access === 'user' && signedIn) data.push(...signedInEarlyRequests(url.pathname));
+  if (route.access === 'user' && signedIn) data.push(...signedInEarlyRequests(url.pathname, url.searchParams));
   // The reads first: a handful of small answers that every first render waits for, which would
   // otherwise queue behind dozens of code files for the browser's six connections to the origin.
   const links = [

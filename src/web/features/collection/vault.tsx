@@ -3,6 +3,7 @@ import { Link } from '@tanstack/react-router';
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { PackageOpen, Search, SlidersHorizontal, X } from 'lucide-react';
 import type { BuybackInput, CollectionPage, OwnedCard } from '@shared/contracts/collection';
+import { VAULT_PAGE_SIZE } from '@shared/early-requests';
 import { COLLECTION_SORTS, COLLECTION_STATUS_FILTERS, STATUS_LABEL } from '@shared/contracts/owned-cards';
 import {
   Badge,
@@ -46,7 +47,7 @@ const SORT_LABEL: Record<(typeof COLLECTION_SORTS)[number], string> = {
   name: 'Name',
 };
 
-const PAGE_SIZE = 24;
+const PAGE_SIZE = VAULT_PAGE_SIZE;
 /** "Select all" takes at most this many cards (a shipment holds 500), fetched this many a page. */
 const SELECT_ALL_MAX = 500;
 const SELECT_ALL_PAGE = 200;
