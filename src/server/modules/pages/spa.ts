@@ -3,6 +3,8 @@ import path from 'node:path';
 import { Hono } from 'hono';
 import { compress } from 'hono/compress';
 import { serveStatic } from '@hono/node-server/serve-static';
+import { publicCardListQuerySchema, type PublicCardPage } from '../../../shared/contracts/catalog.ts';
+import { imageUrl, lookFromRefs } from '../../../shared/contracts/catalog-look.ts';
 import { pullIdSchema } from '../../../shared/contracts/pulls.ts';
 import { earlyRequests, signedInEarlyRequests, START_REQUESTS } from '../../../shared/early-requests.ts';
 import { PROFILE_LAYOUT, ROUTE_CHUNKS_FILE, SIGNED_IN_CHROME, type RouteChunks } from '../../../shared/route-chunks.ts';
@@ -11,6 +13,7 @@ import { siteShellHtml } from '../../../shared/site-shell.ts';
 import type { Deps } from '../../deps.ts';
 import type { AppEnv } from '../../http/types.ts';
 import { webDistDir } from '../../lib/paths.ts';
+import { publicCardPageResponse } from '../catalog/public.ts';
 import { injectMeta, pullMeta } from '../pulls/meta.ts';
 import { findSharedPull } from '../pulls/service.ts';
 import { publicSettings } from '../settings/registry-service.ts';
@@ -63,6 +66,36 @@ function withPreloads(html: string, route: RouteDef & { id: string }, url: URL, 
   return html.replace('</head>', `${links}</head>`);
 }
 
+/** Cards of /cards' first page whose images the HTML names: the first row on a phone. */
+const FIRST_CARD_IMAGES = 2;
+
+/**
+ * /cards' largest paint is its first card's frame image, which the browser would find only once
+ * the page's code had run and drawn the list from its data. The page server reads the same first
+ * page the app will ask for (the list's response cache, so the app's request then finds it there)
+ * and names the first cards' frame and art as `<link rel="preload" as="image" fetchpriority="high">`.
+ * Any failure leaves the page without them: the HTML never waits on this to be right.
+ */
+async function firstCardImageLinks(deps: Deps, url: URL): Promise<string> {
+  try {
+    const list = earlyRequests(url.pathname, url.searchParams)[0];
+    if (!list) return '';
+    const query = publicCardListQuerySchema.safeParse(Object.fromEntries(new URL(list, url).searchParams));
+    if (!query.success) return '';
+    const page = JSON.parse(Buffer.from((await publicCardPageResponse(deps.db, query.data)).body).toString('utf8')) as PublicCardPage;
+    const images = new Set<string>();
+    for (const card of page.items.slice(0, FIRST_CARD_IMAGES)) {
+      const look = lookFromRefs(card, page.refs);
+      // The variant the list draws (CardView's small sizes use the thumbnail).
+      if (look.frameImageKey) images.add(imageUrl(look.frameImageKey, 'thumb'));
+      if (look.imageKey) images.add(imageUrl(look.imageKey, 'thumb'));
+    }
+    return [...images].map((u) => `<link rel="preload" as="image" fetchpriority="high" href="${escapeAttr(u)}">`).join('');
+  } catch {
+    return '';
+  }
+}
+
 /**
  * Serves the built SPA: hashed assets with a year of caching, and index.html for every page
  * route — 200 for a route in the table, 404 for the two catch-alls (the SPA then draws the
@@ -113,6 +146,7 @@ export function spaRoutes(deps: Deps, distDir = webDistDir) {
         status,
       );
     }
+    if (route.id === 'cards') return c.html(html.replace('</head>', `${await firstCardImageLinks(deps, new URL(c.req.url))}</head>`), status);
     if (route.id === 'pull') {
       // A pasted link previews with the pull's card; an unknown pull is a 404 page like any other.
       const id = decodeURIComponent(c.req.path.split('/')[2] ?? '');
