@@ -56,7 +56,7 @@ export function timeAgo(iso: string, now = Date.now()): string {
   const s = Math.round((new Date(iso).getTime() - now) / 1000);
   const abs = Math.abs(s);
   if (abs < 45) return 'just now';
-  if (abs < 3600) return relative(Math.round(s / 60) || Math.sign(s), 'minute');
+  if (abs < 3600) return relative(Math.round(s / 60), 'minute');
   if (abs < 86_400) return relative(Math.round(s / 3600), 'hour');
   if (abs < 30 * 86_400) return relative(Math.round(s / 86_400), 'day');
   return formatDate(iso);
