@@ -1,8 +1,11 @@
 import { useEffect, useState } from 'react';
 
-/** Grid columns of the card lists at the window's width (Tailwind's sm/md/lg breakpoints). */
-export function gridColumnsAt(width: number, wide: 4 | 6 = 6): number {
-  if (width >= 1024) return wide;
+/**
+ * Columns of a card grid at the window's width: 2, 3 from sm, 4 from md, 6 from `sixFrom` (lg,
+ * 1024 px, for /cards; the vault's grid turns to six at xl, 1280 px).
+ */
+export function gridColumnsAt(width: number, sixFrom: 1024 | 1280 = 1024): number {
+  if (width >= sixFrom) return 6;
   if (width >= 768) return 4;
   if (width >= 640) return 3;
   return 2;

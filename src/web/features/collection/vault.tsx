@@ -99,7 +99,7 @@ export function Vault({ selectionActions }: VaultProps = {}) {
   const data = list.data;
   // Two rows at once, then a row per frame: a full page drawn in one go was one long task on a
   // phone (hooks/use-progressive-count.ts).
-  const [columns] = useState(() => gridColumnsAt(window.innerWidth));
+  const [columns] = useState(() => gridColumnsAt(window.innerWidth, 1280));
   const shown = useProgressiveCount(data?.items.length ?? 0, columns * 2, columns);
 
   // Selection survives paging; cards that left the vault drop out when the list refreshes.
