@@ -112,7 +112,8 @@ function routeChunks(): Plugin {
       };
       const map: Record<string, string[]> = {
         // Lazy for visitors (layouts/site-chrome.tsx, signed-in-header.tsx); drawn at once when signed in.
-        [SIGNED_IN_CHROME]: codeOf('layouts/signed-in-header', 'layouts/account-menu', 'features/notifications/bell'),
+        // Not the account menu: it loads when first wanted.
+        [SIGNED_IN_CHROME]: codeOf('layouts/signed-in-header', 'features/notifications/bell'),
         [PROFILE_LAYOUT]: codeOf('layouts/profile-layout'),
       };
       for (const def of ROUTE_LIST) {

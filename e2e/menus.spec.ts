@@ -46,7 +46,9 @@ test('user: account menu, mobile menu and profile navigation lead to real pages'
   await expect(page.locator('nav[aria-label="Profile"] a').first()).toBeVisible();
   const targets = await hrefs(page, 'nav[aria-label="Profile"] a');
   // The account menu navigates on select (no hrefs): follow each item but sign-out.
+  // The menu's code loads on this first press: wait for it to draw before reading its items.
   await page.getByRole('button', { name: /^Account menu for / }).click();
+  await expect(page.getByRole('menuitem', { name: 'Sign out' })).toBeVisible();
   const items = (await page.getByRole('menuitem').allInnerTexts()).map((t) => t.trim()).filter((t) => t && t !== 'Sign out');
   await page.keyboard.press('Escape');
   expect(items.length).toBeGreaterThan(2);
@@ -71,4 +73,41 @@ test('admin: every admin navigation link leads to a real page', async ({ adminPa
   const targets = await hrefs(page, 'nav[aria-label="Admin"] a');
   expect(targets.length).toBeGreaterThan(10);
   await visitAll(page, targets);
+});
+
+test('user: the account menu loads when first wanted, and opens by keyboard and by pointer', async ({ userPage: page }) => {
+  const menuCode: string[] = [];
+  page.on('request', (r) => {
+    if (/\/assets\/account-menu-[\w-]{8}\.js$/.test(r.url())) menuCode.push(r.url());
+  });
+  await page.goto('/collect');
+  const button = page.getByRole('button', { name: /^Account menu for / });
+  await expect(button).toHaveAttribute('aria-expanded', 'false');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  expect(menuCode, 'the page drew without the menu code').toEqual([]);
+
+  // Enter on the stand-in button: the menu opens with its first item focused, Escape returns to the button.
+  await button.focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('menuitem', { name: 'Home' })).toBeFocused();
+  expect(menuCode).toHaveLength(1);
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('menu')).toBeHidden();
+  await expect(button).toBeFocused();
+  await expect(button).toHaveAttribute('aria-expanded', 'false');
+
+  // Now the Radix trigger itself: ArrowDown opens it too, and a pointer press outside closes it.
+  await page.keyboard.press('ArrowDown');
+  await expect(page.getByRole('menuitem', { name: 'Home' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await button.click();
+  await expect(page.getByRole('menuitem', { name: 'My vault' })).toBeVisible();
+  await page.mouse.click(5, 400);
+  await expect(page.getByRole('menu')).toBeHidden();
+
+  // A fresh page, opened by pointer on the first press.
+  await page.goto('/home');
+  await page.getByRole('button', { name: /^Account menu for / }).click();
+  await page.getByRole('menuitem', { name: 'My vault' }).click();
+  await expect(page).toHaveURL(/\/collect$/);
 });

@@ -9,7 +9,8 @@ export type RouteChunks = Record<string, string[]>;
 
 /**
  * Keys of the map that are not route ids: code a signed-in visitor needs on any page of the shop's
- * layout (the signed-in half of the header, its account menu and bell, all lazy for visitors), and
+ * layout (the signed-in half of the header and its bell, lazy for visitors; the account menu loads
+ * when first wanted), and
  * the profile area's lazy layout.
  */
 export const SIGNED_IN_CHROME = '$signedIn';

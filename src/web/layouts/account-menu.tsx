@@ -1,8 +1,8 @@
 import { useNavigate } from '@tanstack/react-router';
-import { ChevronDown, Home, LayoutDashboard, LogOut, Shield, User, Vault } from 'lucide-react';
+import { useEffect } from 'react';
+import { Home, LayoutDashboard, LogOut, Shield, User, Vault } from 'lucide-react';
 import type { Me } from '@shared/contracts/me';
 import {
-  Button,
   DropdownMenu,
   DropdownMenuContent,
   DropdownMenuItem,
@@ -11,30 +11,37 @@ import {
   DropdownMenuTrigger,
 } from '@web/components/ui';
 import { isAdminRole } from '@web/features/auth/session';
+import { AccountMenuButton } from './account-menu-button';
 import { useSignOutAction } from './use-sign-out-action';
 
-/** The signed-in user's menu. Loaded on its own chunk: visitors never download the menu code. */
-export function AccountMenu({ me }: { me: Me }) {
+export type AccountMenuProps = {
+  me: Me;
+  /** How the stand-in button was pressed (the press that loaded the menu): it opens at once. */
+  openedBy?: 'pointer' | 'keyboard';
+};
+
+/**
+ * The signed-in user's menu. Its Radix code (15 KB gzip) loads when the menu is first wanted, not
+ * with the page (signed-in-header.tsx draws AccountMenuButton until then).
+ */
+export function AccountMenu({ me, openedBy }: AccountMenuProps) {
   const navigate = useNavigate();
   const signOut = useSignOutAction();
-  const initial = me.user.username.slice(0, 1).toUpperCase();
+  // Opened from the stand-in button by keyboard: Radix did not see that key press and focuses the
+  // menu itself; a keyboard user expects the first item, as Radix gives when it sees the key. After
+  // Radix's own focus on mount (a child's effect, so it runs first), and a frame later for its
+  // positioning pass.
+  useEffect(() => {
+    if (openedBy !== 'keyboard') return;
+    const frame = requestAnimationFrame(() => document.querySelector<HTMLElement>('[data-account-menu] [role="menuitem"]')?.focus());
+    return () => cancelAnimationFrame(frame);
+  }, [openedBy]);
   return (
-    <DropdownMenu>
+    <DropdownMenu defaultOpen={openedBy !== undefined}>
       <DropdownMenuTrigger asChild>
-        <Button variant="ghost" className="gap-2 px-2" aria-label={`Account menu for ${me.user.username}`}>
-          {/* The avatar's letter is drawn by CSS, not a text node: it is decoration, and as text it
-              became part of the button's visible label ("D demo"), which the accessible name
-              "Account menu for demo" then did not contain (WCAG 2.5.3, label in name). */}
-          <span
-            aria-hidden="true"
-            data-initial={initial}
-            className="grid size-8 place-items-center rounded-full bg-gradient-to-br from-violet-500 to-fuchsia-500 text-sm font-bold text-white before:content-[attr(data-initial)]"
-          />
-          <span className="hidden max-w-32 truncate lg:inline">{me.user.username}</span>
-          <ChevronDown aria-hidden="true" className="size-4 text-zinc-400" />
-        </Button>
+        <AccountMenuButton username={me.user.username} />
       </DropdownMenuTrigger>
-      <DropdownMenuContent>
+      <DropdownMenuContent data-account-menu="">
         <DropdownMenuLabel>
           <span className="block font-semibold text-zinc-100">{me.user.username}</span>
           <span className="block truncate">{me.user.email}</span>
