@@ -189,7 +189,16 @@ test.describe('at 390 × 844', () => {
     await sheet.getByLabel('Sort by').selectOption('name');
     await sheet.getByRole('button', { name: /^Show \d+ cards?$/ }).click();
     await expect(sheet).toBeHidden();
-    await expect(page.getByRole('button', { name: /^Filters/ })).toContainText('1');
+    const filters = page.getByRole('button', { name: /^Filters/ });
+    await expect(filters).toHaveAttribute('aria-expanded', 'false');
+    await expect(filters).toContainText('1');
+    await expect(filters).toBeFocused();
+    // Again by keyboard (the sheet's code is loaded now): the choice is kept, Escape returns focus.
+    await page.keyboard.press('Enter');
+    await expect(sheet.getByLabel('Sort by')).toHaveValue('name');
+    await page.keyboard.press('Escape');
+    await expect(sheet).toBeHidden();
+    await expect(filters).toBeFocused();
     await context.close();
     expect(watch.errors, 'console errors').toEqual([]);
   });

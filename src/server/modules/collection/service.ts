@@ -204,6 +204,23 @@ export async function listCollection(
   };
 }
 
+/**
+ * The first cards of the vault as it opens (in the vault, newest first: listCollection's default),
+ * with what draws them: the page server names their images in /collect's HTML.
+ */
+export async function firstVaultCards(db: DbOrTx, userId: string, n: number): Promise<Pick<CollectionPage, 'refs'> & { cards: OwnedCard['card'][] }> {
+  const rows = await db
+    .select(ownedCardColumns(getDefaultRateBp()))
+    .from(ownedCards)
+    .innerJoin(cards, eq(cards.id, ownedCards.cardId))
+    .innerJoin(cardClasses, eq(cardClasses.id, cards.classId))
+    .where(and(eq(ownedCards.ownerId, userId), eq(ownedCards.status, 'in_vault')))
+    .orderBy(...SORTS.acquired_desc)
+    .limit(n);
+  const found = rows.map((r) => ownedCardDto(r).card);
+  return { cards: found, refs: await lookRefs(db, found) };
+}
+
 /** One owned card of this user (another user's card is "not found", never "forbidden"). */
 export async function getOwnedCard(db: DbOrTx, userId: string | null, ownedCardId: string): Promise<OwnedCardDetail> {
   const defaultRateBp = getDefaultRateBp();

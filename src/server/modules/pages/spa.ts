@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Hono } from 'hono';
 import { compress } from 'hono/compress';
 import { serveStatic } from '@hono/node-server/serve-static';
-import { publicCardListQuerySchema, type PublicCardPage } from '../../../shared/contracts/catalog.ts';
+import { publicCardListQuerySchema, type LookRefs, type PublicCard, type PublicCardPage } from '../../../shared/contracts/catalog.ts';
 import { imageUrl, lookFromRefs } from '../../../shared/contracts/catalog-look.ts';
 import { pullIdSchema } from '../../../shared/contracts/pulls.ts';
 import { earlyRequests, signedInEarlyRequests, START_REQUESTS } from '../../../shared/early-requests.ts';
@@ -14,6 +14,7 @@ import type { Deps } from '../../deps.ts';
 import type { AppEnv } from '../../http/types.ts';
 import { webDistDir } from '../../lib/paths.ts';
 import { publicCardPageResponse } from '../catalog/public.ts';
+import { firstVaultCards } from '../collection/service.ts';
 import { injectMeta, pullMeta } from '../pulls/meta.ts';
 import { findSharedPull } from '../pulls/service.ts';
 import { publicSettings } from '../settings/registry-service.ts';
@@ -66,31 +67,42 @@ function withPreloads(html: string, route: RouteDef & { id: string }, url: URL, 
   return html.replace('</head>', `${links}</head>`);
 }
 
-/** Cards of /cards' first page whose images the HTML names: the first row on a phone. */
+/** Cards of a card grid's first page whose images the HTML names: the first row on a phone. */
 const FIRST_CARD_IMAGES = 2;
 
+/** The variant a grid draws (CardView's small sizes use the thumbnail) of each card's art and frame. */
+function imagePreloadLinks(list: readonly PublicCard[], refs: LookRefs): string {
+  const images = new Set<string>();
+  for (const card of list.slice(0, FIRST_CARD_IMAGES)) {
+    const look = lookFromRefs(card, refs);
+    if (look.frameImageKey) images.add(imageUrl(look.frameImageKey, 'thumb'));
+    if (look.imageKey) images.add(imageUrl(look.imageKey, 'thumb'));
+  }
+  return [...images].map((u) => `<link rel="preload" as="image" fetchpriority="high" href="${escapeAttr(u)}">`).join('');
+}
+
 /**
- * /cards' largest paint is its first card's frame image, which the browser would find only once
- * the page's code had run and drawn the list from its data. The page server reads the same first
- * page the app will ask for (the list's response cache, so the app's request then finds it there)
- * and names the first cards' frame and art as `<link rel="preload" as="image" fetchpriority="high">`.
- * Any failure leaves the page without them: the HTML never waits on this to be right.
+ * /cards' and the vault's largest paint is their first card's frame image, which the browser would
+ * find only once the page's code had run and drawn the grid from its data. The page server reads
+ * the same first cards the app will ask for and names their frame and art as
+ * `<link rel="preload" as="image" fetchpriority="high">`: on /cards through the list's response
+ * cache (so the app's request then finds it there); on /collect the signed-in user's first vault
+ * cards, when the vault is the tab on show. Any failure leaves the page without them: the HTML
+ * never waits on this to be right.
  */
-async function firstCardImageLinks(deps: Deps, url: URL): Promise<string> {
+async function firstCardImageLinks(deps: Deps, route: RouteDef & { id: string }, url: URL, userId: string | undefined): Promise<string> {
   try {
+    if (route.id === 'collect') {
+      if (!userId || !signedInEarlyRequests(url.pathname, url.searchParams).length) return '';
+      const first = await firstVaultCards(deps.db, userId, FIRST_CARD_IMAGES);
+      return imagePreloadLinks(first.cards, first.refs);
+    }
     const list = earlyRequests(url.pathname, url.searchParams)[0];
     if (!list) return '';
     const query = publicCardListQuerySchema.safeParse(Object.fromEntries(new URL(list, url).searchParams));
     if (!query.success) return '';
     const page = JSON.parse(Buffer.from((await publicCardPageResponse(deps.db, query.data)).body).toString('utf8')) as PublicCardPage;
-    const images = new Set<string>();
-    for (const card of page.items.slice(0, FIRST_CARD_IMAGES)) {
-      const look = lookFromRefs(card, page.refs);
-      // The variant the list draws (CardView's small sizes use the thumbnail).
-      if (look.frameImageKey) images.add(imageUrl(look.frameImageKey, 'thumb'));
-      if (look.imageKey) images.add(imageUrl(look.imageKey, 'thumb'));
-    }
-    return [...images].map((u) => `<link rel="preload" as="image" fetchpriority="high" href="${escapeAttr(u)}">`).join('');
+    return imagePreloadLinks(page.items, page.refs);
   } catch {
     return '';
   }
@@ -146,7 +158,10 @@ export function spaRoutes(deps: Deps, distDir = webDistDir) {
         status,
       );
     }
-    if (route.id === 'cards') return c.html(html.replace('</head>', `${await firstCardImageLinks(deps, new URL(c.req.url))}</head>`), status);
+    if (route.id === 'cards' || (route.id === 'collect' && signedIn)) {
+      const links = await firstCardImageLinks(deps, route, new URL(c.req.url), c.get('actor')?.userId);
+      return c.html(html.replace('</head>', `${links}</head>`), status);
+    }
     if (route.id === 'pull') {
       // A pasted link previews with the pull's card; an unknown pull is a 404 page like any other.
       const id = decodeURIComponent(c.req.path.split('/')[2] ?? '');
