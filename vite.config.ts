@@ -64,6 +64,14 @@ function shopKitTest(): (id: string) => boolean {
   return (id) => modules.test(id) || (shopIcons.length > 0 && icons.test(id));
 }
 
+/** components/ui/notice.tsx and the icons it draws. */
+function noticeTest(): (id: string) => boolean {
+  const files = lucideIconFiles();
+  const icons = ['AlertTriangle', 'CheckCircle2', 'Info', 'XCircle'].map((n) => files.get(n)).filter(Boolean);
+  const re = new RegExp(`(/src/web/components/ui/notice\\.tsx|/node_modules/lucide-react/dist/esm/icons/(${icons.join('|')})\\.mjs)$`);
+  return (id) => re.test(id);
+}
+
 /**
  * Lets a first visit fetch its page's code together with the app instead of after it. Without
  * this, the router only asks for the page chunk (and its imports) once the entry chunk has been
@@ -99,9 +107,8 @@ function routeChunks(): Plugin {
       const initial = closure(entry, new Set([entry.fileName]));
       const pagesIndex = readFileSync(path.join(webRoot, 'pages/index.ts'), 'utf8');
       const pageModule = new Map([...pagesIndex.matchAll(/^\s*(\w+): \(\) => import\('(\.\/[^']+)'\)/gm)].map((m) => [m[1]!, m[2]!]));
-      const byModule = new Map(
-        chunks.filter((c) => c.facadeModuleId).map((c) => [c.facadeModuleId!.replace(/\.tsx?$/, ''), c]),
-      );
+      // The chunk a module is in: its own, or a group's (codeSplitting.groups below) that took it in.
+      const byModule = new Map(chunks.flatMap((c) => c.moduleIds.map((id) => [id.replace(/\.tsx?$/, ''), c] as const)));
       const codeOf = (...modules: string[]) => {
         const seen = new Set<string>();
         for (const m of modules) {
@@ -171,10 +178,21 @@ export default defineConfig({
             // react-hook-form and its zod resolver go together on every form page: one file, one
             // request, and better compression than two.
             { name: 'form-kit', test: /\/node_modules\/(react-hook-form|@hookform\/resolvers)\// },
+            { name: 'shop-kit', test: shopKitTest() },
+            // The notice box and its four icons: on almost every page, and split by sharing they
+            // were three files (the box, and two icons other modules use too).
+            { name: 'notice', test: noticeTest() },
+            // The signed-in half of the header (layouts/signed-in-header.tsx) and the bell: on every
+            // signed-in page, together; not their imports (Rolldown's default): icons and API
+            // modules that a visitor's pages use too would come with it there.
+            {
+              name: 'signed-in',
+              includeDependenciesRecursively: false,
+              test: /\/src\/web\/(layouts\/(signed-in-header|account-menu-button|header-balance)|features\/notifications\/(bell|bell-button|inbox)|features\/drops\/win-announcer)\.tsx$/,
+            },
             // Radix's small shared internals (contexts, refs, ids, presence, roving focus…) in one
             // file: split by which pages share them they were five to seven files of 0.3–3 KB on
             // every page with a tab list, a menu or a dialog, each a request on a phone.
-            { name: 'shop-kit', test: shopKitTest() },
             {
               name: 'radix-core',
               test: /\/node_modules\/@radix-ui\/(primitive|number|react-(compose-refs|context|slot|collection|direction|id|presence|primitive|roving-focus|use-[a-z-]+))\//,
