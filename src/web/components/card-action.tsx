@@ -14,7 +14,8 @@ const Ctx = createContext<RenderCardAction | null>(null);
  * A control that sits on a card (the wishlist heart) in views of other features: the catalog's
  * tiles and detail dialog draw a <CardAction>, and the page says what goes there, since features
  * do not import each other:
- *   <CardActionProvider value={(card) => <WishlistHeart card={card} … />}>…</CardActionProvider>
+ *   <CardActionProvider value={useWishlistHearts(signedIn)}>…</CardActionProvider>
+ * (one function for the whole grid: it should change only when what it draws does).
  */
 export const CardActionProvider = Ctx.Provider;
 

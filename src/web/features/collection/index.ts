@@ -8,4 +8,4 @@ export { AdminRates } from './admin-rates';
 export { AdminOwned } from './admin-owned';
 export { SetCompletion } from './set-completion';
 export { WishlistPanel } from './wishlist-panel';
-export { WishlistHeart } from './wishlist-heart';
+export { useWishlistHearts } from './wishlist-heart';

@@ -7,7 +7,7 @@ import type { SetCompletion as SetRow } from '@shared/contracts/collection';
 import { Button, EmptyState, Notice, Skeleton, buttonClasses, cn } from '@web/components/ui';
 import { missingCardsQuery, setCompletionQuery } from './api';
 import { CollectionCard } from './card-renderer';
-import { WishlistHeart } from './wishlist-heart';
+import { useWishlistHearts } from './wishlist-heart';
 
 /** /collect, Sets: how much of each set is in the vault, and (opened) the cards still to find. */
 export function SetCompletion() {
@@ -89,6 +89,7 @@ function SetItem({ set }: { set: SetRow }) {
 
 function MissingCards({ setName }: { setName: string }) {
   const q = useQuery(missingCardsQuery(setName));
+  const heart = useWishlistHearts(true, 'absolute top-1 right-1 size-8');
   if (q.isPending) {
     return (
       <div role="status" aria-label="Loading missing cards" className="mt-3 grid grid-cols-3 gap-3 sm:grid-cols-4 lg:grid-cols-8">
@@ -104,7 +105,7 @@ function MissingCards({ setName }: { setName: string }) {
       {q.data.items.map((card) => (
         <li key={card.id} className="relative">
           <CollectionCard card={card} refs={q.data.refs} size="xs" className="opacity-70 grayscale-[60%]" />
-          <WishlistHeart card={card} signedIn className="absolute top-1 right-1 size-8" />
+          {heart(card)}
           <p className="mt-1 truncate text-xs text-zinc-300">
             #{card.number} {card.name}
           </p>

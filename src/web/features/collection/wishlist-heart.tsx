@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, memo, Suspense, useCallback, useMemo, useState } from 'react';
 import { Heart } from 'lucide-react';
-import type { CardActionTarget } from '@web/components/card-action';
+import type { CardActionTarget, RenderCardAction } from '@web/components/card-action';
 import { cn, toast } from '@web/components/ui';
 import { useToggleWish, wishlistQuery } from './api';
 
@@ -10,36 +10,56 @@ import { useToggleWish, wishlistQuery } from './api';
 const loadPrompt = () => import('./wishlist-sign-in-prompt');
 const SignInPrompt = lazy(loadPrompt);
 
+type Toggle = (card: CardActionTarget, wished: boolean) => void;
+
 /**
- * The wishlist heart on a card. Signed out, it explains that a wishlist needs an account.
- * Placed next to or over a card by the page (see CardActionProvider), never inside the card's
- * own button.
+ * The wishlist hearts of a grid of cards: one wishlist query and one mutation for all of them, and
+ * a function that draws the heart for a card (for a CardActionProvider, or called per card). A
+ * query observer and a mutation observer per heart were a sixth of /cards' first render on a phone.
+ * Signed out, a heart explains that a wishlist needs an account.
  */
-export function WishlistHeart({ card, signedIn, className }: { card: CardActionTarget; signedIn: boolean; className?: string }) {
+export function useWishlistHearts(signedIn: boolean, className?: string): RenderCardAction {
   const list = useQuery(wishlistQuery(signedIn));
-  const toggle = useToggleWish();
+  const { mutateAsync } = useToggleWish();
+  const wishedIds = useMemo(() => new Set(signedIn ? list.data?.cardIds : undefined), [signedIn, list.data]);
+  const toggle = useCallback<Toggle>(
+    (card, wished) => {
+      // The promise, not mutate()'s callbacks: those run for the last of several hearts pressed
+      // while the first is still on its way, and every failed one must say so.
+      mutateAsync({ cardId: card.id, wished }).catch((e: unknown) =>
+        toast({ tone: 'danger', title: 'The wishlist did not change', description: e instanceof Error ? e.message : 'Try again in a moment.' }),
+      );
+    },
+    [mutateAsync],
+  );
+  return useCallback(
+    (card: CardActionTarget) => (
+      <WishlistHeartButton card={card} signedIn={signedIn} wished={wishedIds.has(card.id)} onToggle={toggle} className={className} />
+    ),
+    [signedIn, wishedIds, toggle, className],
+  );
+}
+
+const WishlistHeartButton = memo(function WishlistHeartButton({
+  card,
+  signedIn,
+  wished,
+  onToggle,
+  className,
+}: {
+  card: CardActionTarget;
+  signedIn: boolean;
+  wished: boolean;
+  onToggle: Toggle;
+  className?: string | undefined;
+}) {
   const [askSignIn, setAskSignIn] = useState(false);
-  const wished = signedIn && (list.data?.cardIds.includes(card.id) ?? false);
   const label = wished ? `Remove ${card.name} from your wishlist` : `Add ${card.name} to your wishlist`;
-
-  const onClick = () => {
-    if (!signedIn) {
-      setAskSignIn(true);
-      return;
-    }
-    toggle.mutate(
-      { cardId: card.id, wished: !wished },
-      {
-        onError: (e) => toast({ tone: 'danger', title: 'The wishlist did not change', description: e instanceof Error ? e.message : 'Try again in a moment.' }),
-      },
-    );
-  };
-
   return (
     <>
       <button
         type="button"
-        onClick={onClick}
+        onClick={() => (signedIn ? onToggle(card, !wished) : setAskSignIn(true))}
         onPointerEnter={signedIn ? undefined : () => void loadPrompt()}
         onFocus={signedIn ? undefined : () => void loadPrompt()}
         aria-label={label}
@@ -61,4 +81,4 @@ export function WishlistHeart({ card, signedIn, className }: { card: CardActionT
       ) : null}
     </>
   );
-}
+});

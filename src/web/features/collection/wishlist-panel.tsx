@@ -4,11 +4,12 @@ import { Heart } from 'lucide-react';
 import { Badge, EmptyState, Money, Notice, Skeleton, buttonClasses } from '@web/components/ui';
 import { wishlistQuery } from './api';
 import { CollectionCard } from './card-renderer';
-import { WishlistHeart } from './wishlist-heart';
+import { useWishlistHearts } from './wishlist-heart';
 
 /** /collect, Wishlist: the cards the user hearted, newest first. */
 export function WishlistPanel() {
   const q = useQuery(wishlistQuery());
+  const heart = useWishlistHearts(true, 'absolute top-2 right-2');
   if (q.isPending) {
     return (
       <div role="status" aria-label="Loading your wishlist" className="grid grid-cols-2 gap-4 sm:grid-cols-3 md:grid-cols-4 xl:grid-cols-6">
@@ -38,7 +39,7 @@ export function WishlistPanel() {
       {q.data.items.map((i) => (
         <li key={i.card.id} className="relative">
           <CollectionCard card={i.card} refs={q.data.refs} size="sm" />
-          <WishlistHeart card={i.card} signedIn className="absolute top-2 right-2" />
+          {heart(i.card)}
           <p className="mt-2 truncate text-sm font-medium text-white">{i.card.name}</p>
           <p className="flex flex-wrap items-center gap-2 text-xs text-zinc-400">
             <span>
