@@ -188,7 +188,16 @@ export default defineConfig({
             {
               name: 'signed-in',
               includeDependenciesRecursively: false,
-              test: /\/src\/web\/(layouts\/(signed-in-header|account-menu-button|header-balance)|features\/notifications\/(bell|bell-button|inbox)|features\/drops\/win-announcer)\.tsx$/,
+              test: /\/src\/web\/(layouts\/(signed-in-header|account-menu-button|header-balance)|features\/notifications\/(bell|bell-button|inbox)|features\/drops\/win-announcer)\.tsx?$/,
+            },
+            // The card grids' small shared modules (/cards, the vault, the wishlist and sets): the
+            // collection's queries, the wishlist heart, the card renderer's slot, the grid's
+            // progressive drawing, the grade badge, the heart icon and the grading and owned-card
+            // labels: 0.2–2 KB each, nine files on /collect.
+            {
+              name: 'collection-kit',
+              includeDependenciesRecursively: false,
+              test: /\/src\/(web\/features\/collection\/(api|wishlist-heart|card-renderer|format)|web\/hooks\/use-progressive-count|web\/components\/ui\/grade-badge|shared\/contracts\/(grading|owned-cards))\.tsx?$|\/lucide-react\/dist\/esm\/icons\/heart\.mjs$/,
             },
             // Radix's small shared internals (contexts, refs, ids, presence, roving focus…) in one
             // file: split by which pages share them they were five to seven files of 0.3–3 KB on
