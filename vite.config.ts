@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import path from 'node:path';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig, type Plugin, type Rolldown } from 'vite';
@@ -135,13 +136,45 @@ function routeChunks(): Plugin {
   };
 }
 
+/**
+ * Writes a gzip (level 9) and a brotli (quality 11) copy next to every script and stylesheet the
+ * build emits, which the page server sends as they are (`serveStatic({ precompressed: true })`,
+ * server/modules/pages/spa.ts). Compressed per request instead, each file cost the server 5–20 ms
+ * of its one thread at the moment a first visit asks for thirty of them at once, and came out 3 %
+ * larger (gzip's default level) and 12 % larger than brotli, which browsers ask for over HTTPS.
+ */
+function precompress(): Plugin {
+  return {
+    name: 'packvault:precompress',
+    apply: 'build',
+    writeBundle(options, bundle) {
+      for (const fileName of Object.keys(bundle)) {
+        if (!/\.(js|css)$/.test(fileName)) continue;
+        const file = path.join(options.dir!, fileName);
+        const body = readFileSync(file);
+        writeFileSync(`${file}.gz`, gzipSync(body, { level: 9 }));
+        writeFileSync(
+          `${file}.br`,
+          brotliCompressSync(body, {
+            params: {
+              [zlibConstants.BROTLI_PARAM_QUALITY]: 11,
+              [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT,
+              [zlibConstants.BROTLI_PARAM_SIZE_HINT]: body.length,
+            },
+          }),
+        );
+      }
+    },
+  };
+}
+
 export default defineConfig({
   root: 'src/web',
   publicDir: 'public',
   // No @vitejs/plugin-react: Vite compiles JSX itself (automatic runtime, `react/jsx-runtime`, which
   // preact-aliases.ts points at Preact), and React Fast Refresh cannot drive Preact. In `npm run dev`
   // an edit reloads the page instead of swapping the component in place.
-  plugins: [tailwindcss(), routeChunks()],
+  plugins: [tailwindcss(), routeChunks(), precompress()],
   resolve: {
     alias: [
       { find: '@web', replacement: webRoot },

@@ -134,12 +134,14 @@ export function PublicCatalog() {
 
 function CardTiles({ items, refs, onOpen }: { items: PublicCard[]; refs: LookRefs; onOpen: (id: string) => void }) {
   // Two rows' worth at once (about the first screen at any width), then a row per frame
-  // (hooks/use-progressive-count.ts): a page drawn in one go was one long task on a phone.
+  // (hooks/use-progressive-count.ts): a page drawn in one go was one long task on a phone. Only
+  // the first row's images are asked for first (the page's largest paint, and what the HTML
+  // preloads); the rest load lazily, not competing with it on a phone's connection.
   const [columns] = useState(() => gridColumnsAt(window.innerWidth));
   const shown = useProgressiveCount(items.length, columns * 2, columns);
   return items.map((card, i) =>
     i < shown ? (
-      <CardTile key={card.id} card={card} refs={refs} priority={i < 6} onOpen={() => onOpen(card.id)} />
+      <CardTile key={card.id} card={card} refs={refs} priority={i < columns} onOpen={() => onOpen(card.id)} />
     ) : (
       <li key={card.id} aria-hidden="true">
         <CardSkeleton fluid />

@@ -380,7 +380,8 @@ export function Vault({ selectionActions }: VaultProps = {}) {
               i < shown ? (
                 <VaultTile
                   key={item.id}
-                  priority={i < 6}
+                  // The first row's images first (the largest paint); the rest lazily.
+                  priority={i < columns}
                   item={item}
                   refs={data.refs}
                   selected={selected.has(item.id)}
