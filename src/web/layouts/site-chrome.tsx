@@ -1,10 +1,11 @@
-import { lazy, Suspense, useId, useRef, useState } from 'react';
+import { lazy, Suspense } from 'react';
 import { Link } from '@tanstack/react-router';
 import { Menu } from 'lucide-react';
 import { Button, buttonClasses } from '@web/components/ui/button';
 import { Logo } from '@web/components/ui/logo';
 import { Skeleton } from '@web/components/ui/skeleton';
 import { useSession } from '@web/features/auth/session';
+import { useLazyDialog } from '@web/hooks/use-lazy-dialog';
 import { useSiteConfig } from '@web/hooks/use-site-config';
 import { HEADER_CLASSES } from '@shared/site-shell';
 import { FOOTER_NAV, SITE_NAV } from './site-nav';
@@ -23,34 +24,15 @@ const SignedInHeader = lazy(() => import('./signed-in-header'));
 const navLink = HEADER_CLASSES.navLink;
 
 function MobileMenu() {
-  const [open, setOpen] = useState(false);
-  const [wanted, setWanted] = useState(false);
-  const button = useRef<HTMLButtonElement>(null);
-  const id = useId();
-  const preload = () => void loadMobileMenu();
+  const menu = useLazyDialog(loadMobileMenu);
   return (
     <>
-      <Button
-        ref={button}
-        variant="ghost"
-        size="icon"
-        className="md:hidden"
-        aria-label="Open menu"
-        aria-haspopup="dialog"
-        aria-expanded={open}
-        aria-controls={open ? id : undefined}
-        onPointerEnter={preload}
-        onFocus={preload}
-        onClick={() => {
-          setWanted(true);
-          setOpen(true);
-        }}
-      >
+      <Button {...menu.triggerProps} variant="ghost" size="icon" className="md:hidden" aria-label="Open menu">
         <Menu aria-hidden="true" className="size-6" />
       </Button>
-      {wanted ? (
+      {menu.wanted ? (
         <Suspense fallback={null}>
-          <MobileMenuSheet open={open} onOpenChange={setOpen} returnFocus={button} id={id} />
+          <MobileMenuSheet open={menu.open} onOpenChange={menu.setOpen} returnFocus={menu.trigger} id={menu.id} />
         </Suspense>
       ) : null}
     </>

@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { lazy, Suspense, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { PackageOpen, Search, SlidersHorizontal, X } from 'lucide-react';
 import type { BuybackInput, CollectionPage, OwnedCard } from '@shared/contracts/collection';
 import { VAULT_PAGE_SIZE } from '@shared/early-requests';
@@ -26,6 +26,7 @@ import { collectionQuery, type CollectionParams } from './api';
 import { CollectionCard } from './card-renderer';
 import { STATUS_TONE } from './format';
 import { plural } from '@web/lib/format';
+import { useLazyDialog } from '@web/hooks/use-lazy-dialog';
 import { gridColumnsAt, useProgressiveCount } from '@web/hooks/use-progressive-count';
 
 // The card's detail and the sell-back dialogs (and Radix's dialog code) load when first wanted:
@@ -41,7 +42,6 @@ const preloadOwnedCardDialog = () => void loadOwnedCardDialog();
 // the Filters button's first press; pointing at or focusing the button starts the download.
 const loadSheet = () => import('@web/components/ui/dialog');
 const Sheet = lazy(() => loadSheet().then((m) => ({ default: m.Sheet })));
-const preloadSheet = () => void loadSheet();
 
 const SORT_LABEL: Record<(typeof COLLECTION_SORTS)[number], string> = {
   acquired_desc: 'Newest first',
@@ -175,10 +175,7 @@ export function Vault({ selectionActions }: VaultProps = {}) {
   const selectedTotal = [...selected.values()].reduce((s, i) => s + i.buybackCents, 0);
   const filtered = Boolean(q || classId || set || graded || status !== 'in_vault');
   const activeFilters = [q, classId, set, graded, status !== 'in_vault', sort !== 'acquired_desc'].filter(Boolean).length;
-  const [filtersOpen, setFiltersOpen] = useState(false);
-  const [filtersWanted, setFiltersWanted] = useState(false);
-  const filtersButton = useRef<HTMLButtonElement>(null);
-  const filtersId = useId();
+  const filters = useLazyDialog(loadSheet);
 
   const statsAndFilters = (
     <>
@@ -261,38 +258,25 @@ export function Vault({ selectionActions }: VaultProps = {}) {
         ) : (
           <Skeleton className="h-5 w-40" />
         )}
-        <Button
-          ref={filtersButton}
-          variant="secondary"
-          className="shrink-0"
-          aria-haspopup="dialog"
-          aria-expanded={filtersOpen}
-          aria-controls={filtersOpen ? filtersId : undefined}
-          onPointerEnter={preloadSheet}
-          onFocus={preloadSheet}
-          onClick={() => {
-            setFiltersWanted(true);
-            setFiltersOpen(true);
-          }}
-        >
+        <Button {...filters.triggerProps} variant="secondary" className="shrink-0">
           <SlidersHorizontal aria-hidden="true" className="size-4" />
           Filters
           {activeFilters ? <Badge tone="info">{activeFilters}</Badge> : null}
         </Button>
-        {filtersWanted ? (
+        {filters.wanted ? (
           <Suspense fallback={null}>
             <Sheet
               side="bottom"
               title="Your vault"
               closeLabel="Close filters"
-              open={filtersOpen}
-              onOpenChange={setFiltersOpen}
-              returnFocus={filtersButton}
-              id={filtersId}
+              open={filters.open}
+              onOpenChange={filters.setOpen}
+              returnFocus={filters.trigger}
+              id={filters.id}
             >
               <div className="space-y-4">
                 {statsAndFilters}
-                <Button className="w-full" onClick={() => setFiltersOpen(false)}>
+                <Button className="w-full" onClick={() => filters.setOpen(false)}>
                   {data ? `Show ${data.total} card${data.total === 1 ? '' : 's'}` : 'Done'}
                 </Button>
               </div>
