@@ -10,7 +10,8 @@ import { AppError } from '../../http/errors.ts';
 import { giveCards, makeCard, makeClass, statusesOf, stockOf } from '../buyback/test-support.ts';
 import { fund, makeCatalog, slots } from '../shop/test-support.ts';
 import { moneyTestContext, type MoneyTestContext } from '../wallet/test-support.ts';
-import { changeStock, moveCopies, reconcileStock } from './service.ts';
+import { rowsOf } from '../../db/client.ts';
+import { changeStock, moveCopies, reconcileStock, takeStockCtes } from './service.ts';
 
 let t: MoneyTestContext;
 let admin: string;
@@ -228,5 +229,51 @@ describe('reconciliation', () => {
     expect((await t.as(user).get(`/api/admin/cards/${card.id}/stock-movements`)).status).toBe(403);
     expect((await t.as(admin).get(`/api/admin/cards/${randomUUID()}/stock-movements`)).status).toBe(404);
     expect((await t.as(admin).get(`/api/admin/cards/${card.id}/stock-movements?pageSize=0`)).status).toBe(400);
+  });
+});
+
+// Every opening takes stock from up to 5 random cards (100,000 in the growth bench). While no index
+// names cards.stock and the page has room, PostgreSQL writes each new row version beside the old
+// one and adds nothing to the table's indexes (a HOT update); an index on stock made every take add
+// an entry to each of them (docs/decisions/0021).
+describe('stock takes are HOT updates', () => {
+  it('no index on cards names stock, and its pages keep room for new versions', async () => {
+    const idx = await t.deps.dbh.query<{ name: string; def: string }>(sql`
+      select c.relname as name, pg_get_indexdef(i.indexrelid) as def from pg_index i join pg_class c on c.oid = i.indexrelid
+      where i.indrelid = 'cards'::regclass`);
+    expect(idx.length).toBeGreaterThan(5);
+    expect(idx.filter((i) => /\bstock\b/.test(i.def))).toEqual([]);
+    const [rel] = await t.deps.dbh.query<{ opts: string[] | null }>(sql`select reloptions as opts from pg_class where oid = 'cards'::regclass`);
+    expect(rel!.opts).toContain('fillfactor=85');
+  });
+
+  it("the opening's stock take changes no index entry", async () => {
+    const cls = await makeClass(t);
+    const taken = await Promise.all([1, 2, 3, 4, 5].map(() => makeCard(t, { classId: cls.id, valueCents: 100, stock: 3 })));
+    // The transaction's own counters around the take, read before it is rolled back (nothing is kept).
+    let counts: { updated: number; hot: number } | undefined;
+    await t.deps.db
+      .transaction(async (tx) => {
+        const read = async () =>
+          rowsOf<{ updated: number; hot: number }>(
+            await tx.execute(sql`select pg_stat_get_xact_tuples_updated('cards'::regclass)::int as updated,
+              pg_stat_get_xact_tuples_hot_updated('cards'::regclass)::int as hot`),
+          )[0]!;
+        const before = await read();
+        await tx.execute(sql`
+          with want as (select * from json_to_recordset(${JSON.stringify(taken.map((c) => ({ id: c.id, n: 1 })))}::json) as w(id uuid, n integer)),
+          ${takeStockCtes({
+            name: 'taken',
+            want: sql`want`,
+            returning: sql`1 as one`,
+            movement: { referenceType: sql`'purchase'`, referenceId: sql`${randomUUID()}::text`, actorId: sql`null`, at: sql`now()` },
+          })}
+          select count(*) from taken`);
+        const after = await read();
+        counts = { updated: after.updated - before.updated, hot: after.hot - before.hot };
+        tx.rollback();
+      })
+      .catch(() => {});
+    expect(counts).toEqual({ updated: 5, hot: 5 });
   });
 });
