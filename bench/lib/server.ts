@@ -97,6 +97,7 @@ export async function startServer(opts: ServerOptions): Promise<ServerHandle> {
     ...opts.extraEnv,
   };
   // BENCH_CPU_PROF=<dir>: the server writes a V8 CPU profile there when it stops (for finding hot code).
+  // BENCH_NODE_ARGS='--flag …': more node flags for every server the bench starts (e.g. a GC probe).
   const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   const child = spawn(process.execPath, [...prof, ...(opts.nodeArgs ?? []), ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), path.join(ROOT, 'dist/server/main.mjs')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
