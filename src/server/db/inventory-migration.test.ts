@@ -29,6 +29,9 @@ const ADJUSTMENTS_WITHOUT_TWIN = `
 
 /** The old code's stock change with its history line (catalog, CSV import, buyback, owned-admin). */
 async function oldAdjust(exec: Exec, cardId: string, delta: number, reason: string, actorId: string | null) {
+  // The history is read newest first by created_at, and PGlite's clock ticks in milliseconds: two
+  // lines written in one tick came back in their ids' (random) order, and failed this test in CI.
+  await new Promise((resolve) => setTimeout(resolve, 3));
   const [c] = await exec(`update cards set stock = stock + $2, updated_at = now() where id = $1 and stock + $2 >= 0 returning stock`, [cardId, delta]);
   if (!c) throw new Error('out of stock');
   await exec(`insert into stock_adjustments (card_id, delta, stock_after, reason, actor_id) values ($1, $2, $3, $4, $5)`, [cardId, delta, c.stock, reason, actorId]);
