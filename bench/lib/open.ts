@@ -5,7 +5,7 @@ import { BIG_PULL_THRESHOLD } from '../../src/shared/contracts/notifications.ts'
 import type { BenchOptions } from './options.ts';
 import { essentialScript } from './essential.ts';
 import { buildScript, pgbench, type PgbenchResult, type Script, type Statement } from './pgbench.ts';
-import { cloneDatabase, connect, databaseName, dropDatabase } from './pg.ts';
+import { checkpoint, cloneDatabase, connect, databaseName, dropDatabase } from './pg.ts';
 import { ARCHITECT_ID, CLASS_IDS, PACK_ID, PRODUCT_ID, sessionCookie } from './seed.ts';
 import { cpuMs, startServer, type ServerHandle } from './server.ts';
 import { load, type LoadResult } from './load.ts';
@@ -213,6 +213,8 @@ export async function openBench(
   } finally {
     if (!o.keep) await dropDatabase(copyName);
   }
+  // pgbench's writes to the copy are still dirty in shared buffers: out before the app's clock.
+  await checkpoint();
 
   const server = await startServer({ databaseUrl: opts.databaseUrl, poolSize: o.poolSize });
   try {
@@ -248,5 +250,68 @@ export async function openBench(
     };
   } finally {
     await server.stop();
+  }
+}
+
+export interface AlternatedGrowth {
+  /** Each round in the order run: which database, its opens/s and its server's CPU per open. */
+  rounds: Array<{ size: 'small' | 'large'; rps: number; ok: number; cpu_ms_per_open: number | null }>;
+  small_rps: number;
+  large_rps: number;
+  ratio: number | null;
+  /** 201 answers per database (warm-ups included), for the invariants. */
+  opened: { small: number; large: number };
+}
+
+/**
+ * Growth measured side by side: one server on each database, app closed loops in the order
+ * small, large, large, small (each `seconds` long), the ratio of the large rounds' opens to the
+ * small rounds'. The single runs of openBench are minutes apart, with a seed, a checkpoint and a
+ * fixed-rate phase between them, and this machine's throughput drifts by ±10 % over minutes
+ * (pgbench's own growth of the same SQL read 0.85–1.08 that way); the ABBA order cancels a drift
+ * that is linear over the four rounds.
+ */
+export async function alternatedGrowth(o: BenchOptions, urls: { small: string; large: string }): Promise<AlternatedGrowth> {
+  const servers = {
+    small: await startServer({ databaseUrl: urls.small, poolSize: o.poolSize }),
+    large: await startServer({ databaseUrl: urls.large, poolSize: o.poolSize }),
+  };
+  try {
+    const users = userRotation(o.users);
+    await users.prepare();
+    const opened = { small: 0, large: 0 };
+    const run = async (size: 'small' | 'large', seconds: number, connections: number) => {
+      const server = servers[size];
+      const cpu0 = cpuMs(server.pid);
+      const r = await load({
+        url: `${server.origin}${OPEN_PATH}`,
+        method: 'POST',
+        body: BODY,
+        connections,
+        duration: seconds,
+        perRequest: () => ({ headers: users.headers(server.origin) }),
+      });
+      opened[size] += r.ok;
+      return { r, cpu: cpuMs(server.pid) - cpu0 };
+    };
+    // Warm both (JIT, prepared statements, the pool cache) before the clock counts.
+    await run('small', 2, 4);
+    await run('large', 2, 4);
+    const rounds: AlternatedGrowth['rounds'] = [];
+    for (const size of ['small', 'large', 'large', 'small'] as const) {
+      log(`growth side by side: ${size} (${o.connections} connections, ${o.seconds} s)`);
+      const { r, cpu } = await run(size, o.seconds, o.connections);
+      rounds.push({ size, rps: r.rps, ok: r.ok, cpu_ms_per_open: r.ok ? round(cpu / r.ok, 2) : null });
+    }
+    const mean = (size: 'small' | 'large') => {
+      const of = rounds.filter((x) => x.size === size);
+      return round(of.reduce((s, x) => s + x.rps, 0) / of.length, 1)!;
+    };
+    const small_rps = mean('small');
+    const large_rps = mean('large');
+    return { rounds, small_rps, large_rps, ratio: small_rps ? round(large_rps / small_rps, 3) : null, opened };
+  } finally {
+    await servers.small.stop();
+    await servers.large.stop();
   }
 }

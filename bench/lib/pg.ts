@@ -56,11 +56,27 @@ export async function cloneDatabase(source: string, target: string): Promise<str
   const admin = connect(ADMIN_URL, 1);
   try {
     await admin.unsafe(`drop database if exists "${target}" with (force)`);
-    await admin.unsafe(`create database "${target}" template "${source}"`);
+    // PostgreSQL 15 copies a template through the WAL by default: at 1M owned cards that is
+    // hundreds of MB of WAL, whose checkpoint then ran during the app's closed loop (the large
+    // database's single run read 420 opens/s against 524–550 side by side). FILE_COPY
+    // checkpoints before and after the copy and writes no WAL for it.
+    const [v] = await admin.unsafe(`select current_setting('server_version_num')::int as n`);
+    const strategy = Number(v?.n) >= 150000 ? ' strategy = file_copy' : '';
+    await admin.unsafe(`create database "${target}" template "${source}"${strategy}`);
   } finally {
     await admin.end();
   }
   return urlFor(target);
+}
+
+/** Writes every dirty page out now, so a phase does not pay for the previous phase's writes. */
+export async function checkpoint(): Promise<void> {
+  const admin = connect(ADMIN_URL, 1);
+  try {
+    await admin.unsafe('checkpoint');
+  } finally {
+    await admin.end();
+  }
 }
 
 export const databaseName = (url: string) => new URL(url).pathname.slice(1);
