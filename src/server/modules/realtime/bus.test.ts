@@ -12,6 +12,21 @@ describe('chunkPayloads', () => {
   });
 });
 
+describe('event ids', () => {
+  it('are distinct within a process, also within one millisecond', async () => {
+    const t = await createTestContext();
+    try {
+      const ids = Array.from({ length: 20_000 }, () => t.deps.bus.newEventId());
+      expect(new Set(ids).size).toBe(ids.length);
+      // time-counter-process tag: the tag is the same for the process, so the counter tells them apart.
+      expect(new Set(ids.map((id) => id.split('-')[2])).size).toBe(1);
+      expect(ids[0]).toMatch(/^[0-9a-z]+-[0-9a-z]+-[0-9a-f]{12}$/);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('bus.publishMany (after the commit, batched)', () => {
   let t: TestContext;
   beforeAll(async () => {

@@ -28,6 +28,7 @@ import {
 } from './service.ts';
 import { PULL_THRESHOLDS_KEY, setting } from '../settings/store.ts';
 import { looksOf, type Looks } from '../catalog/look-cache.ts';
+import { frozenJson } from '../../lib/frozen-json.ts';
 
 /**
  * Buy-and-open in one statement: one round trip to the database, one implicit transaction.
@@ -383,7 +384,7 @@ async function attempt(
   }));
   const ownedJson = plan.drawn.flatMap((d, i) => d.draws.map((r, j) => ({ id: ownedIds[i]![j]!, card_id: r.cardId, opening_id: d.item.openingId, slot: r.slot })));
   const rowsWritten = 1 + items.length * 2 + ownedJson.length;
-  const slots = JSON.stringify(pack.slots satisfies PackSlot[]);
+  const slots = frozenJson(pack.slots satisfies PackSlot[]);
   const at = now.toISOString();
   const uid = actor.userId;
   const stored: StoredOpen = { openedPurchaseId: purchaseId };

@@ -6,6 +6,7 @@ import { cards, catalogState } from '../catalog/tables.ts';
 import { sha256HexSync } from '../fairness/crypto.ts';
 import { classesOf } from './odds.ts';
 import { eligibleWhere } from './read.ts';
+import { frozenJson } from '../../lib/frozen-json.ts';
 
 /**
  * The cards a pack definition can give, by class, cached per pool version.
@@ -56,7 +57,7 @@ export async function poolVersion(db: DbOrTx): Promise<string> {
 
 export async function readPool(db: DbOrTx, version: string, slots: readonly PackSlot[], pool: PackPool): Promise<Pool> {
   const classIds = classesOf(slots as PackSlot[]);
-  const key = `${version}|${classIds.join(',')}|${JSON.stringify(pool)}`;
+  const key = `${version}|${classIds.join(',')}|${frozenJson(pool)}`;
   lastVersion = version;
   const hit = cache.get(key);
   if (hit) return { ...hit, fromCache: true };

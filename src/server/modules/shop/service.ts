@@ -13,6 +13,7 @@ import { nodeFair, sha256HexSync } from '../fairness/crypto.ts';
 import { storePool, takeNonces } from '../fairness/service.ts';
 import { firstEmptyClass, forgetPools, poolVersion, readPool, type Pool } from './pools.ts';
 import { productDto, productWithPack, sortedRefs, type ProductRow } from './read.ts';
+import { frozenJson } from '../../lib/frozen-json.ts';
 
 /**
  * Buying and opening packs. Everything runs inside the caller's transaction (withIdempotency +
@@ -280,7 +281,7 @@ export interface DrawPlan {
   emptied: Map<string, boolean>;
 }
 
-const defKey = (i: ToOpen) => `${i.pack.id}|${JSON.stringify(i.slots)}`;
+const defKey = (i: ToOpen) => `${i.pack.id}|${frozenJson(i.slots)}`;
 
 /** Reads (or takes from the cache) one pool per distinct pack definition of `items`. */
 export async function poolsFor(db: DbOrTx, version: string, items: ToOpen[]): Promise<Map<string, Pool>> {
