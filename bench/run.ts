@@ -244,12 +244,12 @@ async function main() {
       try {
         const l = await seedPostgres(`packvault_bench_${runId}_large`, o.largeCards, o.ownedCards);
         large = await openBench(o, { databaseUrl: l.url, cards: o.largeCards, rates: [], label: `open @${o.largeCards} cards` });
-        largeInv = await invariantsOf(l.url, large.opened);
         if (small && smallUrl) {
           side = await alternatedGrowth(o, { small: smallUrl, large: l.url });
+          // The side-by-side rounds opened more packs on the small database: judge it again.
           smallInv = await invariantsOf(smallUrl, small.opened + 1 + side.opened.small);
-          largeInv = await invariantsOf(l.url, large.opened + side.opened.large);
         }
+        largeInv = await invariantsOf(l.url, large.opened + (side?.opened.large ?? 0));
       } catch (err) {
         errors.push(`growth: ${(err as Error).message}`);
       }

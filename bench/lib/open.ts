@@ -49,6 +49,13 @@ export async function endpointExists(server: ServerHandle): Promise<boolean> {
   return !(r.status === 404 && /No API endpoint/.test(String(r.body?.error?.message ?? '')));
 }
 
+/** One app closed loop of POST /api/shop/open against `server`, with the server's CPU over it. */
+async function appLoop(server: ServerHandle, users: ReturnType<typeof userRotation>, seconds: number, connections: number) {
+  const cpu0 = cpuMs(server.pid);
+  const r = await load({ url: `${server.origin}${OPEN_PATH}`, method: 'POST', body: BODY, connections, duration: seconds, perRequest: () => ({ headers: users.headers(server.origin) }) });
+  return { r, cpu: cpuMs(server.pid) - cpu0 };
+}
+
 export interface CaptureResult {
   scripts: Array<{ script: Script; weight: number }>;
   statements_per_open: number;
@@ -222,12 +229,9 @@ export async function openBench(
     await users.prepare();
     const perRequest = () => ({ headers: users.headers(server.origin) });
     const url = `${server.origin}${OPEN_PATH}`;
-    const warm = await load({ url, method: 'POST', body: BODY, connections: 4, duration: 2, perRequest });
-    opened += warm.ok;
+    opened += (await appLoop(server, users, 2, 4)).r.ok;
     log(`${opts.label}: app closed loop (${o.connections} connections, ${o.seconds} s)`);
-    const cpu0 = cpuMs(server.pid);
-    const closed = await load({ url, method: 'POST', body: BODY, connections: o.connections, duration: o.seconds, perRequest });
-    const cpu = cpuMs(server.pid) - cpu0;
+    const { r: closed, cpu } = await appLoop(server, users, o.seconds, o.connections);
     opened += closed.ok;
     const rates: LoadResult[] = [];
     for (const rate of opts.rates) {
@@ -281,18 +285,9 @@ export async function alternatedGrowth(o: BenchOptions, urls: { small: string; l
     await users.prepare();
     const opened = { small: 0, large: 0 };
     const run = async (size: 'small' | 'large', seconds: number, connections: number) => {
-      const server = servers[size];
-      const cpu0 = cpuMs(server.pid);
-      const r = await load({
-        url: `${server.origin}${OPEN_PATH}`,
-        method: 'POST',
-        body: BODY,
-        connections,
-        duration: seconds,
-        perRequest: () => ({ headers: users.headers(server.origin) }),
-      });
-      opened[size] += r.ok;
-      return { r, cpu: cpuMs(server.pid) - cpu0 };
+      const loop = await appLoop(servers[size], users, seconds, connections);
+      opened[size] += loop.r.ok;
+      return loop;
     };
     // Warm both (JIT, prepared statements, the pool cache) before the clock counts.
     await run('small', 2, 4);
