@@ -290,7 +290,13 @@ async function main() {
     ratio: small?.ratio ?? null,
     essential_tps: small?.essential.tps ?? null,
     essential_ratio: small?.essential_ratio ?? null,
+    essential_one_tps: small?.essential_one.tps ?? null,
+    essential_one_ratio: small?.essential_one_ratio ?? null,
     cpu_ms_per_open: small?.app.cpu_ms_per_open ?? null,
+    // PostgreSQL's CPU per transaction (every server process), where the server is on this machine.
+    db_cpu_ms: small
+      ? { app: small.app.db_cpu_ms_per_open, captured: small.db.closed.db_cpu_ms_per_tx, essential: small.essential.db_cpu_ms_per_tx, essential_one: small.essential_one.db_cpu_ms_per_tx }
+      : null,
     statements_per_open: small?.capture.statements_per_open ?? null,
     rates: o.rates.map((rate) => {
       const x = at(small, rate);
@@ -368,7 +374,18 @@ async function main() {
   rows.push(['ratio app / pgbench', summary.ratio, targets.ratio.target, yes(targets.ratio.met)]);
   rows.push(['pgbench tps, essential transaction', summary.essential_tps, '', '']);
   rows.push(['ratio app / essential', summary.essential_ratio, '', '']);
+  rows.push(['pgbench tps, essential as one statement', summary.essential_one_tps, '', '']);
+  rows.push(['ratio app / essential (one statement)', summary.essential_one_ratio, '', '']);
   rows.push(['CPU ms per open (server)', summary.cpu_ms_per_open, '', '']);
+  if (summary.db_cpu_ms) {
+    const d = summary.db_cpu_ms;
+    const ms = (x: number | null) => (x === null ? '—' : String(x));
+    rows.push(['PostgreSQL CPU ms per tx: app, same SQL, essential, one statement', `${ms(d.app)}, ${ms(d.captured)}, ${ms(d.essential)}, ${ms(d.essential_one)}`, '', '']);
+    if (d.app !== null && summary.cpu_ms_per_open !== null) {
+      // Cores the server and the database need to sustain 1,000 opens/s (load generator not counted).
+      rows.push(['cores needed at 1,000 opens/s (server + PostgreSQL)', round((summary.cpu_ms_per_open + d.app), 2), `< ${before.cpus}`, '']);
+    }
+  }
   for (const r of summary.rates) {
     rows.push([`@${r.rate}/s app achieved, p50/p99 ms`, `${r.app_achieved ?? '—'}, ${r.app_p50_ms ?? '—'}/${r.app_p99_ms ?? '—'}`, r.rate === 1000 ? targets.p99_at_1000.target : '', r.rate === 1000 ? yes(targets.p99_at_1000.met) : '']);
     rows.push([`@${r.rate}/s pgbench achieved, p50/p99 ms`, `${r.db_achieved ?? '—'}, ${r.db_p50_ms ?? '—'}/${r.db_p99_ms ?? '—'}`, '', '']);

@@ -53,6 +53,8 @@ export interface LoadOptions {
   method?: 'GET' | 'POST';
   connections: number;
   duration: number;
+  /** Closed loop only: stop after this many requests instead of after `duration`. */
+  amount?: number;
   /** Fixed arrival rate (requests/s over all connections); closed loop when absent. */
   rate?: number;
   headers?: Record<string, string>;
@@ -73,6 +75,7 @@ export async function load(opts: LoadOptions): Promise<LoadResult> {
     url: u.origin,
     connections: opts.connections,
     duration: opts.duration,
+    ...(opts.amount ? { amount: opts.amount } : {}),
     timeout: 30,
     requests: [
       {

@@ -5,7 +5,7 @@ import { BIG_PULL_THRESHOLD } from '../../src/shared/contracts/notifications.ts'
 import type { BenchOptions } from './options.ts';
 import { essentialScript } from './essential.ts';
 import { buildScript, pgbench, type PgbenchResult, type Script, type Statement } from './pgbench.ts';
-import { checkpoint, cloneDatabase, connect, databaseName, dropDatabase } from './pg.ts';
+import { checkpoint, cloneDatabase, connect, databaseCpuMs, databaseName, dropDatabase } from './pg.ts';
 import { ARCHITECT_ID, CLASS_IDS, PACK_ID, PRODUCT_ID, sessionCookie } from './seed.ts';
 import { cpuMs, startServer, type ServerHandle } from './server.ts';
 import { load, type LoadResult } from './load.ts';
@@ -49,11 +49,26 @@ export async function endpointExists(server: ServerHandle): Promise<boolean> {
   return !(r.status === 404 && /No API endpoint/.test(String(r.body?.error?.message ?? '')));
 }
 
-/** One app closed loop of POST /api/shop/open against `server`, with the server's CPU over it. */
+/**
+ * Every user opens once, before any clock starts: the server then holds each user's seed pair and
+ * next nonce, and each session's last-seen time is fresh, as in a shop that has been running and
+ * as in the captured SQL that pgbench replays (captureOpenSql opens once per captured user first).
+ * A 15-second loop over 2,000 users would otherwise spend 0.4 extra statements per opening on
+ * first-request work that a running process does once a minute (last seen) or once (the seed).
+ */
+async function warmEveryUser(server: ServerHandle, users: ReturnType<typeof userRotation>, count: number) {
+  const r = await load({ url: `${server.origin}${OPEN_PATH}`, method: 'POST', body: BODY, connections: 8, duration: 60, amount: count, perRequest: () => ({ headers: users.headers(server.origin) }) });
+  return r.ok;
+}
+
+/** One app closed loop of POST /api/shop/open against `server`, with the server's and PostgreSQL's CPU over it (ms). */
 async function appLoop(server: ServerHandle, users: ReturnType<typeof userRotation>, seconds: number, connections: number) {
+  const db0 = await databaseCpuMs();
   const cpu0 = cpuMs(server.pid);
   const r = await load({ url: `${server.origin}${OPEN_PATH}`, method: 'POST', body: BODY, connections, duration: seconds, perRequest: () => ({ headers: users.headers(server.origin) }) });
-  return { r, cpu: cpuMs(server.pid) - cpu0 };
+  const cpu = cpuMs(server.pid) - cpu0;
+  const db1 = await databaseCpuMs();
+  return { r, cpu, dbCpu: db0 === null || db1 === null ? null : db1 - db0 };
 }
 
 export interface CaptureResult {
@@ -175,10 +190,14 @@ export interface OpenBenchResult {
   db: { closed: PgbenchResult; rates: PgbenchResult[]; mode: string; clients: number };
   /** pgbench on the hand-written essential transaction (bench/sql/essential-open.sql), same clients. */
   essential: PgbenchResult;
-  app: { closed: LoadResult; rates: LoadResult[]; cpu_ms_per_open: number | null; connections: number };
+  /** The same work as one statement (bench/sql/essential-open-one-statement.sql), same clients. */
+  essential_one: PgbenchResult;
+  app: { closed: LoadResult; rates: LoadResult[]; cpu_ms_per_open: number | null; db_cpu_ms_per_open: number | null; connections: number };
   ratio: number | null;
   /** App closed-loop opens/s ÷ essential tps: how close the app comes to the essential work. */
   essential_ratio: number | null;
+  /** The same against the one-statement essential transaction. */
+  essential_one_ratio: number | null;
   /** 201 answers in total (captures included), for the invariants. */
   opened: number;
   /** The most frequent request shape as a pgbench script (written next to the results). */
@@ -208,11 +227,20 @@ export async function openBench(
   const ratesDb: PgbenchResult[] = [];
   let closedDb: PgbenchResult;
   let essential: PgbenchResult;
+  let essentialOne: PgbenchResult;
   try {
     log(`${opts.label}: pgbench closed loop (${o.poolSize} clients, ${o.seconds} s)`);
     closedDb = await pgbench({ url: copyUrl, scripts: cap.scripts, clients: o.poolSize, seconds: o.seconds, mode });
     log(`${opts.label}: pgbench essential transaction (${o.poolSize} clients, ${o.seconds} s)`);
     essential = await pgbench({ url: copyUrl, scripts: [{ script: essentialScript({ users: o.users, cards: opts.cards }), weight: 1 }], clients: o.poolSize, seconds: o.seconds, mode });
+    log(`${opts.label}: pgbench essential transaction as one statement (${o.poolSize} clients, ${o.seconds} s)`);
+    essentialOne = await pgbench({
+      url: copyUrl,
+      scripts: [{ script: essentialScript({ users: o.users, cards: opts.cards }, 'oneStatement'), weight: 1 }],
+      clients: o.poolSize,
+      seconds: o.seconds,
+      mode,
+    });
     for (const rate of opts.rates) {
       log(`${opts.label}: pgbench at ${rate}/s`);
       ratesDb.push(await pgbench({ url: copyUrl, scripts: cap.scripts, clients: o.poolSize, seconds: o.seconds, rate, mode }));
@@ -229,9 +257,9 @@ export async function openBench(
     await users.prepare();
     const perRequest = () => ({ headers: users.headers(server.origin) });
     const url = `${server.origin}${OPEN_PATH}`;
-    opened += (await appLoop(server, users, 2, 4)).r.ok;
+    opened += await warmEveryUser(server, users, o.users);
     log(`${opts.label}: app closed loop (${o.connections} connections, ${o.seconds} s)`);
-    const { r: closed, cpu } = await appLoop(server, users, o.seconds, o.connections);
+    const { r: closed, cpu, dbCpu } = await appLoop(server, users, o.seconds, o.connections);
     opened += closed.ok;
     const rates: LoadResult[] = [];
     for (const rate of opts.rates) {
@@ -245,10 +273,18 @@ export async function openBench(
     return {
       capture: { statements_per_open: cap.statements_per_open, shapes: cap.shapes, opens: cap.opens },
       db: { closed: closedDb, rates: ratesDb, mode, clients: o.poolSize },
-      app: { closed, rates, cpu_ms_per_open: closed.ok ? round(cpu / closed.ok, 2) : null, connections: o.connections },
+      app: {
+        closed,
+        rates,
+        cpu_ms_per_open: closed.ok ? round(cpu / closed.ok, 2) : null,
+        db_cpu_ms_per_open: closed.ok && dbCpu !== null ? round(dbCpu / closed.ok, 2) : null,
+        connections: o.connections,
+      },
       ratio: closedDb.tps ? round(closed.rps / closedDb.tps, 3) : null,
       essential,
       essential_ratio: essential.tps ? round(closed.rps / essential.tps, 3) : null,
+      essential_one: essentialOne,
+      essential_one_ratio: essentialOne.tps ? round(closed.rps / essentialOne.tps, 3) : null,
       opened,
       script: [...cap.scripts].sort((a, b) => b.weight - a.weight)[0]!.script.text,
     };
@@ -289,9 +325,8 @@ export async function alternatedGrowth(o: BenchOptions, urls: { small: string; l
       opened[size] += loop.r.ok;
       return loop;
     };
-    // Warm both (JIT, prepared statements, the pool cache) before the clock counts.
-    await run('small', 2, 4);
-    await run('large', 2, 4);
+    // Warm both (JIT, prepared statements, the pool cache, every user's seed) before the clock counts.
+    for (const size of ['small', 'large'] as const) opened[size] += await warmEveryUser(servers[size], users, o.users);
     const rounds: AlternatedGrowth['rounds'] = [];
     for (const size of ['small', 'large', 'large', 'small'] as const) {
       log(`growth side by side: ${size} (${o.connections} connections, ${o.seconds} s)`);

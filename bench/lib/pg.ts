@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import postgres from 'postgres';
 import { postgresTarget } from '../../src/server/db/client.ts';
 
@@ -80,3 +81,66 @@ export async function checkpoint(): Promise<void> {
 }
 
 export const databaseName = (url: string) => new URL(url).pathname.slice(1);
+
+const CLK_TCK = 100; // USER_HZ on Linux
+
+/** The fields of /proc/<pid>/stat after the command name (state is index 0), or null. */
+function procStat(pid: number): string[] | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The PostgreSQL server's main process, when the server runs on this machine (its backend's pid is
+ * a `postgres` process here); else null. Used to charge the database's CPU to each phase.
+ */
+export async function postmasterPid(): Promise<number | null> {
+  const admin = connect(ADMIN_URL, 1);
+  try {
+    const [row] = await admin.unsafe(`select pg_backend_pid() as pid`);
+    const pid = Number(row?.pid);
+    const comm = (() => {
+      try {
+        return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+      } catch {
+        return '';
+      }
+    })();
+    const ppid = comm === 'postgres' ? Number(procStat(pid)?.[1]) : NaN;
+    return Number.isInteger(ppid) && ppid > 1 ? ppid : null;
+  } finally {
+    await admin.end();
+  }
+}
+
+/**
+ * CPU time (user + system, ms) the whole server has used so far: the main process, its live
+ * children (backends, WAL writer, checkpointer, autovacuum) and the children that have exited
+ * (pgbench's backends end with their connections; the kernel adds them to the parent's
+ * cutime/cstime). A difference of two readings is what the database spent on a phase.
+ */
+export function postgresCpuMs(postmaster: number): number | null {
+  const main = procStat(postmaster);
+  if (!main) return null;
+  // utime, stime, cutime, cstime: fields 14–17 overall, indexes 11–14 here.
+  let ticks = Number(main[11]) + Number(main[12]) + Number(main[13]) + Number(main[14]);
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const f = procStat(Number(name));
+    if (f && Number(f[1]) === postmaster) ticks += Number(f[11]) + Number(f[12]);
+  }
+  return (ticks * 1000) / CLK_TCK;
+}
+
+let postmasterOnce: Promise<number | null> | undefined;
+
+/** PostgreSQL's CPU so far (ms), or null when its processes are not visible from here. */
+export async function databaseCpuMs(): Promise<number | null> {
+  postmasterOnce ??= postmasterPid().catch(() => null);
+  const pid = await postmasterOnce;
+  return pid === null ? null : postgresCpuMs(pid);
+}

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { libpqEnv } from './pg.ts';
+import { databaseCpuMs, libpqEnv } from './pg.ts';
 import { percentile, round, run } from './util.ts';
 
 /**
@@ -216,6 +216,8 @@ export interface PgbenchResult {
   p50_ms: number | null;
   p99_ms: number | null;
   target_rate?: number;
+  /** PostgreSQL's CPU (every server process) per transaction, ms; null when the server is not local. */
+  db_cpu_ms_per_tx: number | null;
 }
 
 /** Runs weighted scripts; latency percentiles come from the per-transaction log (-l). */
@@ -250,6 +252,7 @@ export async function pgbench(opts: {
       const quoted = args.map((a) => `'${a.replaceAll(dir, dump).replace(/'/g, `'\\''`)}'`).join(' ');
       writeFileSync(path.join(dump, 'pgbench.sh'), `pgbench ${quoted} "$@"\n`);
     }
+    const cpu0 = await databaseCpuMs();
     const { stdout, stderr } = await run('pgbench', args, { env: { ...process.env, ...libpqEnv(opts.url) } }).catch((err: Error) => {
       const keep = path.join(tmpdir(), `pv-bench-failed-script-${process.pid}.sql`);
       writeFileSync(keep, opts.scripts.map((x) => `${x.script.text}\n-- defines: ${JSON.stringify(x.script.defines)}`).join('\n\n-- next script --\n'));
@@ -259,6 +262,7 @@ export async function pgbench(opts: {
       const aborted = /client \d+ aborted/.test(stderr);
       if (aborted) throw new Error(`pgbench: a client aborted:\n${stderr.slice(0, 3000)}`);
     }
+    const cpu1 = await databaseCpuMs();
     const tps = Number(/tps = ([\d.]+)/.exec(stdout)?.[1] ?? NaN);
     const transactions = Number(/number of transactions actually processed: (\d+)/.exec(stdout)?.[1] ?? 0);
     const failed = Number(/number of failed transactions: (\d+)/.exec(stdout)?.[1] ?? 0);
@@ -278,6 +282,7 @@ export async function pgbench(opts: {
       p50_ms: round(percentile(lat, 50), 2),
       p99_ms: round(percentile(lat, 99), 2),
       ...(opts.rate ? { target_rate: opts.rate } : {}),
+      db_cpu_ms_per_tx: cpu0 === null || cpu1 === null || transactions === 0 ? null : round((cpu1 - cpu0) / transactions, 2),
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
