@@ -2,13 +2,15 @@
 // server, starts the built server as a child process and measures, in one run: the buy-and-open
 // limit (pgbench on the captured SQL) against the app (autocannon closed loop; fixed rates from
 // lib/open-loop.ts, as pgbench -R), the invariants afterwards,
-// growth (100,000 cards, 1,000,000 owned), the read path, realtime fan-out and embedded PGlite.
 // growth (100,000 cards, 1,000,000 owned), the read path, realtime fan-out, embedded PGlite and the
 // admin dashboard at 1M ledger postings (lib/dashboard.ts).
 // Flags: --quick (small and short, for developing the bench), --only=read,realtime,open,growth,pglite,dashboard,
 // --seconds=N, --rates=a,b,c (--rates= for none), --users=N, --keep (leave the databases). Exit code ≠ 0 only on errors.
-// Every open run also replays the hand-written essential transaction (bench/sql/essential-open.sql)
-// and reports app ÷ essential beside app ÷ captured SQL.
+// Every open run also replays the hand-written essential transaction, as statements
+// (bench/sql/essential-open.sql) and as one statement (essential-open-one-statement.sql), and
+// reports app ÷ essential beside app ÷ captured SQL, with PostgreSQL's CPU per transaction of each.
+// --ab=<dir>: only the closed loop of this build (dist/) against another build copied to <dir>,
+// side by side (lib/ab.ts), for changes smaller than the machine's drift.
 // --processes=1,2,3: only the closed loop against N app processes on one database, with each part's
 // CPU share (lib/processes.ts); with --pooler=<PgBouncer URL> the app goes through PgBouncer, with
 // --no-prepare it sends unnamed statements (DATABASE_PREPARE=false, PgBouncer < 1.21).
@@ -18,13 +20,14 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { migratePgliteClient, migratePostgresUrl } from '../src/server/db/migrate.ts';
+import { abBench } from './lib/ab.ts';
 import { dashboardBench, dashboardTable, DASHBOARD_P95_MS, type DashboardBenchResult } from './lib/dashboard.ts';
 import { checkInvariants, type Invariants } from './lib/invariants.ts';
 import { load, type LoadResult } from './lib/load.ts';
 import { alternatedGrowth, endpointExists, openBench, OPEN_PATH, userRotation, type AlternatedGrowth, type OpenBenchResult } from './lib/open.ts';
 import { parseOptions } from './lib/options.ts';
 import { processesBench, processesTable } from './lib/processes.ts';
-import { ADMIN_URL, connect, createDatabase, dropDatabase } from './lib/pg.ts';
+import { ADMIN_URL, cloneDatabase, connect, createDatabase, dropDatabase } from './lib/pg.ts';
 import { realtimeBench, type RealtimeResult } from './lib/realtime.ts';
 import { PRODUCT_ID, seedCatalog, seedOwnedCards, seedUsers, type Exec } from './lib/seed.ts';
 import { cpuMs, ensureBuilt, ROOT, startServer } from './lib/server.ts';
@@ -184,7 +187,40 @@ async function processesMain(counts: number[]) {
   }
 }
 
+/** --ab=<dir>: this build against another, side by side on copies of one seeded database (lib/ab.ts). */
+async function abMain(bDist: string) {
+  await ensureBuilt('server').then((n) => n && notes.push(n));
+  const before = await machine();
+  try {
+    const s = await seedPostgres(`packvault_bench_${runId}_ab_a`, o.smallCards, 0);
+    const bName = `packvault_bench_${runId}_ab_b`;
+    created.push(bName);
+    const bUrl = await cloneDatabase(s.name, bName);
+    const pairs = o.quick ? 1 : 3;
+    const r = await abBench(o, { bDist, urls: { a: s.url, b: bUrl }, pairs });
+    const inv = { a: await invariantsOf(s.url, r.opened.a), b: await invariantsOf(bUrl, r.opened.b) };
+    const after = await machine();
+    const rows: Array<Array<string | number | null>> = [['build', 'opens/s per round', 'mean opens/s', 'server CPU ms/open', 'PostgreSQL CPU ms/open']];
+    for (const build of ['a', 'b'] as const) {
+      const side = r[build];
+      rows.push([`${build}: ${r.builds[build]}`, r.rounds.filter((x) => x.build === build).map((x) => x.rps).join(', '), side.rps, side.cpu_ms_per_open, side.db_cpu_ms_per_open]);
+    }
+    console.log(`\n${table(rows)}\n`);
+    console.log(`b / a: ${r.ratio}   invariants: a ${inv.a.ok ? 'hold' : 'BROKEN'}, b ${inv.b.ok ? 'hold' : 'BROKEN'}`);
+    console.log(`load average before ${before.loadavg.join(' ')}, after ${after.loadavg.join(' ')} (${before.cpus} cores)`);
+    if (!inv.a.ok || !inv.b.ok) errors.push('invariants broken');
+    const outDir = path.join(ROOT, 'bench/results');
+    mkdirSync(outDir, { recursive: true });
+    const file = path.join(outDir, 'ab.partial.json');
+    writeFileSync(file, `${JSON.stringify({ ...r, invariants: inv, machine_before: before, machine_after: after, options: { ...o, only: null }, notes }, null, 2)}\n`);
+    log(`wrote ${path.relative(ROOT, file)}`);
+  } finally {
+    if (!o.keep) for (const d of created) await dropDatabase(d).catch(() => {});
+  }
+}
+
 async function main() {
+  if (o.ab) return abMain(o.ab);
   if (o.processes && !o.only) return processesMain(o.processes);
   const started = new Date();
   log(`packvault bench (${o.quick ? 'quick' : 'full'}) against ${ADMIN_URL.replace(/:[^:@/]*@/, ':***@')}`);

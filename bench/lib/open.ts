@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { BIG_PULL_THRESHOLD } from '../../src/shared/contracts/notifications.ts';
 import type { BenchOptions } from './options.ts';
+import { startAutoanalyze } from './autoanalyze.ts';
 import { essentialScript } from './essential.ts';
 import { buildScript, pgbench, type PgbenchResult, type Script, type Statement } from './pgbench.ts';
 import { checkpoint, cloneDatabase, connect, databaseCpuMs, databaseName, dropDatabase } from './pg.ts';
@@ -56,13 +57,13 @@ export async function endpointExists(server: ServerHandle): Promise<boolean> {
  * A 15-second loop over 2,000 users would otherwise spend 0.4 extra statements per opening on
  * first-request work that a running process does once a minute (last seen) or once (the seed).
  */
-async function warmEveryUser(server: ServerHandle, users: ReturnType<typeof userRotation>, count: number) {
+export async function warmEveryUser(server: ServerHandle, users: ReturnType<typeof userRotation>, count: number) {
   const r = await load({ url: `${server.origin}${OPEN_PATH}`, method: 'POST', body: BODY, connections: 8, duration: 60, amount: count, perRequest: () => ({ headers: users.headers(server.origin) }) });
   return r.ok;
 }
 
 /** One app closed loop of POST /api/shop/open against `server`, with the server's and PostgreSQL's CPU over it (ms). */
-async function appLoop(server: ServerHandle, users: ReturnType<typeof userRotation>, seconds: number, connections: number) {
+export async function appLoop(server: ServerHandle, users: ReturnType<typeof userRotation>, seconds: number, connections: number) {
   const db0 = await databaseCpuMs();
   const cpu0 = cpuMs(server.pid);
   const r = await load({ url: `${server.origin}${OPEN_PATH}`, method: 'POST', body: BODY, connections, duration: seconds, perRequest: () => ({ headers: users.headers(server.origin) }) });
@@ -228,6 +229,7 @@ export async function openBench(
   let closedDb: PgbenchResult;
   let essential: PgbenchResult;
   let essentialOne: PgbenchResult;
+  const copyAnalyzer = startAutoanalyze(copyUrl);
   try {
     log(`${opts.label}: pgbench closed loop (${o.poolSize} clients, ${o.seconds} s)`);
     closedDb = await pgbench({ url: copyUrl, scripts: cap.scripts, clients: o.poolSize, seconds: o.seconds, mode });
@@ -246,11 +248,13 @@ export async function openBench(
       ratesDb.push(await pgbench({ url: copyUrl, scripts: cap.scripts, clients: o.poolSize, seconds: o.seconds, rate, mode }));
     }
   } finally {
+    await copyAnalyzer.stop();
     if (!o.keep) await dropDatabase(copyName);
   }
   // pgbench's writes to the copy are still dirty in shared buffers: out before the app's clock.
   await checkpoint();
 
+  const analyzer = startAutoanalyze(opts.databaseUrl);
   const server = await startServer({ databaseUrl: opts.databaseUrl, poolSize: o.poolSize });
   try {
     const users = userRotation(o.users);
@@ -290,6 +294,7 @@ export async function openBench(
     };
   } finally {
     await server.stop();
+    await analyzer.stop();
   }
 }
 
@@ -316,6 +321,7 @@ export async function alternatedGrowth(o: BenchOptions, urls: { small: string; l
     small: await startServer({ databaseUrl: urls.small, poolSize: o.poolSize }),
     large: await startServer({ databaseUrl: urls.large, poolSize: o.poolSize }),
   };
+  const analyzers = [startAutoanalyze(urls.small), startAutoanalyze(urls.large)];
   try {
     const users = userRotation(o.users);
     await users.prepare();
@@ -343,5 +349,6 @@ export async function alternatedGrowth(o: BenchOptions, urls: { small: string; l
   } finally {
     await servers.small.stop();
     await servers.large.stop();
+    for (const a of analyzers) await a.stop();
   }
 }

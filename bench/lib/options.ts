@@ -24,6 +24,8 @@ export interface BenchOptions {
   poolerUrl: string | null;
   /** --no-prepare: the app runs with DATABASE_PREPARE=false (PgBouncer older than 1.21). */
   prepare: boolean;
+  /** --ab=<dir>: only the closed loop, this build against the build in <dir> (a copy of dist/), side by side (lib/ab.ts). */
+  ab: string | null;
 }
 
 export function parseOptions(argv: string[]): BenchOptions {
@@ -51,5 +53,6 @@ export function parseOptions(argv: string[]): BenchOptions {
     processes: value('processes') ? value('processes')!.split(',').map(Number) : null,
     poolerUrl: value('pooler') ?? null,
     prepare: !flag('no-prepare'),
+    ab: value('ab') ?? null,
   };
 }

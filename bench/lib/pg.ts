@@ -124,16 +124,23 @@ export async function postmasterPid(): Promise<number | null> {
  * cutime/cstime). A difference of two readings is what the database spent on a phase.
  */
 export function postgresCpuMs(postmaster: number): number | null {
-  const main = procStat(postmaster);
-  if (!main) return null;
-  // utime, stime, cutime, cstime: fields 14–17 overall, indexes 11–14 here.
-  let ticks = Number(main[11]) + Number(main[12]) + Number(main[13]) + Number(main[14]);
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    const f = procStat(Number(name));
-    if (f && Number(f[1]) === postmaster) ticks += Number(f[11]) + Number(f[12]);
+  // A child reaped between reading the main process and scanning its children would be counted
+  // in neither: read again until the reaped children's total did not move during the scan.
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const main = procStat(postmaster);
+    if (!main) return null;
+    // utime, stime, cutime, cstime: fields 14–17 overall, indexes 11–14 here.
+    const reaped = Number(main[13]) + Number(main[14]);
+    let ticks = Number(main[11]) + Number(main[12]) + reaped;
+    for (const name of readdirSync('/proc')) {
+      if (!/^\d+$/.test(name)) continue;
+      const f = procStat(Number(name));
+      if (f && Number(f[1]) === postmaster) ticks += Number(f[11]) + Number(f[12]);
+    }
+    const again = procStat(postmaster);
+    if (again && Number(again[13]) + Number(again[14]) === reaped) return (ticks * 1000) / CLK_TCK;
   }
-  return (ticks * 1000) / CLK_TCK;
+  return null;
 }
 
 let postmasterOnce: Promise<number | null> | undefined;

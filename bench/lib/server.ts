@@ -70,6 +70,8 @@ export interface ServerOptions {
   nodeEnv?: 'production' | 'development';
   /** Extra arguments for node before the script (e.g. a --require preload). */
   nodeArgs?: string[];
+  /** Another build's server entry (`--ab`); this tree's dist/server/main.mjs by default. */
+  entry?: string;
 }
 
 /** Starts dist/server/main.mjs as a child process in production mode and waits for /api/health. */
@@ -99,7 +101,7 @@ export async function startServer(opts: ServerOptions): Promise<ServerHandle> {
   // BENCH_CPU_PROF=<dir>: the server writes a V8 CPU profile there when it stops (for finding hot code).
   // BENCH_NODE_ARGS='--flag …': more node flags for every server the bench starts (e.g. a GC probe).
   const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  const child = spawn(process.execPath, [...prof, ...(opts.nodeArgs ?? []), ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), path.join(ROOT, 'dist/server/main.mjs')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...prof, ...(opts.nodeArgs ?? []), ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), opts.entry ?? path.join(ROOT, 'dist/server/main.mjs')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   const keep = (d: Buffer) => {
     out += d.toString();
