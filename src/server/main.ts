@@ -18,6 +18,7 @@ import { revokeDemoSessions } from './modules/auth/demo-accounts.ts';
 import { DROPS_TICK_MS, dropsJob, runDropTransitions } from './modules/drops/lifecycle.ts';
 import { mailOutboxJob } from './modules/mail/service.ts';
 import { createBus } from './modules/realtime/bus.ts';
+import { warnIfAutovacuumOff } from './db/autovacuum.ts';
 import { settingsReady } from './modules/settings/store.ts';
 import { runSeed } from './seed/index.ts';
 
@@ -55,6 +56,7 @@ async function main() {
   if (config.seedDemo) await runSeed(deps);
   if (config.isProduction) await revokeDemoSessions(deps);
   if (config.mailDisabled) log.warn('MAIL_DISABLED is on: no mail is sent; sign-up, verification and password reset are unavailable');
+  await warnIfAutovacuumOff(dbh, log).catch((err: unknown) => log.warn('could not read the autovacuum setting', { err }));
 
   // Drops due while no process was running (opened, closed, drawn late) are caught up before
   // serving; every step is a conditional update, so processes starting together are safe.
