@@ -127,8 +127,8 @@ export async function captureOpenSql(opts: { databaseUrl: string; poolSize: numb
     for (let i = 0; i < opts.count; i++) {
       const n = user--;
       // Each captured user has opened once before: the server then knows the user's seed pair and
-      // next nonce, as for every later opening (shop/one-statement-open.ts). A user's first
-      // opening in the load also reads them: one statement more, which only the app pays.
+      // next nonce, as for every later opening (shop/one-statement-open.ts). The load phases
+      // warm every user the same way before their clock (warmEveryUser).
       const first = await openOnce(server, n);
       if (first.status !== 201) throw new Error(`warm-up open answered ${first.status}: ${JSON.stringify(first.body)}`);
       opens++;
