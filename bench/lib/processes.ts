@@ -10,6 +10,7 @@ import { load, type LoadResult } from './load.ts';
 import { OPEN_PATH, userRotation } from './open.ts';
 import { connect, databaseName } from './pg.ts';
 import { PRODUCT_ID } from './seed.ts';
+import { startAutoanalyze } from './autoanalyze.ts';
 import { cpuMs, startServer, type ServerHandle } from './server.ts';
 import { log, round } from './util.ts';
 
@@ -143,6 +144,9 @@ export async function processesBench(o: BenchOptions, opts: ProcessesOptions): P
     via = `pgbouncer ${u.host}`;
   }
   const admin = connect(opts.databaseUrl, 1);
+  // The counts run one after another on one database: without it, later counts would meet the
+  // stale foreign-key plans of a grown database (autoanalyze.ts).
+  const analyzer = startAutoanalyze(opts.databaseUrl);
   const users = userRotation(o.users);
   await users.prepare();
   const runs: ProcessesRun[] = [];
@@ -239,6 +243,7 @@ export async function processesBench(o: BenchOptions, opts: ProcessesOptions): P
       }
     }
   } finally {
+    await analyzer.stop();
     await admin.end();
   }
   return runs;
