@@ -15,7 +15,8 @@ import { ROOT } from './server.ts';
  */
 export function essentialScript(sizes: { users: number; cards: number }, variant: 'statements' | 'oneStatement' = 'statements'): Script {
   const file = variant === 'oneStatement' ? 'essential-open-one-statement.sql' : 'essential-open.sql';
-  const text = readFileSync(path.join(ROOT, 'bench/sql', file), 'utf8');
+  const read = (name: string) => readFileSync(path.join(ROOT, 'bench/sql', name), 'utf8');
+  const text = read('essential-vars.sql') + read(file);
   return {
     shape: variant === 'oneStatement' ? 'essential-one-statement' : 'essential',
     text,

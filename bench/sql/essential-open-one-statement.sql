@@ -2,17 +2,9 @@
 -- implicit transaction): the same rows and checks as essential-open.sql, with no client round trips
 -- between them. A baseline written by hand with a PL/pgSQL function or a CTE chain runs about this
 -- fast; the multi-statement script is the plain pgbench style. The bench reports the app against
--- both (bench/lib/essential.ts). Constants come with -D, as in essential-open.sql.
+-- both (bench/lib/essential.ts). Constants and variables as in essential-open.sql.
 -- Every write is gated on the session and the debit, so an unknown session or too little money
 -- writes nothing; every foreign key holds.
-\set n 1 + :client_id + :nclients * random(0, :users / :nclients - 1)
-\set r random(1, 9000000000000000000)
-\set kb random(0, :cards - 1)
-\set k1 1 + (:kb + 0 * (:cards / 16)) % :cards
-\set k2 1 + (:kb + 1 * (:cards / 16)) % :cards
-\set k3 1 + (:kb + 2 * (:cards / 16)) % :cards
-\set k4 1 + (:kb + 3 * (:cards / 16)) % :cards
-\set k5 1 + (:kb + 4 * (:cards / 16)) % :cards
 -- The session (and its user), with this transaction's new ids.
 with s as materialized (
   select s."user_id" as uid, gen_random_uuid() as pid, gen_random_uuid() as eid, gen_random_uuid() as upid, gen_random_uuid() as oid,

@@ -1,16 +1,9 @@
 -- The essential work of buying and opening one 5-card pack, hand-written on Packvault's own schema
 -- (issue 21): the floor the app's buy-and-open path is measured against (bench/lib/essential.ts).
--- Constants come with -D (product, pack, price, users, cards, nclients); every foreign key holds.
+-- Constants come with -D (product, pack, price, users, cards, nclients), variables from
+-- essential-vars.sql; every foreign key holds.
 -- Left out on purpose, as not essential to a sale: the guess re-checks of the one-statement opening
 -- (product, pool version, self-exclusion), stock_movements rows, the draw itself (cards are random).
-\set n 1 + :client_id + :nclients * random(0, :users / :nclients - 1)
-\set r random(1, 9000000000000000000)
-\set kb random(0, :cards - 1)
-\set k1 1 + (:kb + 0 * (:cards / 16)) % :cards
-\set k2 1 + (:kb + 1 * (:cards / 16)) % :cards
-\set k3 1 + (:kb + 2 * (:cards / 16)) % :cards
-\set k4 1 + (:kb + 3 * (:cards / 16)) % :cards
-\set k5 1 + (:kb + 4 * (:cards / 16)) % :cards
 begin;
 -- The session (and its user), with this transaction's new ids.
 select s."user_id" as uid, u."username" as uname, 'essential-' || :r as ikey, gen_random_uuid() as pid, gen_random_uuid() as eid,
