@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import postgres from 'postgres';
 import { postgresTarget } from '../../src/server/db/client.ts';
+import { CLK_TCK, procStat } from './util.ts';
 
 export type Sql = postgres.Sql;
 
@@ -81,18 +82,6 @@ export async function checkpoint(): Promise<void> {
 }
 
 export const databaseName = (url: string) => new URL(url).pathname.slice(1);
-
-const CLK_TCK = 100; // USER_HZ on Linux
-
-/** The fields of /proc/<pid>/stat after the command name (state is index 0), or null. */
-function procStat(pid: number): string[] | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  } catch {
-    return null;
-  }
-}
 
 /**
  * The PostgreSQL server's main process, when the server runs on this machine (its backend's pid is

@@ -12,10 +12,9 @@ import { connect, databaseName } from './pg.ts';
 import { PRODUCT_ID } from './seed.ts';
 import { startAutoanalyze } from './autoanalyze.ts';
 import { cpuMs, startServer, type ServerHandle } from './server.ts';
-import { log, round } from './util.ts';
+import { CLK_TCK, log, round } from './util.ts';
 
 const BODY = JSON.stringify({ productId: PRODUCT_ID, quantity: 1 });
-const CLK_TCK = 100;
 
 export interface ProcessesRun {
   processes: number;

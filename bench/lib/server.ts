@@ -2,7 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { log, sleep } from './util.ts';
+import { CLK_TCK, log, procStat, sleep } from './util.ts';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 /** Fixed so the bench can sign session cookies itself (Better Auth HMACs the token with it). */
@@ -143,13 +143,10 @@ export async function startServer(opts: ServerOptions): Promise<ServerHandle> {
   };
 }
 
-const CLK_TCK = 100; // USER_HZ on Linux
-
 /** CPU time (user + system, ms) of a process so far, from /proc/<pid>/stat. */
 export function cpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // After the command: state(0) … utime is field 14 overall = index 11 here, stime index 12.
+  const fields = procStat(pid);
+  if (!fields) throw new Error(`no process ${pid}`);
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK;
 }
 

@@ -1,4 +1,5 @@
 import { spawn, type SpawnOptions } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -47,4 +48,20 @@ export function table(rows: Array<Array<string | number | null>>): string {
 export async function machine() {
   const os = await import('node:os');
   return { cpus: os.cpus().length, loadavg: os.loadavg().map((l) => round(l, 2)), node: process.version };
+}
+
+/** USER_HZ on Linux: the unit of the CPU times in /proc. */
+export const CLK_TCK = 100;
+
+/**
+ * The fields of /proc/<pid>/stat after the command name (state is index 0; utime, stime, cutime,
+ * cstime are indexes 11–14), or null when there is no such process.
+ */
+export function procStat(pid: number): string[] | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return null;
+  }
 }
