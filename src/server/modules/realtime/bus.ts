@@ -37,18 +37,12 @@ export interface Bus {
    * batch: resolves once that batch's NOTIFY is done. Subscribers receive each event unchanged.
    */
   publishMany(events: BusEvent[]): Promise<void>;
-  /**
-   * A SQL expression of type json building one event, for a statement that settles a change and
-   * returns its announcements: the caller hands them to `publishMany` after the commit (ADR 0019:
-   * never NOTIFY inside a write transaction). Same arguments as `eventSql`.
-   */
-  eventJson(topic: Topic | SQL, type: string, data: SQL, id: SQL): SQL;
   /** True when events go through PostgreSQL (NOTIFY) and reach every app process. */
   readonly shared: boolean;
   /**
    * On PostgreSQL, a SQL expression that sends the event when the statement's transaction
    * commits (and never if it rolls back). That NOTIFY takes PostgreSQL's commit lock (ADR 0019):
-   * only for rare writes (a setting change), never on a hot path; there, `eventJson` + `publishMany`. `data` is a SQL expression of type json; `id` (text) is the event id, from
+   * only for rare writes (a setting change), never on a hot path; there, `publishMany` after the commit. `data` is a SQL expression of type json; `id` (text) is the event id, from
    * `newEventId()` (a placeholder when the statement is built once), made unique per row where one
    * expression sends several events. Null when the bus is in-process (PGlite): publish after the
    * commit instead.
@@ -181,10 +175,6 @@ export async function createBus(dbh: DbHandle, log: Logger): Promise<Bus> {
         }
         await enqueue(payloads);
       } else for (const e of events) deliver(e);
-    },
-    eventJson(topic, type, data, id) {
-      const topicSql = typeof topic === 'string' ? sql`${topic}::text` : topic;
-      return sql`json_build_object('id', ${id}, 'topic', ${topicSql}, 'type', ${type}::text, 'data', ${data})`;
     },
     shared: dbh.kind === 'postgres',
     newEventId: nextId,

@@ -1,4 +1,3 @@
-import { sql } from 'drizzle-orm';
 import type { Bus, BusEvent, BusListener, Topic } from './bus.ts';
 
 /**
@@ -25,7 +24,6 @@ export function memoryBus(): { bus: Bus; sent: BusEvent[] } {
       return Promise.resolve();
     },
     eventSql: () => null,
-    eventJson: () => sql`null`,
     shared: false,
     newEventId: () => `e${++n}`,
     subscribe(listener) {

@@ -10,7 +10,6 @@ import { requestHash, storeKeySql } from '../../lib/idempotency.ts';
 import { PG, pgCode } from '../../db/errors.ts';
 import { poolStored, takeNoncesSql } from '../fairness/service.ts';
 import { openedCopiesCte, takeStockCtes } from '../inventory/service.ts';
-import type { Bus, BusEvent } from '../realtime/bus.ts';
 import { debitCtes, debitValues } from '../wallet/service.ts';
 import { forgetPools, forgetPoolVersion, lastPoolVersion, poolVersion } from './pools.ts';
 import { openingsDto, productWithPack, type PackRow, type ProductRow } from './read.ts';
@@ -26,7 +25,6 @@ import {
   type TakenCard,
   type ToOpen,
 } from './service.ts';
-import { PULL_THRESHOLDS_KEY, setting } from '../settings/store.ts';
 import { looksOf, type Looks } from '../catalog/look-cache.ts';
 import { frozenJson } from '../../lib/frozen-json.ts';
 
@@ -170,35 +168,20 @@ function withLooks(rows: OwnTaken[], looks: Looks): TakenCard[] {
 type Placeholder =
   | 'uid' | 'key' | 'request_hash' | 'stored' | 'at' | 'product_id' | 'pack_id' | 'price' | 'product_name' | 'slots' | 'pack_revision'
   | 'quantity' | 'seed_id' | 'next_nonce' | 'client_seed' | 'server_seed_hash' | 'pool_version' | 'want' | 'card_ids' | 'want_count'
-  | 'purchase_id' | 'total' | 'entry_id' | 'packs' | 'owned' | 'openings' | 'rows_written' | 'username' | 'balance_event_id'
-  | 'pull_event_id' | 'pull_min';
+  | 'purchase_id' | 'total' | 'entry_id' | 'packs' | 'owned' | 'openings' | 'rows_written';
 const v = (name: Placeholder) => sql.placeholder(name);
 
 /**
- * The statement, built once per process (and kind of bus) with placeholders: building SQL text
- * from a template on every request cost more than the rest of the request's own code.
+ * The statement, built once per process with placeholders: building SQL text from a template on
+ * every request cost more than the rest of the request's own code.
+ *
+ * It returns what the opening wrote, not its realtime events: the route builds those from this
+ * answer and publishes them after the commit (ADR 0019). Building them here as JSON, with a join
+ * back to the cards taken, cost the database about 8 % of the statement (docs/performance.md,
+ * session 39).
  */
-function statementSql(bus: Bus, announce: boolean): { sql: SQL; announced: boolean } {
-  // The events are returned, not NOTIFYed: a NOTIFY in this transaction would take PostgreSQL's
-  // commit lock and serialise every opening on it (ADR 0019). The caller publishes them after the commit.
-  const pullEvent = bus.eventJson(
-    'public',
-    'pull.created',
-    sql`json_build_object('ownedCardId', y.id, 'openingId', y.opening_id, 'cardId', t.id, 'cardName', t.name, 'classId', t.class_id,
-      'valueCents', t.value_cents, 'productId', ${v('product_id')}::text, 'username', ${v('username')}::text, 'createdAt', ${v('at')}::text)`,
-    sql`${v('pull_event_id')}::text || '-' || y.id::text`,
-  );
-  const balanceEvent = bus.eventJson(
-    sql`'user:' || ${v('uid')}::text`,
-    'balance.changed',
-    sql`json_build_object('balanceCents', (select "balance_after" from debit))`,
-    sql`${v('balance_event_id')}::text`,
-  );
-  const announcements = announce
-    ? sql`, ${balanceEvent} as balance_event,
-      (select json_agg(${pullEvent} order by y.slot) from owned y join taken t on t.id = y.card_id where t.value_cents >= ${v('pull_min')}::int) as pull_events`
-    : sql``;
-  const statement = sql`
+function statementSql(): SQL {
+  return sql`
     with key as (
       ${storeKeySql({ userId: sql`${v('uid')}::text`, key: sql`${v('key')}::text`, requestHash: sql`${v('request_hash')}::text`, status: 201, body: sql`${v('stored')}::jsonb` })}
     ),
@@ -293,21 +276,12 @@ function statementSql(bus: Bus, announce: boolean): { sql: SQL; announced: boole
       ) as reasons
     )
     select packvault_check(r.reasons = '', r.reasons) as ok, (select "balance_after" from debit) as balance_cents, (select json_agg(taken) from taken) as cards
-      ${announcements}
     from refuted r`;
-  return { sql: statement, announced: announce };
 }
 
-const statements = new WeakMap<Bus, Map<boolean, { sql: string; params: unknown[]; announced: boolean }>>();
-function compiled(bus: Bus, announce: boolean) {
-  let forBus = statements.get(bus);
-  if (!forBus) statements.set(bus, (forBus = new Map()));
-  let q = forBus.get(announce);
-  if (!q) {
-    const built = statementSql(bus, announce);
-    forBus.set(announce, (q = { ...new PgDialect().sqlToQuery(built.sql), announced: built.announced }));
-  }
-  return q;
+let compiledStatement: { sql: string; params: unknown[] } | undefined;
+function compiled() {
+  return (compiledStatement ??= new PgDialect().sqlToQuery(statementSql()));
 }
 
 /**
@@ -316,11 +290,11 @@ function compiled(bus: Bus, announce: boolean) {
  * snapshot not stored yet); nothing has been written then.
  */
 export async function openInOneStatement(
-  deps: Pick<Deps, 'db' | 'dbh' | 'bus' | 'log'>,
+  deps: Pick<Deps, 'db' | 'dbh'>,
   actor: Actor & { username?: string | undefined },
   input: { productId: string; quantity: number },
   idempotencyKey: string,
-): Promise<(OpenOutcome & { announced: boolean }) | null> {
+): Promise<OpenOutcome | null> {
   const done = await attempt(deps, actor, input, idempotencyKey);
   // The general path takes this request and moves the user's nonce: the cached one is spent.
   if (!done) seeds.delete(actor.userId);
@@ -328,12 +302,12 @@ export async function openInOneStatement(
 }
 
 async function attempt(
-  deps: Pick<Deps, 'db' | 'dbh' | 'bus' | 'log'>,
+  deps: Pick<Deps, 'db' | 'dbh'>,
   actor: Actor & { username?: string | undefined },
   input: { productId: string; quantity: number },
   idempotencyKey: string,
-): Promise<(OpenOutcome & { announced: boolean }) | null> {
-  const { db, bus } = deps;
+): Promise<OpenOutcome | null> {
+  const { db } = deps;
   const now = new Date();
   const row = await productOf(db, input.productId);
   if (!row) return null;
@@ -388,10 +362,7 @@ async function attempt(
   const at = now.toISOString();
   const uid = actor.userId;
   const stored: StoredOpen = { openedPurchaseId: purchaseId };
-  // On PostgreSQL the statement also returns the announcements of the new balance and the pulls
-  // worth showing, published after the commit below. In-process buses: the route publishes.
-  const statement = compiled(bus, bus.shared && actor.username !== undefined);
-  const announced = statement.announced;
+  const statement = compiled();
   const values: Record<Placeholder, unknown> & ReturnType<typeof debitValues> = {
     uid,
     key: idempotencyKey,
@@ -420,11 +391,6 @@ async function attempt(
     owned: JSON.stringify(ownedJson),
     openings: JSON.stringify(openingsJson),
     rows_written: rowsWritten,
-    username: actor.username ?? '',
-    balance_event_id: announced ? bus.newEventId() : '',
-    pull_event_id: announced ? bus.newEventId() : '',
-    // The top-pull threshold is a setting (settings registry, cached per process): a parameter, so the statement is unchanged.
-    pull_min: setting(PULL_THRESHOLDS_KEY).topPullMinCents,
     ...debitValues({
       entryId,
       userId: uid,
@@ -438,7 +404,7 @@ async function attempt(
     }),
   };
 
-  type Row = { ok: boolean; balance_cents: string | number; cards: OwnTaken[]; balance_event?: BusEvent; pull_events?: BusEvent[] | null };
+  type Row = { ok: boolean; balance_cents: string | number; cards: OwnTaken[] };
   let result: Row | undefined;
   try {
     [result] = await deps.dbh.run<Row>(statement.sql, fillPlaceholders(statement.params, values));
@@ -456,13 +422,6 @@ async function attempt(
   // The final SELECT always gives one row with ok = true when nothing raised.
   if (!result?.ok) throw new Error('the opening statement answered without its result row');
   remember(seeds, MAX_SEEDS, uid, { ...seed, nextNonce: seed.nextNonce + input.quantity });
-  if (announced && result.balance_event) {
-    // Committed: announce it, in this process's next batch (not awaited: the answer does not
-    // wait for the realtime echo; a lost event is recovered by the clients, ADR 0019).
-    void bus
-      .publishMany([result.balance_event, ...(result.pull_events ?? [])])
-      .catch((err: unknown) => deps.log.warn('opening events not published', { err }));
-  }
 
   const cards = withLooks(
     result.cards,
@@ -481,7 +440,6 @@ async function attempt(
     balanceCents,
     poolHashes: [],
     refs: refsOf(cards),
-    announced,
   };
 }
 

@@ -35,7 +35,7 @@ import { createRouter, errorResponses, jsonContent, z } from '../../http/openapi
 import { requireIdempotencyKey, sendIdempotent, withIdempotency, type TransactionRunner } from '../../lib/idempotency.ts';
 import { isRetryableTxError } from '../../db/errors.ts';
 import { rememberPool } from '../fairness/service.ts';
-import { moneyTransaction, publishBalance } from '../wallet/service.ts';
+import { balanceEvent, moneyTransaction } from '../wallet/service.ts';
 import { notifyBigPullLater } from '../notifications/service.ts';
 import { BIG_PULL_THRESHOLD } from '../../../shared/contracts/notifications.ts';
 import { PULL_THRESHOLDS_KEY, setting } from '../settings/store.ts';
@@ -43,6 +43,7 @@ import { adminProduct, createProduct, deleteProduct, getAdminPack, listAdminProd
 import { listLiveProducts, packsForCard, listOpenings, openingsDto, productDetail, productWithPack, refsFor, topPulls } from './read.ts';
 import { forgetProductGuesses, isStoredOpen, openInOneStatement, storedOpenResult, type StoredOpen } from './one-statement-open.ts';
 import { onInvalidate } from '../realtime/invalidation.ts';
+import type { BusEvent } from '../realtime/bus.ts';
 import { metricsFor } from '../metrics/metrics.ts';
 import { inventory, openPacks, purchasePacks, StockRace, type OpenOutcome } from './service.ts';
 
@@ -73,16 +74,19 @@ export function shopRoutes(deps: Deps) {
   const run = retryingRunner(deps);
   onInvalidate(deps, 'products', forgetProductGuesses);
 
-  /** After the commit: remember stored pools and announce the pulls worth showing. */
-  async function afterOpen(actor: { userId: string; username?: string }, outcome: Pick<OpenOutcome, 'openings' | 'poolHashes'>) {
+  /**
+   * After the commit: remember stored pools and announce the pulls worth showing, after `first`
+   * (the one-statement opening's balance), all in one batch of the bus.
+   */
+  async function afterOpen(actor: { userId: string; username?: string }, outcome: Pick<OpenOutcome, 'openings' | 'poolHashes'>, first: BusEvent[] = []) {
     for (const h of outcome.poolHashes) rememberPool(h);
     const pullMin = setting(PULL_THRESHOLDS_KEY).topPullMinCents;
     const big = outcome.openings.flatMap((o) => o.cards.filter((c) => c.valueCents >= pullMin).map((c) => ({ o, c })));
-    if (!big.length) return;
-    const username =
-      actor.username ?? (await db.select({ username: user.username }).from(user).where(eq(user.id, actor.userId)))[0]?.username ?? '';
-    for (const { o, c } of big) {
-      const event: PullEvent = {
+    const username = big.length
+      ? (actor.username ?? (await db.select({ username: user.username }).from(user).where(eq(user.id, actor.userId)))[0]?.username ?? '')
+      : '';
+    const pulls = big.map(({ o, c }): BusEvent => {
+      const data: PullEvent = {
         ownedCardId: c.ownedCardId,
         openingId: o.id,
         cardId: c.id,
@@ -93,8 +97,10 @@ export function shopRoutes(deps: Deps) {
         username,
         createdAt: o.createdAt,
       };
-      await deps.bus.publish('public', 'pull.created', event).catch((err: unknown) => deps.log.warn('pull.created publish failed', { err }));
-    }
+      return { id: deps.bus.newEventId(), topic: 'public', type: 'pull.created', data };
+    });
+    if (first.length + pulls.length === 0) return;
+    await deps.bus.publishMany([...first, ...pulls]).catch((err: unknown) => deps.log.warn('opening events not published', { err }));
   }
 
   /**
@@ -211,8 +217,12 @@ export function shopRoutes(deps: Deps) {
         if (done) {
           metricsFor(deps).packsOpened(done.openings.length);
           tellBigPulls(actor.userId, done);
-          if (!done.announced) await Promise.all([publishBalance(deps, actor.userId, done.balanceCents), afterOpen(actor, done)]);
-          const { poolHashes: _hashes, announced: _announced, ...result } = done;
+          // Not awaited: the answer does not wait for the realtime echo (ADR 0019); a lost event is
+          // recovered by the clients.
+          afterOpen(actor, done, [balanceEvent(deps.bus, actor.userId, done.balanceCents)]).catch((err: unknown) =>
+            deps.log.warn('opening events not published', { err }),
+          );
+          const { poolHashes: _hashes, ...result } = done;
           return c.json(result, 201);
         }
       }

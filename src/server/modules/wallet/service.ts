@@ -7,6 +7,7 @@ import type { Db, DbOrTx, Tx } from '../../db/client.ts';
 import { balances, journalEntries, ledgerAccounts, ledgerEntries, postings } from '../../db/schema/wallet.ts';
 import { openings, purchases } from '../shop/tables.ts';
 import type { Deps } from '../../deps.ts';
+import type { Bus, BusEvent } from '../realtime/bus.ts';
 import { AppError } from '../../http/errors.ts';
 
 /**
@@ -274,10 +275,15 @@ async function publishTouched(deps: MoneyDeps, tx: object | undefined) {
   for (const [userId, balanceCents] of m) await publishBalance(deps, userId, balanceCents);
 }
 
+/** The 'balance.changed' event of a committed balance, for a caller that sends it in a batch with others. */
+export function balanceEvent(bus: Bus, userId: string, balanceCents: number): BusEvent {
+  return { id: bus.newEventId(), topic: `user:${userId}`, type: 'balance.changed', data: { balanceCents } };
+}
+
 /** Pushes a committed balance to the user's open pages ('balance.changed'); never throws. */
 export async function publishBalance(deps: MoneyDeps, userId: string, balanceCents: number): Promise<void> {
   await deps.bus
-    .publish(`user:${userId}`, 'balance.changed', { balanceCents })
+    .publishMany([balanceEvent(deps.bus, userId, balanceCents)])
     .then(
       () => undefined,
       (err: unknown) => deps.log.warn('balance.changed publish failed', { err, userId }),
