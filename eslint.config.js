@@ -66,7 +66,7 @@ const schemaOwnership = serverModules.map((mod) => ({
 }));
 
 export default tseslint.config(
-  { ignores: ['dist', 'node_modules', 'data', 'drizzle', 'test-results', 'playwright-report', 'bench/results'] },
+  { ignores: ['dist', 'dist-b', 'node_modules', 'data', 'drizzle', 'test-results', 'playwright-report', 'bench/results'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
