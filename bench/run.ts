@@ -15,6 +15,7 @@
 // CPU share (lib/processes.ts); with --pooler=<PgBouncer URL> the app goes through PgBouncer, with
 // --no-prepare it sends unnamed statements (DATABASE_PREPARE=false, PgBouncer < 1.21).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { probeMachine } from './lib/probe.ts';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -191,6 +192,7 @@ async function processesMain(counts: number[]) {
 async function abMain(bDist: string) {
   await ensureBuilt('server').then((n) => n && notes.push(n));
   const before = await machine();
+  const probe = await probeMachine(ADMIN_URL);
   try {
     const s = await seedPostgres(`packvault_bench_${runId}_ab_a`, o.smallCards, 0);
     const bName = `packvault_bench_${runId}_ab_b`;
@@ -208,11 +210,12 @@ async function abMain(bDist: string) {
     console.log(`\n${table(rows)}\n`);
     console.log(`b / a: ${r.ratio}   invariants: a ${inv.a.ok ? 'hold' : 'BROKEN'}, b ${inv.b.ok ? 'hold' : 'BROKEN'}`);
     console.log(`load average before ${before.loadavg.join(' ')}, after ${after.loadavg.join(' ')} (${before.cpus} cores)`);
+    console.log(`machine: select 1 ${probe.select1_per_s}/s on one connection, JS loop ${probe.js_loop_ms} ms`);
     if (!inv.a.ok || !inv.b.ok) errors.push('invariants broken');
     const outDir = path.join(ROOT, 'bench/results');
     mkdirSync(outDir, { recursive: true });
     const file = path.join(outDir, 'ab.partial.json');
-    writeFileSync(file, `${JSON.stringify({ ...r, invariants: inv, machine_before: before, machine_after: after, options: { ...o, only: null }, notes }, null, 2)}\n`);
+    writeFileSync(file, `${JSON.stringify({ ...r, invariants: inv, machine_before: before, machine_after: after, machine_probe: probe, options: { ...o, only: null }, notes }, null, 2)}\n`);
     log(`wrote ${path.relative(ROOT, file)}`);
   } finally {
     if (!o.keep) for (const d of created) await dropDatabase(d).catch(() => {});
@@ -229,6 +232,8 @@ async function main() {
   const buildNote = needsServer ? await ensureBuilt('server') : null;
   if (buildNote) notes.push(buildNote);
   const before = await machine();
+  const probe = await probeMachine(ADMIN_URL);
+  log(`machine: select 1 ${probe.select1_per_s}/s on one connection, JS loop ${probe.js_loop_ms} ms`);
   const results: Record<string, unknown> = {};
   let small: OpenBenchResult | null = null;
   let smallInv: Invariants | null = null;
@@ -396,6 +401,7 @@ async function main() {
       quick: o.quick,
       options: { ...o, only: o.only ? [...o.only] : null },
       machine_before: before,
+      machine_probe: probe,
       machine_after: after,
       postgres: await serverVersion(),
       notes,
@@ -455,6 +461,7 @@ async function main() {
     }
   }
   rows.push(['invariants', summary.invariants_ok ? 'hold' : 'BROKEN', 'all hold', yes(summary.invariants_ok)]);
+  rows.push(['machine: select 1 per s (one connection), JS loop ms', `${probe.select1_per_s}, ${probe.js_loop_ms}`, '', '']);
   console.log(`\n${table(rows)}\n`);
   for (const inv of [smallInv, largeInv, pglite?.invariants]) if (inv && !inv.ok) console.log(`invariant failures: ${inv.failures.join(', ')}`);
   for (const n of notes) console.log(`note: ${n}`);
