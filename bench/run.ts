@@ -15,7 +15,6 @@
 // CPU share (lib/processes.ts); with --pooler=<PgBouncer URL> the app goes through PgBouncer, with
 // --no-prepare it sends unnamed statements (DATABASE_PREPARE=false, PgBouncer < 1.21).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { probeMachine } from './lib/probe.ts';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -27,6 +26,7 @@ import { checkInvariants, type Invariants } from './lib/invariants.ts';
 import { load, type LoadResult } from './lib/load.ts';
 import { alternatedGrowth, endpointExists, openBench, OPEN_PATH, userRotation, type AlternatedGrowth, type OpenBenchResult } from './lib/open.ts';
 import { parseOptions } from './lib/options.ts';
+import { probeMachine } from './lib/probe.ts';
 import { processesBench, processesTable } from './lib/processes.ts';
 import { ADMIN_URL, cloneDatabase, connect, createDatabase, dropDatabase } from './lib/pg.ts';
 import { realtimeBench, type RealtimeResult } from './lib/realtime.ts';

@@ -13,9 +13,9 @@ export interface MachineProbe {
 /**
  * Two readings of the machine itself, taken before the bench loads it, so runs on different
  * machines of the same kind can be compared. Session 39's machine (2 "AMD EPYC" cores, like the
- * others) ran every figure at half session 38's rates; its round trip was the difference: a
- * `select 1` took about 0.3 ms, and a socket write to PostgreSQL was a quarter of the server's
- * CPU per opening (docs/performance.md, session 39).
+ * others) ran every figure at half session 38's rates, and nothing had recorded why; there a
+ * `select 1` took about 0.25 ms on one connection and the loop about 1.3 s
+ * (docs/performance.md, session 39).
  */
 export async function probeMachine(url: string): Promise<MachineProbe> {
   const r = await pgbench({
