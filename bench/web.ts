@@ -13,6 +13,7 @@ import { launch } from 'chrome-launcher';
 import lighthouse, { type Result } from 'lighthouse';
 import { computeMedianRun } from 'lighthouse/core/lib/median-run.js';
 import { ensureBuilt, ROOT, startServer } from './lib/server.ts';
+import { startOtherBuild, webAbSummary, type WebAbRun } from './lib/web-ab.ts';
 import { log, machine, round, table } from './lib/util.ts';
 
 const JS_BUDGET_GZIP = 110 * 1024;
@@ -23,6 +24,10 @@ const ONLY = process.argv.find((a) => a.startsWith('--only='))?.slice(7).split('
 // --reports=DIR keeps each page's median run as a full Lighthouse report (JSON), for reading the
 // main-thread breakdown, long tasks and LCP element the summary leaves out.
 const REPORTS = process.argv.find((a) => a.startsWith('--reports='))?.slice(10);
+// --ab=DIR: this build's pages against another build copied to DIR (a built dist/), interleaved
+// run by run (a, b, then b, a), each on its own server and seeded embedded database. Reports each
+// page's medians per build in bench/results/web-ab.json; web.json is left alone.
+const AB = process.argv.find((a) => a.startsWith('--ab='))?.slice(5);
 const DEMO_USER = { email: 'demo@packvault.test', password: 'demo-password-1' };
 
 /** Signs the demo user in through the API, the way e2e/global-setup.ts does; returns a Cookie header. */
@@ -79,6 +84,40 @@ function itemsOf(a: Audit) {
 
 const metric = (lhr: Result, id: string) => lhr.audits[id]?.numericValue ?? null;
 
+/**
+ * One Lighthouse run of a page. A trace occasionally comes back without a navigation start
+ * (NO_NAVSTART) on the busy shared machine; Lighthouse's advice is to run again, so a run is
+ * retried twice.
+ */
+async function audit(port: number, url: string, cookie: string | null, label: string): Promise<Result> {
+  for (let attempt = 1; ; attempt++) {
+    const result = await lighthouse(url, {
+      port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: [...CATEGORIES],
+      ...(cookie ? { extraHeaders: { Cookie: cookie } } : {}),
+    });
+    if (!result) throw new Error(`lighthouse returned nothing for ${url}`);
+    const err = result.lhr.runtimeError;
+    if (!err) return result.lhr;
+    if (attempt >= 3) throw new Error(`lighthouse on ${url}: ${err.code} ${err.message}`);
+    log(`${label}: ${err.code}, running again`);
+  }
+}
+
+/** The seven pages; `/shop/{id}` is the first product of the server it runs against. */
+const PAGE_LIST: Array<{ path: string; signedIn: boolean }> = [
+  { path: '/', signedIn: false },
+  { path: '/shop', signedIn: false },
+  { path: '/shop/{id}', signedIn: false },
+  { path: '/cards', signedIn: false },
+  { path: '/top-pulls', signedIn: false },
+  { path: '/open-pack', signedIn: true },
+  { path: '/collect', signedIn: true },
+];
+const chosenPages = () => PAGE_LIST.filter((p) => !ONLY || ONLY.some((o) => p.path === o || (o === '/shop/:id' && p.path === '/shop/{id}')));
+
 async function main() {
   const buildNote = await ensureBuilt('web');
   const before = await machine();
@@ -93,35 +132,11 @@ async function main() {
   try {
     const cookie = await signIn(server.origin);
     const productId = await liveProductId(server.origin);
-    const PAGES: Array<{ path: string; signedIn: boolean }> = [
-      { path: '/', signedIn: false },
-      { path: '/shop', signedIn: false },
-      { path: `/shop/${productId}`, signedIn: false },
-      { path: '/cards', signedIn: false },
-      { path: '/top-pulls', signedIn: false },
-      { path: '/open-pack', signedIn: true },
-      { path: '/collect', signedIn: true },
-    ].filter((p) => !ONLY || ONLY.some((o) => p.path === o || (o === '/shop/:id' && p.path.startsWith('/shop/'))));
+    const PAGES = chosenPages().map((p) => ({ ...p, path: p.path.replace('{id}', productId) }));
     for (const p of PAGES) {
       const runs: Result[] = [];
       for (let i = 0; i < RUNS; i++) {
-        let lhr: Result | undefined;
-        // A trace occasionally comes back without a navigation start (NO_NAVSTART) on the busy
-        // shared machine; Lighthouse's advice is to run again, so a run is retried twice.
-        for (let attempt = 1; !lhr; attempt++) {
-          const result = await lighthouse(`${server.origin}${p.path}`, {
-            port: chrome.port,
-            output: 'json',
-            logLevel: 'error',
-            onlyCategories: [...CATEGORIES],
-            ...(p.signedIn ? { extraHeaders: { Cookie: cookie } } : {}),
-          });
-          if (!result) throw new Error(`lighthouse returned nothing for ${p.path}`);
-          const err = result.lhr.runtimeError;
-          if (!err) lhr = result.lhr;
-          else if (attempt >= 3) throw new Error(`lighthouse on ${p.path}: ${err.code} ${err.message}`);
-          else log(`${p.path} run ${i + 1}: ${err.code}, running again`);
-        }
+        const lhr = await audit(chrome.port, `${server.origin}${p.path}`, p.signedIn ? cookie : null, `${p.path} run ${i + 1}`);
         runs.push(lhr);
         log(`${p.path} run ${i + 1}: perf ${Math.round((lhr.categories.performance?.score ?? 0) * 100)}, host benchmarkIndex ${Math.round(lhr.environment.benchmarkIndex)}`);
       }
@@ -206,7 +221,67 @@ async function main() {
   log('wrote bench/results/web.json');
 }
 
-main().then(
+async function abMain(bDist: string) {
+  const buildNote = await ensureBuilt('web');
+  const before = await machine();
+  const dirs = { a: mkdtempSync(path.join(tmpdir(), 'pv-bench-web-a-')), b: mkdtempSync(path.join(tmpdir(), 'pv-bench-web-b-data-')) };
+  log(`starting this build (a) and ${bDist} (b), each with the demo data (embedded database)`);
+  const a = await startServer({ dataDir: dirs.a, nodeEnv: 'development', extraEnv: { SEED_DEMO: 'true' } });
+  const other = await startOtherBuild(bDist, { dataDir: dirs.b }).catch(async (err: unknown) => {
+    await a.stop();
+    throw err;
+  });
+  const servers = { a, b: other.server };
+  const chrome = await launch({ chromePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu'] });
+  const pages: Record<string, ReturnType<typeof webAbSummary> & { runs: WebAbRun[] }> = {};
+  try {
+    const of = { a: { cookie: await signIn(a.origin), product: await liveProductId(a.origin) }, b: { cookie: await signIn(other.server.origin), product: await liveProductId(other.server.origin) } };
+    for (const p of chosenPages()) {
+      const runs: WebAbRun[] = [];
+      for (let i = 0; i < RUNS; i++) {
+        for (const build of i % 2 ? (['b', 'a'] as const) : (['a', 'b'] as const)) {
+          const url = `${servers[build].origin}${p.path.replace('{id}', of[build].product)}`;
+          const lhr = await audit(chrome.port, url, p.signedIn ? of[build].cookie : null, `${p.path} ${build} run ${i + 1}`);
+          const run: WebAbRun = {
+            build,
+            performance: Math.round((lhr.categories.performance?.score ?? 0) * 100),
+            fcp_ms: round(metric(lhr, 'first-contentful-paint'), 0),
+            lcp_ms: round(metric(lhr, 'largest-contentful-paint'), 0),
+            tbt_ms: round(metric(lhr, 'total-blocking-time'), 0),
+            benchmark_index: Math.round(lhr.environment.benchmarkIndex),
+          };
+          runs.push(run);
+          log(`${p.path} ${build} run ${i + 1}: perf ${run.performance}, TBT ${run.tbt_ms} ms, LCP ${run.lcp_ms} ms, host benchmarkIndex ${run.benchmark_index}`);
+        }
+      }
+      pages[p.path] = { ...webAbSummary(runs), runs };
+    }
+  } finally {
+    chrome.kill();
+    await Promise.all([a.stop(), other.server.stop()]);
+    other.cleanUp();
+    for (const d of Object.values(dirs)) rmSync(d, { recursive: true, force: true });
+  }
+  const after = await machine();
+  const rows: Array<Array<string | number | null>> = [['page', 'perf a', 'perf b', 'TBT ms a', 'TBT ms b', 'LCP ms a', 'LCP ms b', 'FCP ms a', 'FCP ms b', 'runs each']];
+  for (const [p, r] of Object.entries(pages)) {
+    const { a: x, b: y } = r;
+    rows.push([p, x.performance, y.performance, x.tbt_ms, y.tbt_ms, x.lcp_ms, y.lcp_ms, x.fcp_ms, y.fcp_ms, x.runs]);
+  }
+  console.log(`\n${table(rows)}\n(medians; a = this build's dist/, b = ${bDist})`);
+  console.log(`load average before ${before.loadavg.join(' ')}, after ${after.loadavg.join(' ')} (${before.cpus} cores)`);
+  const out = {
+    builds: { a: 'dist/', b: bDist },
+    pages,
+    method: `Lighthouse, as bench:web (mobile, simulated throttling); ${RUNS} runs per page and build, interleaved (a, b, then b, a); medians of each build's runs`,
+    run: { finished: new Date().toISOString(), build_note: buildNote, machine_before: before, machine_after: after },
+  };
+  mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
+  writeFileSync(path.join(ROOT, 'bench/results/web-ab.json'), `${JSON.stringify(out, null, 2)}\n`);
+  log('wrote bench/results/web-ab.json');
+}
+
+(AB ? abMain(AB) : main()).then(
   () => process.exit(0),
   (err: unknown) => {
     console.error(`bench:web failed: ${(err as Error).stack ?? String(err)}`);
