@@ -13,7 +13,7 @@ import { launch } from 'chrome-launcher';
 import lighthouse, { type Result } from 'lighthouse';
 import { computeMedianRun } from 'lighthouse/core/lib/median-run.js';
 import { ensureBuilt, ROOT, startServer } from './lib/server.ts';
-import { startOtherBuild, webAbSummary, type WebAbRun } from './lib/web-ab.ts';
+import { copyOtherBuild, webAbSummary, type WebAbRun } from './lib/web-ab.ts';
 import { log, machine, round, table } from './lib/util.ts';
 
 const JS_BUDGET_GZIP = 110 * 1024;
@@ -106,6 +106,23 @@ async function audit(port: number, url: string, cookie: string | null, label: st
   }
 }
 
+/** A server of a build (this tree's by default) with the demo data in a fresh embedded database. */
+const startDemoServer = (dataDir: string, entry?: string) => startServer({ dataDir, nodeEnv: 'development', extraEnv: { SEED_DEMO: 'true' }, entry });
+
+const launchChromium = () =>
+  launch({ chromePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu'] });
+
+/** One run's score and timings, as web.json and web-ab.json keep them. */
+const runFigures = (r: Result) => ({
+  performance: Math.round((r.categories.performance?.score ?? 0) * 100),
+  fcp_ms: round(metric(r, 'first-contentful-paint'), 0),
+  lcp_ms: round(metric(r, 'largest-contentful-paint'), 0),
+  tbt_ms: round(metric(r, 'total-blocking-time'), 0),
+  // Lighthouse's own reading of the host's CPU: simulated throttling slows the observed
+  // main-thread work by a fixed 4×, so a slower host scores lower for the same page.
+  benchmark_index: Math.round(r.environment.benchmarkIndex),
+});
+
 /** The seven pages; `/shop/{id}` is the first product of the server it runs against. */
 const PAGE_LIST: Array<{ path: string; signedIn: boolean }> = [
   { path: '/', signedIn: false },
@@ -123,9 +140,8 @@ async function main() {
   const before = await machine();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'pv-bench-web-'));
   log('starting the server with the demo data (embedded database)');
-  const server = await startServer({ dataDir, nodeEnv: 'development', extraEnv: { SEED_DEMO: 'true' } });
-  const chromePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-  const chrome = await launch({ chromePath, chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu'] });
+  const server = await startDemoServer(dataDir);
+  const chrome = await launchChromium();
   const pages: Record<string, any> = {};
   let lighthouseVersion = '';
   let chromiumVersion = '';
@@ -163,16 +179,7 @@ async function main() {
           si_ms: round(metric(lhr, 'speed-index'), 0),
           tti_ms: round(metric(lhr, 'interactive'), 0),
         },
-        runs: runs.map((r) => ({
-          performance: Math.round((r.categories.performance?.score ?? 0) * 100),
-          fcp_ms: round(metric(r, 'first-contentful-paint'), 0),
-          lcp_ms: round(metric(r, 'largest-contentful-paint'), 0),
-          tbt_ms: round(metric(r, 'total-blocking-time'), 0),
-          // Lighthouse's own reading of the host's CPU: simulated throttling slows the observed
-          // main-thread work by a fixed 4×, so a slower host scores lower for the same page.
-          benchmark_index: Math.round(r.environment.benchmarkIndex),
-          median: r === lhr,
-        })),
+        runs: runs.map((r) => ({ ...runFigures(r), median: r === lhr })),
         js_files: files.length,
         js_gzip_bytes: gzip,
         js_gzip_kb: round(gzip / 1024, 1),
@@ -226,30 +233,25 @@ async function abMain(bDist: string) {
   const before = await machine();
   const dirs = { a: mkdtempSync(path.join(tmpdir(), 'pv-bench-web-a-')), b: mkdtempSync(path.join(tmpdir(), 'pv-bench-web-b-data-')) };
   log(`starting this build (a) and ${bDist} (b), each with the demo data (embedded database)`);
-  const a = await startServer({ dataDir: dirs.a, nodeEnv: 'development', extraEnv: { SEED_DEMO: 'true' } });
-  const other = await startOtherBuild(bDist, { dataDir: dirs.b }).catch(async (err: unknown) => {
+  const a = await startDemoServer(dirs.a);
+  const other = copyOtherBuild(bDist);
+  const b = await startDemoServer(dirs.b, other.entry).catch(async (err: unknown) => {
+    other.cleanUp();
     await a.stop();
     throw err;
   });
-  const servers = { a, b: other.server };
-  const chrome = await launch({ chromePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu'] });
+  const servers = { a, b };
+  const chrome = await launchChromium();
   const pages: Record<string, ReturnType<typeof webAbSummary> & { runs: WebAbRun[] }> = {};
   try {
-    const of = { a: { cookie: await signIn(a.origin), product: await liveProductId(a.origin) }, b: { cookie: await signIn(other.server.origin), product: await liveProductId(other.server.origin) } };
+    const of = { a: { cookie: await signIn(a.origin), product: await liveProductId(a.origin) }, b: { cookie: await signIn(b.origin), product: await liveProductId(b.origin) } };
     for (const p of chosenPages()) {
       const runs: WebAbRun[] = [];
       for (let i = 0; i < RUNS; i++) {
         for (const build of i % 2 ? (['b', 'a'] as const) : (['a', 'b'] as const)) {
           const url = `${servers[build].origin}${p.path.replace('{id}', of[build].product)}`;
           const lhr = await audit(chrome.port, url, p.signedIn ? of[build].cookie : null, `${p.path} ${build} run ${i + 1}`);
-          const run: WebAbRun = {
-            build,
-            performance: Math.round((lhr.categories.performance?.score ?? 0) * 100),
-            fcp_ms: round(metric(lhr, 'first-contentful-paint'), 0),
-            lcp_ms: round(metric(lhr, 'largest-contentful-paint'), 0),
-            tbt_ms: round(metric(lhr, 'total-blocking-time'), 0),
-            benchmark_index: Math.round(lhr.environment.benchmarkIndex),
-          };
+          const run: WebAbRun = { build, ...runFigures(lhr) };
           runs.push(run);
           log(`${p.path} ${build} run ${i + 1}: perf ${run.performance}, TBT ${run.tbt_ms} ms, LCP ${run.lcp_ms} ms, host benchmarkIndex ${run.benchmark_index}`);
         }
@@ -258,7 +260,7 @@ async function abMain(bDist: string) {
     }
   } finally {
     chrome.kill();
-    await Promise.all([a.stop(), other.server.stop()]);
+    await Promise.all([a.stop(), b.stop()]);
     other.cleanUp();
     for (const d of Object.values(dirs)) rmSync(d, { recursive: true, force: true });
   }

@@ -1,17 +1,17 @@
 import { cpSync, existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ROOT, startServer, type ServerHandle } from './server.ts';
+import { ROOT } from './server.ts';
 
 /**
- * The other build of `npm run bench:web -- --ab=<dir>`, served from a tree of its own. The server
- * finds the web build it serves from where its own bundle lies (the first folder above it with
- * package.json and drizzle/), so another build's server inside this repository would serve this
- * tree's dist/web. The copy sits in a temporary folder whose package.json, drizzle/, src/ and
- * node_modules/ are links to this repository's; dist/ is a copy, not a link (Node runs a linked
- * entry from its real path, which is back inside this repository).
+ * The other build of `npm run bench:web -- --ab=<dir>`, copied to a tree of its own; returns its
+ * server entry. The server finds the web build it serves from where its own bundle lies (the
+ * first folder above it with package.json and drizzle/), so another build's server inside this
+ * repository would serve this tree's dist/web. The copy sits in a temporary folder whose
+ * package.json, drizzle/, src/ and node_modules/ are links to this repository's; dist/ is a copy,
+ * not a link (Node runs a linked entry from its real path, which is back inside this repository).
  */
-export async function startOtherBuild(bDist: string, opts: { dataDir: string }): Promise<{ server: ServerHandle; cleanUp: () => void }> {
+export function copyOtherBuild(bDist: string): { entry: string; cleanUp: () => void } {
   const dist = path.resolve(bDist);
   for (const f of ['server/main.mjs', 'web/index.html']) {
     if (!existsSync(path.join(dist, f))) throw new Error(`--ab: no ${f} under ${dist} (copy a built dist/ there)`);
@@ -21,8 +21,7 @@ export async function startOtherBuild(bDist: string, opts: { dataDir: string }):
   try {
     for (const f of ['package.json', 'drizzle', 'src', 'node_modules']) symlinkSync(path.join(ROOT, f), path.join(tree, f));
     cpSync(dist, path.join(tree, 'dist'), { recursive: true });
-    const server = await startServer({ dataDir: opts.dataDir, nodeEnv: 'development', extraEnv: { SEED_DEMO: 'true' }, entry: path.join(tree, 'dist/server/main.mjs') });
-    return { server, cleanUp };
+    return { entry: path.join(tree, 'dist/server/main.mjs'), cleanUp };
   } catch (err) {
     cleanUp();
     throw err;
