@@ -1,3 +1,4 @@
+import type { PageHead } from './page-heads.ts';
 import { SITE_NAV } from './site-nav.ts';
 
 /**
@@ -23,6 +24,22 @@ export const HEADER_CLASSES = {
   menuSlot: 'inline-block size-10 shrink-0 md:hidden',
 } as const;
 
+/** The site layout below the header (layouts/site-layout.tsx), shared for the same reason. */
+export const LAYOUT_CLASSES = {
+  /** At least a screen tall below the header, so the footer starts below the first screen. */
+  below: 'flex min-h-[calc(100svh-4rem)] flex-1 flex-col',
+  main: 'mx-auto w-full max-w-7xl flex-1 px-4 py-8 sm:px-6 sm:py-10',
+} as const;
+
+/** A page's heading block (components/ui/page-header.tsx), shared for the same reason. */
+export const PAGE_HEADER_CLASSES = {
+  header: 'mb-6 flex flex-col gap-4 sm:mb-8 sm:flex-row sm:items-end sm:justify-between',
+  text: 'min-w-0',
+  eyebrow: 'mb-1 text-xs font-semibold tracking-widest text-fuchsia-300 uppercase',
+  title: 'text-2xl font-bold tracking-tight text-white sm:text-3xl',
+  description: 'mt-2 max-w-2xl text-zinc-300',
+} as const;
+
 /** The Logo component's mark (components/ui/logo.tsx), with a fixed gradient id. */
 export const LOGO_MARK_SVG =
   '<svg aria-hidden="true" viewBox="0 0 32 32" class="size-8 shrink-0"><defs><linearGradient id="pv-logo-shell" x1="0" y1="0" x2="1" y2="1">' +
@@ -35,8 +52,20 @@ export const LOGO_MARK_SVG =
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
 
-/** The shell's HTML, to go inside `<div id="root">`. */
-export function siteShellHtml(siteName: string): string {
+/** The page's heading block under the header, in the site layout's main (site-shell.test.tsx). */
+function pageHeadHtml(head: PageHead): string {
+  const c = PAGE_HEADER_CLASSES;
+  return (
+    `<div class="${LAYOUT_CLASSES.below}"><main class="${LAYOUT_CLASSES.main}"><header class="${c.header}"><div class="${c.text}">` +
+    (head.eyebrow ? `<p class="${c.eyebrow}">${escapeHtml(head.eyebrow)}</p>` : '') +
+    `<h1 class="${c.title}">${escapeHtml(head.title)}</h1>` +
+    (head.description ? `<p class="${c.description}">${escapeHtml(head.description)}</p>` : '') +
+    `</div></header></main></div>`
+  );
+}
+
+/** The shell's HTML, to go inside `<div id="root">`: the header, and the page's heading if given. */
+export function siteShellHtml(siteName: string, head?: PageHead): string {
   const name = escapeHtml(siteName);
   const c = HEADER_CLASSES;
   const links = SITE_NAV.map((d) => `<a href="${d.path}" class="${c.navLink}">${escapeHtml(d.nav ?? d.title)}</a>`).join('');
@@ -46,6 +75,6 @@ export function siteShellHtml(siteName: string): string {
     `${LOGO_MARK_SVG}<span class="text-lg sr-only sm:not-sr-only">${name}</span></span></a>` +
     `<nav aria-label="Main" class="${c.nav}">${links}</nav>` +
     `<div class="${c.end}"><div aria-hidden="true" class="${c.pending}"></div><span aria-hidden="true" class="${c.menuSlot}"></span></div>` +
-    `</div></header></div>`
+    `</div></header>${head ? pageHeadHtml(head) : ''}</div>`
   );
 }

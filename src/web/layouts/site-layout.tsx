@@ -1,5 +1,5 @@
 import { Outlet } from '@tanstack/react-router';
-import { HEADER_CLASSES } from '@shared/site-shell';
+import { HEADER_CLASSES, LAYOUT_CLASSES } from '@shared/site-shell';
 import { SiteFooter, SiteHeader } from './site-chrome';
 
 /**
@@ -17,7 +17,7 @@ export function ChromeLayout() {
         skeletons, then "no packs yet"), and a footer inside the screen moved with them, a layout
         shift of 0.13 on /open-pack at 412 x 823.
       */}
-      <div className="flex min-h-[calc(100svh-4rem)] flex-1 flex-col">
+      <div className={LAYOUT_CLASSES.below}>
         <Outlet />
       </div>
       <SiteFooter />
@@ -28,7 +28,7 @@ export function ChromeLayout() {
 /** The public shop: the page, under the header. */
 export function SiteLayout() {
   return (
-    <main id="main" tabIndex={-1} className="mx-auto w-full max-w-7xl flex-1 px-4 py-8 sm:px-6 sm:py-10">
+    <main id="main" tabIndex={-1} className={LAYOUT_CLASSES.main}>
       <Outlet />
     </main>
   );

@@ -1,7 +1,9 @@
 import { cleanup, render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { siteShellHtml } from '@shared/site-shell';
+import { PAGE_HEADS } from '@shared/page-heads';
+import { LAYOUT_CLASSES, siteShellHtml } from '@shared/site-shell';
+import { PageHeader } from '@web/components/ui';
 import { SiteHeader } from './site-chrome';
 
 // The header as React draws it while the session is still unknown — the state its first render is in.
@@ -55,6 +57,26 @@ describe('the site shell in the first HTML', () => {
 
     const mark = (el: Element) => el.querySelector('svg')!.innerHTML.replace(/pv-logo-[^")]+/g, 'ID').replace(/\s+/g, ' ');
     expect(mark(shellHeader)).toBe(mark(reactHeader));
+  });
+
+  it.each(Object.entries(PAGE_HEADS))('puts the heading of %s under the header as PageHeader draws it, in the layout’s main', (_, head) => {
+    const { container } = render(<PageHeader {...head} />);
+    const shell = document.createElement('div');
+    shell.innerHTML = siteShellHtml('Card & Co', head);
+    const main = shell.querySelector('[data-shell] > header + div > main')!;
+    expect(main.parentElement!.className).toBe(LAYOUT_CLASSES.below);
+    expect(main.className).toBe(LAYOUT_CLASSES.main);
+    expect(main.children).toHaveLength(1);
+    expect(outline(main.firstElementChild!)).toEqual(outline(container.querySelector('header')!));
+  });
+
+  it('leaves the page’s part out when there is no heading, and escapes the heading', () => {
+    const bare = document.createElement('div');
+    bare.innerHTML = siteShellHtml('Card & Co');
+    expect(bare.querySelector('main')).toBeNull();
+    const html = siteShellHtml('Card & Co', { title: '<b>x</b>', description: 'a & "b"' });
+    expect(html).toContain('&lt;b&gt;x&lt;/b&gt;');
+    expect(html).toContain('a &amp; &quot;b&quot;');
   });
 
   it('escapes the site name', () => {

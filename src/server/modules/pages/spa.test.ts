@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Deps } from '../../deps.ts';
 import { publicSettings } from '../settings/registry-service.ts';
 import { Hono } from 'hono';
+import { PAGE_HEADS } from '../../../shared/page-heads.ts';
+import { PAGE_HEADER_CLASSES } from '../../../shared/site-shell.ts';
 import { PROFILE_LAYOUT, ROUTE_CHUNKS_FILE, SIGNED_IN_CHROME, type RouteChunks } from '../../../shared/route-chunks.ts';
 import type { AppEnv } from '../../http/types.ts';
 import { spaRoutes } from './spa.ts';
@@ -68,6 +70,7 @@ describe('the first HTML of a page', () => {
       const { html } = await page(p, SIGNED_IN);
       expect(html, p).toContain('<div id="root"></div>');
       expect(html, p).not.toContain('data-shell');
+      expect(html, p).not.toContain('<h1');
     }
   });
 
@@ -174,6 +177,15 @@ describe('the first HTML of a page', () => {
       for (const p of ['/open-pack', '/collect', '/home']) expect(await signedInPage(p), p).toContain('data-shell=""');
       // The profile area and the back office draw other layouts.
       for (const p of ['/profile/billing', '/admin']) expect(await signedInPage(p), p).not.toContain('data-shell');
+    });
+
+    it('puts the page’s static heading under the header on /open-pack and /collect, and on no other page', async () => {
+      const open = await signedInPage('/open-pack');
+      expect(open).toContain(`<h1 class="${PAGE_HEADER_CLASSES.title}">${PAGE_HEADS.openPack.title}</h1>`);
+      expect(open).toContain(PAGE_HEADS.openPack.description);
+      const vault = await signedInPage('/collect?tab=sets');
+      expect(vault).toContain(`>${PAGE_HEADS.collect.eyebrow}</p><h1 class="${PAGE_HEADER_CLASSES.title}">${PAGE_HEADS.collect.title}</h1>`);
+      for (const p of ['/home', '/shop', '/top-pulls']) expect(await signedInPage(p), p).not.toContain('<h1');
     });
 
     it('adds the signed-in header’s code to the shop’s public pages, and nothing to the back office', async () => {

@@ -8,7 +8,8 @@ import { imageUrl, lookFromRefs } from '../../../shared/contracts/catalog-look.t
 import { pullIdSchema } from '../../../shared/contracts/pulls.ts';
 import { earlyRequests, signedInEarlyRequests, START_REQUESTS } from '../../../shared/early-requests.ts';
 import { PROFILE_LAYOUT, ROUTE_CHUNKS_FILE, SIGNED_IN_CHROME, type RouteChunks } from '../../../shared/route-chunks.ts';
-import { matchRoute, type RouteDef } from '../../../shared/routes.ts';
+import { pageHeadFor } from '../../../shared/page-heads.ts';
+import { matchRoute, type RouteDef, type RouteId } from '../../../shared/routes.ts';
 import { siteShellHtml } from '../../../shared/site-shell.ts';
 import type { Deps } from '../../deps.ts';
 import type { AppEnv } from '../../http/types.ts';
@@ -26,11 +27,12 @@ const ROOT_DIV = '<div id="root"></div>';
  * and on its signed-in pages (the vault, open pack, home) for a request with a live session, which
  * will not be sent to sign in. A visitor's signed-in page keeps an empty root: it is sent to sign
  * in (another layout, so a header would appear and vanish). So do the sign-in, admin and
- * maintenance screens, which draw another layout.
+ * maintenance screens, which draw another layout. A page whose first render starts with a static
+ * heading (shared/page-heads.ts) gets that heading under the header too.
  */
-function withShell(html: string, route: RouteDef, signedIn: boolean): string {
+function withShell(html: string, route: RouteDef & { id: RouteId }, signedIn: boolean): string {
   if (route.area !== 'site' || !(route.access === 'public' || (route.access === 'user' && signedIn))) return html;
-  return html.replace(ROOT_DIV, `<div id="root">${siteShellHtml(publicSettings().siteName)}</div>`);
+  return html.replace(ROOT_DIV, `<div id="root">${siteShellHtml(publicSettings().siteName, pageHeadFor(route.id))}</div>`);
 }
 
 const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');

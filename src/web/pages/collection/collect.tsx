@@ -1,3 +1,4 @@
+import { PAGE_HEADS } from '@shared/page-heads';
 import { PageHeader, Tabs, TabsContent, TabsList, TabsTrigger } from '@web/components/ui';
 import { renderCard } from '@web/features/catalog/card-view';
 import { CollectionCardRenderer, SetCompletion, Vault, WishlistPanel } from '@web/features/collection';
@@ -16,9 +17,9 @@ export default function CollectPage() {
   return (
     <CollectionCardRenderer value={renderCard}>
       <PageHeader
-        eyebrow="Collection"
-        title="My vault"
-        description="Every card you own is stored here. Open one for its story and proof, sell cards back for instant credit, or have them shipped to you."
+        eyebrow={PAGE_HEADS.collect.eyebrow}
+        title={PAGE_HEADS.collect.title}
+        description={PAGE_HEADS.collect.description}
       />
       <Tabs value={tab} onValueChange={(v) => set({ tab: v })}>
         <TabsList aria-label="Your collection">

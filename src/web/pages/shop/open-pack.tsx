@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { PackageOpen, Store } from 'lucide-react';
 import type { OpenResult, UserPack } from '@shared/contracts/shop';
+import { PAGE_HEADS } from '@shared/page-heads';
 import { MAX_PURCHASE_QUANTITY } from '@shared/shop-limits';
 import { Badge, Button, buttonClasses, EmptyState, Money, Notice, PageHeader, Skeleton } from '@web/components/ui';
 import { newIdempotencyKey } from '@web/lib/api';
@@ -110,8 +111,8 @@ export default function OpenPackPage() {
   return (
     <WithCards>
       <PageHeader
-        title="Open a pack"
-        description="Your unopened packs. The cards inside are drawn the moment you open, from your provably fair seed, and go straight into your vault."
+        title={PAGE_HEADS.openPack.title}
+        description={PAGE_HEADS.openPack.description}
         actions={
           openable.length > 1 ? (
             <Button onClick={() => start(openable, 'all')} loading={busyGroup === 'all'} disabled={open.isPending}>
