@@ -119,8 +119,15 @@ async function checkPage(page: Page, def: RouteDef, baseURL: string, signedIn: b
   if (EXPECTS_404.has(def.path)) allowConsoleError(page, 'status of 404');
   await page.goto(path);
   await settle(page);
-  const width = await page.evaluate(() => document.documentElement.scrollWidth);
-  expect(width, `${path} scrolls sideways at 390 px`).toBeLessThanOrEqual(PHONE.width);
+  const { width, wide } = await page.evaluate((limit) => {
+    // What sticks out, so a failure names the element rather than only the width.
+    const wide = [...document.querySelectorAll('body *')]
+      .filter((el) => el.getBoundingClientRect().right > limit + 0.5)
+      .slice(0, 5)
+      .map((el) => `${el.tagName.toLowerCase()}.${String(el.getAttribute('class') ?? '').slice(0, 80)} right=${Math.round(el.getBoundingClientRect().right)}`);
+    return { width: document.documentElement.scrollWidth, wide };
+  }, PHONE.width);
+  expect(width, `${path} scrolls sideways at 390 px: ${wide.join('; ')}`).toBeLessThanOrEqual(PHONE.width);
   const mask: Locator[] = [...ALWAYS_MASKED, ...(MASKED[def.path] ?? []), ...(signedIn ? SIGNED_IN_MASKED : [])].map((s) =>
     page.locator(s),
   );
