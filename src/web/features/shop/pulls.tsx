@@ -137,7 +137,9 @@ export function PullsTicker({ limit = 8 }: { limit?: number }) {
     );
   }
   return (
-    <ul aria-live="polite" aria-label="Latest big pulls" className="grid gap-3 md:grid-cols-2">
+    // grid-cols-1 (minmax(0, 1fr)), not the implicit auto column: a pull's one-line names count at
+    // full length in an auto column, so a long card, pack or user name widened the page on a phone.
+    <ul aria-live="polite" aria-label="Latest big pulls" className="grid grid-cols-1 gap-3 md:grid-cols-2">
       {byTime.map((p) => (
         <PullItem key={p.ownedCardId} pull={p} refs={data!.refs} now={now} fresh={fresh.has(p.ownedCardId)} />
       ))}

@@ -157,7 +157,8 @@ export default function OpenPackPage() {
           }
         />
       ) : (
-        <ul className="grid gap-5 sm:grid-cols-2 lg:grid-cols-3">
+        // grid-cols-1: a long pack name (one line, cut short) must not widen the column on a phone.
+        <ul className="grid grid-cols-1 gap-5 sm:grid-cols-2 lg:grid-cols-3">
           {groups.map((g) => {
             const ready = g.packs.filter((p) => !p.soldOut);
             return (
