@@ -193,6 +193,11 @@ export interface OpenBenchResult {
   essential: PgbenchResult;
   /** The same work as one statement (bench/sql/essential-open-one-statement.sql), same clients. */
   essential_one: PgbenchResult;
+  /**
+   * That one statement at the fixed rates too: the floor of the p99 target. Whatever the app
+   * does, it cannot answer a rate faster than its essential database work alone does here.
+   */
+  essential_one_rates: PgbenchResult[];
   app: { closed: LoadResult; rates: LoadResult[]; cpu_ms_per_open: number | null; db_cpu_ms_per_open: number | null; connections: number };
   ratio: number | null;
   /** App closed-loop opens/s ÷ essential tps: how close the app comes to the essential work. */
@@ -226,6 +231,7 @@ export async function openBench(
   const copyName = `${databaseName(opts.databaseUrl)}_pgbench`;
   const copyUrl = await cloneDatabase(databaseName(opts.databaseUrl), copyName);
   const ratesDb: PgbenchResult[] = [];
+  const ratesEssentialOne: PgbenchResult[] = [];
   let closedDb: PgbenchResult;
   let essential: PgbenchResult;
   let essentialOne: PgbenchResult;
@@ -236,16 +242,13 @@ export async function openBench(
     log(`${opts.label}: pgbench essential transaction (${o.poolSize} clients, ${o.seconds} s)`);
     essential = await pgbench({ url: copyUrl, scripts: [{ script: essentialScript({ users: o.users, cards: opts.cards }), weight: 1 }], clients: o.poolSize, seconds: o.seconds, mode });
     log(`${opts.label}: pgbench essential transaction as one statement (${o.poolSize} clients, ${o.seconds} s)`);
-    essentialOne = await pgbench({
-      url: copyUrl,
-      scripts: [{ script: essentialScript({ users: o.users, cards: opts.cards }, 'oneStatement'), weight: 1 }],
-      clients: o.poolSize,
-      seconds: o.seconds,
-      mode,
-    });
+    const oneStatement = [{ script: essentialScript({ users: o.users, cards: opts.cards }, 'oneStatement'), weight: 1 }];
+    essentialOne = await pgbench({ url: copyUrl, scripts: oneStatement, clients: o.poolSize, seconds: o.seconds, mode });
     for (const rate of opts.rates) {
       log(`${opts.label}: pgbench at ${rate}/s`);
       ratesDb.push(await pgbench({ url: copyUrl, scripts: cap.scripts, clients: o.poolSize, seconds: o.seconds, rate, mode }));
+      log(`${opts.label}: pgbench essential as one statement at ${rate}/s`);
+      ratesEssentialOne.push(await pgbench({ url: copyUrl, scripts: oneStatement, clients: o.poolSize, seconds: o.seconds, rate, mode }));
     }
   } finally {
     await copyAnalyzer.stop();
@@ -288,6 +291,7 @@ export async function openBench(
       essential,
       essential_ratio: essential.tps ? round(closed.rps / essential.tps, 3) : null,
       essential_one: essentialOne,
+      essential_one_rates: ratesEssentialOne,
       essential_one_ratio: essentialOne.tps ? round(closed.rps / essentialOne.tps, 3) : null,
       opened,
       script: [...cap.scripts].sort((a, b) => b.weight - a.weight)[0]!.script.text,
