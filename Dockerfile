@@ -1,4 +1,3 @@
-# syntax=docker/dockerfile:1
 # Packvault: build stage (all dependencies, vite + esbuild), then a slim runtime with production
 # dependencies only, running as the unprivileged `node` user. See docs/deploy.md.
 ARG NODE_VERSION=20.20
@@ -8,8 +7,22 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY . .
-# dist/web (the SPA) and dist/server/{main,migrate}.mjs (the server bundles; npm packages stay external).
+# dist/web (the SPA), dist/ssr (the page renderer, its packages bundled in), dist/server/*.mjs (the
+# server bundles; npm packages stay external) and dist/sourcemaps (the SPA's maps, which stay here).
+# The build fails when package.json's dependencies are not exactly what the bundles import.
 RUN npm run build
+
+# Production dependencies, cut to what the server bundles reach: npm also installs development
+# packages that a production one names as an optional peer (better-auth: vitest, vite, drizzle-kit…),
+# and every package's type declarations, maps and docs (scripts/runtime-deps.mjs --prune).
+FROM node:${NODE_VERSION}-bookworm-slim AS runtime-deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+# No production dependency has an install script (sharp ships its native binary as the
+# @img/sharp-linux-* optional package, picked by platform), so scripts stay off.
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund
+COPY scripts/runtime-deps.mjs ./scripts/
+RUN node scripts/runtime-deps.mjs --prune
 
 FROM node:${NODE_VERSION}-bookworm-slim AS runtime
 ENV NODE_ENV=production \
@@ -17,14 +30,17 @@ ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     DATA_DIR=/app/data
 WORKDIR /app
-COPY package.json package-lock.json ./
-# No production dependency has an install script (sharp ships its native binary as the
-# @img/sharp-linux-* optional package, picked by platform), so scripts stay off.
-RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
-# What the built server reads at run time: its bundles and the SPA (dist/), the migrations
-# (drizzle/, found next to package.json by src/server/lib/paths.ts) and the common-password list.
-COPY --from=build /app/dist ./dist
-COPY drizzle ./drizzle
+COPY package.json ./
+COPY --from=runtime-deps /app/node_modules ./node_modules
+# What the built server reads at run time: its bundles, the page renderer and the SPA (not the
+# SPA's source maps: dist/sourcemaps stays in the build stage), the migrations (drizzle/, found next
+# to package.json by src/server/lib/paths.ts; the journal and the SQL, not the schema snapshots
+# drizzle-kit diffs against) and the common-password list.
+COPY --from=build /app/dist/server ./dist/server
+COPY --from=build /app/dist/ssr ./dist/ssr
+COPY --from=build /app/dist/web ./dist/web
+COPY drizzle/*.sql ./drizzle/
+COPY drizzle/meta/_journal.json ./drizzle/meta/
 COPY src/server/modules/auth/common-passwords.txt ./src/server/modules/auth/common-passwords.txt
 # DATA_DIR holds uploads (and PGlite when DATABASE_URL is unset); a volume mounted here keeps this owner.
 RUN mkdir -p /app/data && chown node:node /app/data

@@ -3,6 +3,7 @@ import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import { boundariesPlugin } from './lint/boundaries.js';
 
 // The web never imports server code; only src/shared is common ground.
 const webOnly = [
@@ -66,7 +67,7 @@ const schemaOwnership = serverModules.map((mod) => ({
 }));
 
 export default tseslint.config(
-  { ignores: ['dist', 'dist-b', 'node_modules', 'data', 'drizzle', 'test-results', 'playwright-report', 'bench/results'] },
+  { ignores: ['dist', 'dist-b', 'node_modules', 'data', 'drizzle', 'test-results', 'playwright-report', 'bench/results', 'src/web/lib/api-schema.gen.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -87,7 +88,22 @@ export default tseslint.config(
     },
   },
   ...featureBoundaries,
+  {
+    // Dynamic imports and import('…') types across features (issue 42; static ones: featureBoundaries above).
+    files: ['src/web/features/**/*.{ts,tsx}'],
+    plugins: { packvault: boundariesPlugin },
+    rules: { 'packvault/web-features': 'error' },
+  },
   ...schemaOwnership,
+  {
+    // The server modules' layers (issue 42, src/server/modules/layers.json, docs/architecture.md
+    // "Layers"): a module imports lower layers and the same-layer modules its entry names, by any
+    // kind of import, so the module graph has no cycle. Tests and test-support compose modules freely.
+    files: ['src/server/modules/*/**/*.ts'],
+    ignores: ['src/**/*.test.ts', 'src/server/modules/*/test-support.ts'],
+    plugins: { packvault: boundariesPlugin },
+    rules: { 'packvault/server-layers': 'error' },
+  },
   {
     files: ['src/shared/**/*.ts'],
     rules: {
@@ -114,7 +130,7 @@ export default tseslint.config(
       'no-restricted-syntax': [
         'error',
         {
-          selector: "CallExpression[callee.property.name=/^(insert|update|delete)$/][arguments.0.name=/^(ownedCards|stockMovements)$/]",
+          selector: "CallExpression[callee.property.name=/^(insert|update|delete)$/][arguments.0.name=/^(ownedCards|stockMovements|cardSlabs)$/]",
           message: 'Owned cards and stock logs are written by modules/inventory only (changeStock, createCopy, moveCopies, the CTE builders).',
         },
         {
@@ -126,7 +142,7 @@ export default tseslint.config(
           message: 'Card stock is written by modules/inventory only: insert the card, then changeStock.',
         },
         {
-          selector: 'TemplateElement[value.raw=/(update\\s+"?cards"?\\s+(\\w+\\s+)?set\\s[^;]*\\bstock\\b\\s*=|update\\s+"?(owned_cards|stock_movements)"?\\s|insert\\s+into\\s+"?(owned_cards|stock_movements)|delete\\s+from\\s+"?(owned_cards|stock_movements))/i]',
+          selector: 'TemplateElement[value.raw=/(update\\s+"?cards"?\\s+(\\w+\\s+)?set\\s[^;]*\\bstock\\b\\s*=|update\\s+"?(owned_cards|stock_movements|card_slabs)"?\\s|insert\\s+into\\s+"?(owned_cards|stock_movements|card_slabs)|delete\\s+from\\s+"?(owned_cards|stock_movements|card_slabs))/i]',
           message: 'Card stock, owned cards and the stock logs are written by modules/inventory only.',
         },
       ],

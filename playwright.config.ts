@@ -41,7 +41,10 @@ export default defineConfig({
   snapshotPathTemplate: '{testDir}/__screenshots__/{testFilePath}/{arg}{ext}',
   fullyParallel: false,
   workers: 2,
-  retries: 0,
+  // One retry: a journey that fails once on the shared 2-core CI machine and passes on a clean
+  // second run is listed as "flaky" in the report (and must be mended), but does not throw a
+  // whole stop's work away. A real failure fails both runs.
+  retries: 1,
   // Specs walk whole journeys (sign-up by mail, checkout, admin forms, axe) on a 2-core CI machine
   // that also runs the maintenance project's server; steps wait on what they see, not on time.
   timeout: 120_000,

@@ -1,11 +1,11 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import path from 'node:path';
+import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig, type Plugin, type Rolldown } from 'vite';
 import { ROUTE_LIST } from './src/shared/routes.ts';
 import { PROFILE_LAYOUT, ROUTE_CHUNKS_FILE, SIGNED_IN_CHROME } from './src/shared/route-chunks.ts';
-import { preactAliases } from './preact-aliases.ts';
 
 const apiPort = Number(process.env.API_PORT ?? 3001);
 const webRoot = path.resolve(import.meta.dirname, 'src/web');
@@ -168,24 +168,58 @@ function precompress(): Plugin {
   };
 }
 
-export default defineConfig({
+/** Where the SPA's source maps go: next to dist/web, not in it, so the page server never serves them. */
+export const SOURCE_MAPS_DIR = path.resolve(import.meta.dirname, 'dist/sourcemaps');
+
+/**
+ * Moves the SPA's source maps out of the served folder. They are built `hidden` (no
+ * sourceMappingURL comment, so no browser asks for them) and kept for `npm run bundle:report` and
+ * error tracking; served, they would hand out the whole client source. The image leaves them out.
+ */
+function privateSourceMaps(): Plugin {
+  return {
+    name: 'packvault:private-source-maps',
+    apply: 'build',
+    buildStart() {
+      rmSync(SOURCE_MAPS_DIR, { recursive: true, force: true });
+    },
+    writeBundle(options, bundle) {
+      for (const fileName of Object.keys(bundle)) {
+        if (!fileName.endsWith('.map')) continue;
+        const to = path.join(SOURCE_MAPS_DIR, fileName);
+        mkdirSync(path.dirname(to), { recursive: true });
+        renameSync(path.join(options.dir!, fileName), to);
+      }
+    },
+  };
+}
+
+export default defineConfig(({ isSsrBuild }) => ({
   root: 'src/web',
   publicDir: 'public',
-  // No @vitejs/plugin-react: Vite compiles JSX itself (automatic runtime, `react/jsx-runtime`, which
-  // preact-aliases.ts points at Preact), and React Fast Refresh cannot drive Preact. In `npm run dev`
-  // an edit reloads the page instead of swapping the component in place.
-  plugins: [tailwindcss(), routeChunks(), precompress()],
+  // @vitejs/plugin-react: JSX through Oxc and React Fast Refresh in `npm run dev` (an edit swaps the
+  // component in place, keeping its state). Not the React Compiler: see docs/decisions/0027.
+  plugins: [react(), tailwindcss(), ...(isSsrBuild ? [] : [routeChunks(), precompress(), privateSourceMaps()])],
   resolve: {
     alias: [
       { find: '@web', replacement: webRoot },
       { find: '@shared', replacement: path.resolve(import.meta.dirname, 'src/shared') },
-      ...preactAliases,
     ],
   },
-  build: {
+  // The server renderer carries its packages (the router, Query, the icons, charts…) inside its
+  // bundle: they are browser libraries, development dependencies, so the image's node_modules holds
+  // only what the server imports (scripts/runtime-deps.mjs checks both bundles against package.json).
+  // React is the exception: the mail templates render with it, so it is installed anyway, and one
+  // copy serves both.
+  ssr: { noExternal: true, external: ['react', 'react-dom'] },
+  build: isSsrBuild
+    ? // The public pages' server renderer (entry-server.tsx, docs/decisions/0027), loaded by the
+      // page server from dist/ssr. No source maps: node runs without --enable-source-maps.
+      { outDir: path.resolve(import.meta.dirname, 'dist/ssr'), emptyOutDir: true, target: 'node20', sourcemap: false, copyPublicDir: false }
+    : {
     outDir: path.resolve(import.meta.dirname, 'dist/web'),
     emptyOutDir: true,
-    sourcemap: true,
+    sourcemap: 'hidden',
     target: 'es2022',
     // No dependency lists for the preload helper: they named every chunk of every page in the
     // entry (4.7 KB gzip on each first visit). A first visit's page chunks are preloaded from the
@@ -206,18 +240,29 @@ export default defineConfig({
         // V8's explicit compile hint as each script's first line (Chromium 136 and later; other
         // engines read a comment). Without it V8 pre-parses every function and compiles it again,
         // on the main thread, the first time it is called; and nearly every function of a chunk is
-        // called as soon as it loads (the entry's router, query cache and Preact; a page's chunk
+        // called as soon as it loads (the entry's router, query cache and React; a page's chunk
         // when the page draws). With it they are compiled on a background thread while the file
-        // streams in. Measured in docs/performance.md (Lighthouse 12.8.2, "Session 40").
+        // streams in. Measured in docs/performance.md ("What bounds the figures").
         postBanner: '//# allFunctionsCalledOnLoad',
         codeSplitting: {
           // Everything the entry needs in one file: React, the router, Query and the site chrome
           // are on every page anyway, and each extra file costs a round trip on a phone.
           groups: [
             { name: 'app', tags: ['$initial'] },
-            // react-hook-form and its zod resolver go together on every form page: one file, one
-            // request, and better compression than two.
-            { name: 'form-kit', test: /\/node_modules\/(react-hook-form|@hookform\/resolvers)\// },
+            // react-hook-form and its resolvers go together on every form page: one file, one
+            // request, and better compression than two. The sign-in pages' resolver (zod-free,
+            // features/auth/checks-resolver.ts) comes with it rather than as a file of its own.
+            {
+              name: 'form-kit',
+              test: /\/node_modules\/(react-hook-form|@hookform\/resolvers)\/|\/src\/web\/features\/auth\/checks-resolver\.ts$/,
+            },
+            // The account fields' rules and the sign-in pages' checks of them (zod-free, on every
+            // auth page; account.ts builds the API's schemas from the same rules): one file, not three.
+            {
+              name: 'account-rules',
+              includeDependenciesRecursively: false,
+              test: /\/src\/(shared\/contracts\/account-rules|shared\/reserved-names|web\/features\/auth\/form-check)\.ts$/,
+            },
             { name: 'shop-kit', test: shopKitTest() },
             // The notice box and its four icons: on almost every page, and split by sharing they
             // were three files (the box, and two icons other modules use too).
@@ -237,7 +282,7 @@ export default defineConfig({
             {
               name: 'collection-kit',
               includeDependenciesRecursively: false,
-              test: /\/src\/(web\/features\/collection\/(api|wishlist-heart|card-renderer|format)|web\/hooks\/use-progressive-count|web\/components\/ui\/grade-badge|shared\/contracts\/(grading|owned-cards))\.tsx?$|\/lucide-react\/dist\/esm\/icons\/heart\.mjs$/,
+              test: /\/src\/(web\/features\/collection\/(api|wishlist-heart|card-renderer|format)|web\/hooks\/use-grid-columns|web\/components\/ui\/grade-badge|shared\/contracts\/(grading|owned-cards))\.tsx?$|\/lucide-react\/dist\/esm\/icons\/heart\.mjs$/,
             },
             // Radix's small shared internals (contexts, refs, ids, presence, roving focus…) in one
             // file: split by which pages share them they were five to seven files of 0.3–3 KB on
@@ -259,4 +304,4 @@ export default defineConfig({
       '/monitoring': { target: `http://127.0.0.1:${apiPort}`, changeOrigin: false },
     },
   },
-});
+}));

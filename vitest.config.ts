@@ -1,13 +1,14 @@
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
-import { preactAliases } from './preact-aliases.ts';
+import { classifyServerTests } from './scripts/test-projects.ts';
 
-const serverInclude = ['src/server/**/*.test.ts', 'src/shared/**/*.test.ts', 'scripts/**/*.test.ts'];
+const { database, plain } = classifyServerTests(import.meta.dirname);
 const globalSetup = ['src/server/test/global-setup.ts'];
 
 /**
- * Server and shared tests run on embedded PGlite, and again on PostgreSQL when
- * TEST_DATABASE_URL is set (CI sets it). Web component tests run in jsdom.
+ * Server and shared tests that need a database run on embedded PGlite, and again on PostgreSQL
+ * when TEST_DATABASE_URL is set (CI sets it); those that need none run once, in `node`
+ * (scripts/test-projects.ts decides from the import graph). Web component tests run in jsdom.
  */
 export default defineConfig({
   // Same aliases as vite.config.ts, so web component tests resolve @web/* and @shared/*.
@@ -21,24 +22,25 @@ export default defineConfig({
     projects: [
       {
         extends: true as const,
-        test: { name: 'pglite', include: serverInclude, env: { TEST_DB: 'pglite' }, globalSetup },
+        test: { name: 'pglite', include: database, env: { TEST_DB: 'pglite' }, globalSetup },
+      },
+      {
+        extends: true as const,
+        test: { name: 'node', include: plain },
       },
       ...(process.env.TEST_DATABASE_URL
         ? [
             {
               extends: true as const,
-              test: { name: 'postgres', include: serverInclude, env: { TEST_DB: 'postgres' }, globalSetup },
+              test: { name: 'postgres', include: database, env: { TEST_DB: 'postgres' }, globalSetup },
             },
           ]
         : []),
       {
         extends: true as const,
-        // Components render with Preact, as they do in the browser (preact-aliases.ts). Every
-        // package is run through Vite here, and resolved to its ES module build as the bundler does
-        // (not the `node`/`main` CommonJS one, whose require('react') no alias reaches), so the
-        // aliases reach the libraries' imports of React too.
-        resolve: { alias: [...preactAliases], mainFields: ['module', 'main'], conditions: ['module', 'browser', 'import', 'default'] },
-        test: { name: 'web', include: ['src/web/**/*.test.{ts,tsx}'], environment: 'jsdom', server: { deps: { inline: true } } },
+        // Components render with React DOM, as they do in the browser; jsdom, with the frame
+        // functions kept harmless past a file's end (src/web/test/jsdom-environment.ts).
+        test: { name: 'web', include: ['src/web/**/*.test.{ts,tsx}'], environment: './src/web/test/jsdom-environment.ts' },
       },
     ],
     testTimeout: 30_000,

@@ -89,6 +89,14 @@ interface ReadResult {
   cards: LoadResult;
   config: LoadResult;
   ratio: number | null;
+  /** The same reads as a visitor's server-drawn pages (ADR 0027): /cards and a product page. */
+  html_cards: LoadResult;
+  html_product: LoadResult;
+  api_product: LoadResult;
+  /** HTML /cards ÷ /api/config: the API figure's ratio, for the page. */
+  html_ratio: number | null;
+  /** HTML /shop/{id} ÷ GET /api/shop/products/{id}. */
+  html_product_ratio: number | null;
 }
 
 /** GET /api/cards (a page of 48) against GET /api/config, alternating halves so drift hits both. */
@@ -113,7 +121,32 @@ async function readBench(origin: string): Promise<ReadResult> {
   });
   const config = merge(c1, c2);
   const cards = merge(k1, k2);
-  return { cards, config, ratio: config.rps ? round(cards.rps / config.rps, 3) : null };
+  // The public pages as a visitor's first HTML (drawn by the server from the same reads).
+  const products = (await (await fetch(`${origin}/api/shop/products`)).json()) as { items: Array<{ id: string }> };
+  const productId = products.items[0]!.id;
+  await run('/cards'); // warm-up: the first drawing of each page
+  await run(`/shop/${productId}`);
+  const h1 = await run('/cards');
+  const p1 = await run(`/api/shop/products/${productId}`);
+  const hp1 = await run(`/shop/${productId}`);
+  const c3 = await run('/api/config');
+  const h2 = await run('/cards');
+  const hp2 = await run(`/shop/${productId}`);
+  const p2 = await run(`/api/shop/products/${productId}`);
+  const configHtml = merge(c3, c2);
+  const htmlCards = merge(h1, h2);
+  const htmlProduct = merge(hp1, hp2);
+  const apiProduct = merge(p1, p2);
+  return {
+    cards,
+    config,
+    ratio: config.rps ? round(cards.rps / config.rps, 3) : null,
+    html_cards: htmlCards,
+    html_product: htmlProduct,
+    api_product: apiProduct,
+    html_ratio: configHtml.rps ? round(htmlCards.rps / configHtml.rps, 3) : null,
+    html_product_ratio: apiProduct.rps ? round(htmlProduct.rps / apiProduct.rps, 3) : null,
+  };
 }
 
 interface PgliteResult {
@@ -368,7 +401,21 @@ async function main() {
           db_ratio_to_small: small ? round(large.db.closed.tps / small.db.closed.tps, 3) : null,
         }
       : null,
-    read_path: read ? { cards_rps: read.cards.rps, config_rps: read.config.rps, ratio: read.ratio, cards_p99_ms: read.cards.p99_ms, config_p99_ms: read.config.p99_ms } : null,
+    read_path: read
+      ? {
+          cards_rps: read.cards.rps,
+          config_rps: read.config.rps,
+          ratio: read.ratio,
+          cards_p99_ms: read.cards.p99_ms,
+          config_p99_ms: read.config.p99_ms,
+          html_cards_rps: read.html_cards.rps,
+          html_cards_p99_ms: read.html_cards.p99_ms,
+          html_ratio: read.html_ratio,
+          html_product_rps: read.html_product.rps,
+          api_product_rps: read.api_product.rps,
+          html_product_ratio: read.html_product_ratio,
+        }
+      : null,
     realtime: realtime
       ? { clients: realtime.connected, p50_ms: realtime.p50_ms, p95_ms: realtime.p95_ms, p99_ms: realtime.p99_ms, max_ms: realtime.max_ms, delivered: `${realtime.deliveries}/${realtime.expected_deliveries}`, kb_per_connection: realtime.kb_per_connection, heap_kb_per_connection: realtime.heap_kb_per_connection }
       : null,
@@ -451,6 +498,10 @@ async function main() {
     rows.push(['GET /api/cards req/s (p99 ms)', `${read.cards.rps} (${read.cards.p99_ms})`, '', '']);
     rows.push(['GET /api/config req/s (p99 ms)', `${read.config.rps} (${read.config.p99_ms})`, '', '']);
     rows.push(['read ratio cards / config', read.ratio, targets.read_ratio.target, yes(targets.read_ratio.met)]);
+    rows.push(['GET /cards (HTML) req/s (p99 ms)', `${read.html_cards.rps} (${read.html_cards.p99_ms})`, '', '']);
+    rows.push(['read ratio /cards HTML / config', read.html_ratio, `within 10 % of ${read.ratio}`, yes(read.html_ratio != null && read.ratio != null && read.html_ratio >= read.ratio * 0.9)]);
+    rows.push(['GET /shop/{id} HTML vs API req/s', `${read.html_product.rps} vs ${read.api_product.rps}`, '', '']);
+    rows.push(['read ratio /shop/{id} HTML / API', read.html_product_ratio, '', '']);
   }
   if (realtime) {
     rows.push(['SSE clients connected', realtime.connected, '', '']);

@@ -3,7 +3,7 @@
 // devDependencies) on the system Chromium, mobile preset with its default simulated throttling,
 // 3 runs per page, keeping Lighthouse's median run (computeMedianRun). /open-pack and /collect are
 // audited signed in as the demo user (the session cookie is sent as an extra header). Also records
-// the JavaScript each page really loaded, gzipped, against the 110 KB budget (issue 21.5).
+// the JavaScript each page really loaded, gzipped, against the 150 KB budget (issue 40).
 // Writes bench/results/web.json.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,8 +16,8 @@ import { ensureBuilt, ROOT, startServer } from './lib/server.ts';
 import { copyOtherBuild, webAbSummary, type WebAbRun } from './lib/web-ab.ts';
 import { log, machine, round, table } from './lib/util.ts';
 
-const JS_BUDGET_GZIP = 110 * 1024;
-const TARGETS = { performance: 95, accessibility: 100, 'best-practices': 95 } as const;
+const JS_BUDGET_GZIP = 150 * 1024;
+const TARGETS = { performance: 95, accessibility: 100, 'best-practices': 100 } as const;
 const CATEGORIES = Object.keys(TARGETS) as Array<keyof typeof TARGETS>;
 const RUNS = Number(process.argv.find((a) => a.startsWith('--runs='))?.slice(7) ?? 3);
 const ONLY = process.argv.find((a) => a.startsWith('--only='))?.slice(7).split(',');
@@ -198,7 +198,7 @@ async function main() {
   }
   const after = await machine();
   const yes = (b: boolean) => (b ? 'pass' : 'FAIL');
-  const rows: Array<Array<string | number | null>> = [['page', 'perf', 'a11y', 'best pr.', 'FCP ms', 'LCP ms', 'TBT ms', 'CLS', 'SI ms', 'JS gz KB', '≥95/100/95', '≤110 KB']];
+  const rows: Array<Array<string | number | null>> = [['page', 'perf', 'a11y', 'best pr.', 'FCP ms', 'LCP ms', 'TBT ms', 'CLS', 'SI ms', 'JS gz KB', '≥95/100/100', '≤150 KB']];
   for (const [p, r] of Object.entries(pages)) {
     const label = p.startsWith('/shop/') ? '/shop/{id}' : p;
     const met = Object.values(r.targets_met as Record<string, boolean>).every(Boolean);

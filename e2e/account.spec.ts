@@ -33,6 +33,15 @@ test('the user sees their sessions, the form rules and downloads their data', as
 
   // Deletion asks for the typed confirmation before any dialog.
   const del = page.getByRole('region', { name: 'Delete your account' });
+  // What the account still holds is said first, with the ways to ship, sell or spend it, and has to be acknowledged.
+  const balance = ((await (await page.request.get('/api/wallet/balance')).json()) as { balanceCents: number }).balanceCents;
+  const cards = ((await (await page.request.get('/api/collection?pageSize=1')).json()) as { vault: { count: number } }).vault.count;
+  if (balance > 0 || cards > 0) {
+    await expect(del.getByText(/^You still have /)).toBeVisible();
+    if (cards > 0) await expect(del.getByRole('link', { name: 'Ship or sell back your cards' })).toBeVisible();
+    await expect(del.getByRole('button', { name: /Delete my account/ })).toBeDisabled();
+    await del.getByRole('checkbox', { name: /I understand I lose/ }).check();
+  }
   await del.getByRole('button', { name: /Delete my account/ }).click();
   await expect(del.getByText('Enter your password.')).toBeVisible();
   await expect(del.getByText('Type DELETE in capitals to confirm.')).toBeVisible();
@@ -53,8 +62,9 @@ test('the account page shows the username, its availability and the dates', asyn
   await expect(page.getByRole('heading', { level: 1, name: 'Account' })).toBeVisible();
   const username = page.getByRole('textbox', { name: 'Username' });
   await expect(username).toHaveValue('demo');
+  // A shop word is refused before the availability check (issue 39: reserved names).
   await username.fill('admin');
-  await expect(page.getByText('Taken — try another')).toBeVisible();
+  await expect(page.getByText('That name is kept for the shop’s own accounts. Pick another.')).toBeVisible();
   await username.fill('x!');
   await expect(page.getByText('Use at least 3 characters.').or(page.getByText('Use only letters, digits, _ and -.'))).toBeVisible();
   await expect(page.getByText(USER.email).first()).toBeVisible();

@@ -20,15 +20,15 @@ async function expectFitsPhone(page: Page, where: string) {
 const periodOption = (page: Page, name: string) => page.locator('label').filter({ has: page.getByRole('radio', { name, exact: true }) });
 
 test('an admin reads the dashboard, switches to 30 days and to custom days, and is told what is wrong with a bad range', async ({ adminPage: page }) => {
-  // A big page checked by axe twice, on a machine shared with other suites.
-  test.setTimeout(120_000);
+  // A big page (with the result and the margins, issue 38) checked by axe twice, on a machine shared with other suites.
+  test.setTimeout(180_000);
   await page.goto('/admin');
   await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
   await expect(page.getByText('Admin page not found')).toHaveCount(0);
 
   const figures = page.getByRole('list', { name: 'Key figures' });
-  await expect(figures.getByRole('listitem')).toHaveCount(10);
-  for (const label of ['Deposits', 'Pack sales', 'Buyback paid', 'Promo cost', 'Referral cost', 'Shipping fees', 'Net result', 'Pack opens', 'Active users', 'Sign-ups']) {
+  await expect(figures.getByRole('listitem')).toHaveCount(13);
+  for (const label of ['Deposits', 'Pack sales', 'Buyback paid', 'Promo cost', 'Referral cost', 'Shipping fees', 'Revenue', 'Cost of cards', 'Gross margin', 'Net result', 'Pack opens', 'Active users', 'Sign-ups']) {
     await expect(figures.getByText(label, { exact: true })).toBeVisible();
   }
   await expect(figures.locator('[data-figure="depositsCents"]')).toContainText('$');
@@ -39,8 +39,30 @@ test('an admin reads the dashboard, switches to 30 days and to custom days, and 
   // The charts (recharts, a chunk of its own) and the lists that need attention.
   await expect(page.getByRole('figure', { name: 'Sales against buyback' })).toBeVisible();
   await expect(page.getByRole('img', { name: /^Pack sales:/ })).toBeVisible();
+  await expect(page.getByRole('figure', { name: 'Gross margin' })).toBeVisible();
+  await expect(page.getByRole('img', { name: /^Gross margin: / })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Reconciliation' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Return to players' })).toBeVisible();
+
+  // The result (issue 38): each line with its definition, the same figures as the API, and every
+  // product the API calls a loss says "Loss" in its row (in words, not only in red).
+  const api7d = (await (await page.request.get('/api/admin/dashboard?range=7d')).json()) as {
+    result: { current: Record<string, number | null> };
+    products: Array<{ productId: string; loss: boolean; grossMarginCents: number }>;
+  };
+  const statement = page.getByRole('table', { name: /^Result for the period/ });
+  await expect(statement.locator('[data-line="revenueCents"]')).toContainText('Packs opened, at the price paid, less promo credit');
+  await expect(statement.locator('[data-line="cardCostCents"]')).toContainText('at their value when they were pulled');
+  const usd = (c: number) => `${c < 0 ? '-' : ''}$${(Math.abs(c) / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`;
+  await expect(statement.locator('[data-line="grossMarginCents"] td').first()).toContainText(usd(api7d.result.current.grossMarginCents!));
+  await expect(statement.locator('[data-line="netResultCents"] td').first()).toContainText(usd(api7d.result.current.netResultCents!));
+  await expect(figures.locator('[data-figure="grossMarginCents"]')).toContainText(usd(api7d.result.current.grossMarginCents!));
+  const margins = page.getByRole('region', { name: 'Gross margin by product' });
+  for (const p of api7d.products) {
+    const row = margins.locator(`[data-product="${p.productId}"]`);
+    if (p.loss) await expect(row).toContainText('Loss');
+    else await expect(row).not.toContainText('Loss');
+  }
   // Every other screen is still one click away in the side navigation.
   await expect(page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Queue' })).toBeAttached();
   await expectAccessible(page, 'dashboard, 7 days');
@@ -48,7 +70,7 @@ test('an admin reads the dashboard, switches to 30 days and to custom days, and 
   await periodOption(page, '30 days').click();
   await expect(page).toHaveURL(/[?&]range=30d/);
   await expect(page.getByText(/^30 days: /)).toBeVisible();
-  await expect(figures.getByRole('listitem')).toHaveCount(10);
+  await expect(figures.getByRole('listitem')).toHaveCount(13);
 
   await periodOption(page, 'Custom').click();
   await expect(page).toHaveURL(/range=custom/);

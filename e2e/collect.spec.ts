@@ -101,6 +101,16 @@ test('set completion counts, a hearted card, and the wishlist notification when 
     // Following it lands on the pack, which can draw the card (no 404 on the way).
     await entry.click();
     await expect(page.getByRole('heading', { level: 1, name: product.name })).toBeVisible();
+
+    // The wishlist tile says where to pull it (the only card of that pack: one per pack), and
+    // opens the card itself (issue 41).
+    await page.goto('/collect?tab=wishlist');
+    const tile = page.getByRole('list', { name: 'Wishlist' }).getByRole('listitem').filter({ hasText: beryl.name });
+    await expect(tile.getByRole('link', { name: product.name })).toHaveAttribute('href', `/shop/${product.id}`);
+    await expect(tile).toContainText('1.00 per pack on average');
+    await tile.getByRole('link', { name: /Open the card/ }).click();
+    await expect(page.getByRole('dialog', { name: beryl.name })).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`/cards\\?.*card=${beryl.id}`));
   } finally {
     // Out of the shop again, so other specs never meet it.
     await admin.page.request.patch(`/api/admin/products/${product.id}`, { data: { status: 'archived' }, headers: origin(admin.page) });

@@ -54,6 +54,9 @@ Object.assign(SEEDED, {
   adminReferral: firstOf('/api/admin/referrals'),
   invite: firstOf('/api/admin/referrals', 'code'),
   pull: firstOf('/api/top-pulls?window=all&limit=1', 'ownedCardId'),
+  fairnessProduct: firstOf('/api/shop/products'),
+  // The seed lists nothing; a listing another spec made, when there is one (else the unknown id).
+  marketListing: firstOf('/api/market'),
 } satisfies typeof SEEDED);
 
 let seededIds: Promise<Partial<Record<RouteId, string>>> | undefined;

@@ -101,18 +101,20 @@ test('an admin makes a drop closing in a minute; two collectors enter; the winne
     expect([da.myWin, db.myWin].filter(Boolean)).toHaveLength(1);
     const [winner, loser] = da.myWin ? [a, b] : [b, a];
     await expect(loser.page.getByText('Not this time')).toBeVisible();
-    await expect(winner.page.getByText("You won: it's in your vault")).toBeVisible();
+    await expect(winner.page.getByText(/is yours!$/)).toBeVisible();
+    await expect(winner.page.getByRole('link', { name: 'See it in your vault' })).toBeVisible();
     // Told in app wherever they are: the header's announcer toasts the win (the loser gets none).
     await expect(winner.page.getByText('You won a daily drop!', { exact: true })).toBeVisible();
     await expect(loser.page.getByText('You won a daily drop!', { exact: true })).toHaveCount(0);
     // Radix's toast region keeps focus guards after a toast (an axe best-practice finding in the
     // shared toaster, not this page): check the won page on a fresh load.
     await winner.page.reload();
-    await expect(winner.page.getByText("You won: it's in your vault")).toBeVisible();
+    await expect(winner.page.getByText(/is yours!$/)).toBeVisible();
+    await expect(winner.page.getByRole('link', { name: 'See it in your vault' })).toBeVisible();
     await expectAccessible(winner.page, 'drop page, won');
 
     // The prize is in the winner's vault.
-    await winner.page.getByRole('link', { name: 'Open your vault' }).click();
+    await winner.page.getByRole('link', { name: 'See it in your vault' }).click();
     await expect(winner.page).toHaveURL(/\/collect/);
     await expect(winner.page.getByRole('img', { name: new RegExp(`^${prize.name}`) }).first()).toBeVisible();
 

@@ -41,7 +41,10 @@ test('share a pull from the reveal and open its public page signed out', async (
     await expect(results.getByRole('button', { name: 'Link copied' })).toBeVisible();
     await expect(results.getByRole('status').filter({ hasText: 'Link copied to the clipboard.' })).toBeAttached();
     const link = await page.evaluate(() => (window as unknown as { __copied?: string }).__copied);
-    expect(link).toBe(new URL(`/pulls/${card.ownedCardId}`, page.url()).toString());
+    // The link carries the sharer's referral code (issue 41): a friend who signs up from it is theirs.
+    const { referralCode } = ((await (await page.request.get('/api/me')).json()) as { user: { referralCode: string } }).user;
+    expect(referralCode).toBeTruthy();
+    expect(link).toBe(new URL(`/pulls/${card.ownedCardId}?ref=${referralCode}`, page.url()).toString());
 
     // Signed out, anyone can open it.
     const visitor = await newPageAs(browser, null);

@@ -31,13 +31,17 @@ function testClientAddress(): string {
  * A user of the test's own, signed up and verified through the mailed link (and so signed in):
  * other specs move the demo user's balance and cards at any moment.
  */
-export async function newVerifiedUser(browser: Browser, prefix: string) {
+export async function newVerifiedUser(
+  browser: Browser,
+  prefix: string,
+  names: { username?: string; email?: string; password?: string } = {},
+) {
   const { context, page, watch } = await newPageAs(browser, null);
   await page.goto('/about');
   const id = unique();
-  const email = `${prefix}-${id}@packvault.test`;
-  const password = `${prefix}-pass-${id}`;
-  const username = `${prefix.slice(0, 1)}_${id}`.slice(0, 20);
+  const email = names.email ?? `${prefix}-${id}@packvault.test`;
+  const password = names.password ?? `${prefix}-pass-${id}`;
+  const username = names.username ?? `${prefix.slice(0, 1)}_${id}`.slice(0, 20);
   const signUp = await page.request.post('/api/auth/sign-up/email', {
     headers: { Origin: new URL(page.url()).origin, 'X-Forwarded-For': testClientAddress() },
     data: { email, password, name: username, username, ageConfirmed: true, termsAccepted: true },

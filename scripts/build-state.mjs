@@ -3,7 +3,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 const INPUTS = ['src', 'package-lock.json', 'vite.config.ts', 'tsconfig.json', 'scripts/build-server.mjs'];
-const OUTPUTS = ['dist/web/index.html', 'dist/server/main.mjs', 'dist/server/migrate.mjs'];
+const OUTPUTS = ['dist/web/index.html', 'dist/ssr/entry-server.js', 'dist/server/main.mjs', 'dist/server/migrate.mjs', 'dist/server/owner-create.mjs'];
 
 function newestMtime(p) {
   if (!existsSync(p)) return 0;

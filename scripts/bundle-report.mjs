@@ -1,6 +1,6 @@
 /**
  * `npm run bundle:report`: what JavaScript each public page makes a first visit download, against
- * the budget of issue 21 (110 KB gzipped per page: the entry, its static imports, the page's chunk
+ * the budget of issue 40 (150 KB gzipped per page, React included: the entry, its static imports, the page's chunk
  * and everything it imports, and the lazy layout of its area).
  *
  * It runs the production build itself (vite.config.ts, plus a plugin that records the chunk graph
@@ -18,8 +18,9 @@ import { gzipSync } from 'node:zlib';
 import { SourceMapConsumer } from 'source-map-js';
 import { build } from 'vite';
 import { ROUTE_LIST } from '../src/shared/routes.ts';
+import { SOURCE_MAPS_DIR } from '../vite.config.ts';
 
-const BUDGET_KB = 110;
+const BUDGET_KB = 150;
 const root = path.resolve(import.meta.dirname, '..');
 const webRoot = path.join(root, 'src/web');
 const args = process.argv.slice(2);
@@ -85,7 +86,7 @@ const contributorsCache = new Map();
 function contributors(chunk) {
   if (contributorsCache.has(chunk.fileName)) return contributorsCache.get(chunk.fileName);
   const sizes = new Map();
-  const mapFile = path.join(outDir, `${chunk.fileName}.map`);
+  const mapFile = path.join(SOURCE_MAPS_DIR, `${chunk.fileName}.map`);
   if (existsSync(mapFile)) {
     const lines = onDisk(chunk.fileName).toString('utf8').split('\n');
     const consumer = new SourceMapConsumer(JSON.parse(readFileSync(mapFile, 'utf8')));

@@ -36,7 +36,9 @@ import { BOOKS_RECONCILE_EVERY_MS } from '../src/server/modules/books/service.ts
 import { DASHBOARD_ROLLUP_EVERY_MS } from '../src/server/modules/dashboard/rollup.ts';
 import { DROPS_TICK_MS } from '../src/server/modules/drops/lifecycle.ts';
 import { SHARES_EVERY_MS } from '../src/server/modules/referrals/shares.ts';
+import { MARKET_EXPIRY_EVERY_MS } from '../src/server/modules/market/service.ts';
 import { MAIL_OUTBOX_EVERY_MS } from '../src/server/modules/mail/service.ts';
+import { VAULT_SNAPSHOT_EVERY_MS } from '../src/server/modules/vault-proof/service.ts';
 import { INVITE_LOOKUPS } from '../src/server/modules/referrals/routes.ts';
 import { sseReader } from '../src/server/test/sse.ts';
 
@@ -55,6 +57,8 @@ const JOB_EVERY_MS: Record<string, number> = {
   'books-reconcile': BOOKS_RECONCILE_EVERY_MS,
   prune: 60 * 60_000,
   'mail-outbox': MAIL_OUTBOX_EVERY_MS,
+  'market-expiry': MARKET_EXPIRY_EVERY_MS,
+  'vault-snapshot': VAULT_SNAPSHOT_EVERY_MS,
 };
 
 const started = Date.now();

@@ -155,8 +155,9 @@ export async function captureOpenSql(opts: { databaseUrl: string; poolSize: numb
         continue;
       }
       statements += stmts.length;
-      const [seed] = await sql<Array<{ id: string; hash: string; version: string }>>`
-        select id::text as id, server_seed_hash as hash, (select pool_version::text from catalog_state where id = 1) as version
+      const [seed] = await sql<Array<{ id: string; hash: string; version: string; odds: string }>>`
+        select id::text as id, server_seed_hash as hash, (select pool_version::text from catalog_state where id = 1) as version,
+          (select odds_version::text from catalog_state where id = 1) as odds
         from user_seeds where user_id = ${`bench${n}`} and active`;
       const script = await buildScript(
         stmts,
@@ -167,8 +168,8 @@ export async function captureOpenSql(opts: { databaseUrl: string; poolSize: numb
           serverSeedHash: seed!.hash,
           idempotencyKey: key,
           nonce: body.openings[0]!.fairness.nonce,
-          // The pool version is the catalogue's, the same for every transaction of the run.
-          constants: new Set([...CONSTANT_IDS, seed!.version]),
+          // The pool and odds versions are the catalogue's, the same for every transaction of the run.
+          constants: new Set([...CONSTANT_IDS, seed!.version, seed!.odds]),
         },
         { users: opts.users, cards: opts.cards },
         `s${groups.size}`,

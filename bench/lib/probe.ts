@@ -15,7 +15,7 @@ export interface MachineProbe {
  * machines of the same kind can be compared. Session 39's machine (2 "AMD EPYC" cores, like the
  * others) ran every figure at half session 38's rates, and nothing had recorded why; there a
  * `select 1` took about 0.25 ms on one connection and the loop about 1.3 s
- * (docs/performance.md, session 39).
+ * (docs/performance.md, "A quiet machine"; session 39: `git show 7e84b7c:docs/performance.md`).
  */
 export async function probeMachine(url: string): Promise<MachineProbe> {
   const r = await pgbench({

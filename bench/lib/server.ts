@@ -90,6 +90,8 @@ export async function startServer(opts: ServerOptions): Promise<ServerHandle> {
     // Production refuses to start without SMTP_URL unless mail is off on purpose.
     MAIL_DISABLED: 'true',
     SEED_DEMO: 'false',
+    // The realtime bench holds thousands of streams from this one address.
+    SSE_MAX_STREAMS_PER_ADDRESS: '1000000',
     // Per-request access lines would measure the terminal, not the server; warnings still show.
     LOG_LEVEL: opts.logLevel ?? 'warn',
     ...(opts.databaseUrl ? { DATABASE_URL: opts.databaseUrl } : {}),

@@ -1,12 +1,23 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTE_LIST, fillPath } from '../shared/routes.ts';
 import { createTestContext, type TestContext } from './test/harness.ts';
 
 let t: TestContext;
+let dist: string;
 beforeAll(async () => {
-  t = await createTestContext();
+  // A fixture front end without a server bundle: whether a developer has built dist/ must not
+  // change these answers (a built renderer looks up /shop/1 and rightly answers 404 for it).
+  dist = mkdtempSync(path.join(tmpdir(), 'pv-app-'));
+  writeFileSync(path.join(dist, 'index.html'), '<!doctype html><html><head></head><body><div id="root"></div></body></html>');
+  t = await createTestContext({ appOptions: { webDistDir: dist } });
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  rmSync(dist, { recursive: true, force: true });
+});
 
 describe('health', () => {
   it('reports ok (liveness only)', async () => {

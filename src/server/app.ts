@@ -3,6 +3,7 @@ import type { MiddlewareHandler } from 'hono';
 import type { Deps } from './deps.ts';
 import { limitBody } from './http/body-limit.ts';
 import { AppError, respondError, toAppError } from './http/errors.ts';
+import { jsonEncodingGuard, urlEncodingGuard } from './http/odd-bytes.ts';
 import { createRouter } from './http/openapi.ts';
 import { securityHeaders } from './http/security.ts';
 import type { AppEnv } from './http/types.ts';
@@ -13,6 +14,7 @@ import { maintenanceGate } from './modules/maintenance/gate.ts';
 import { metricsFor } from './modules/metrics/metrics.ts';
 import { metricsRoutes } from './modules/metrics/routes.ts';
 import { monitoringRoutes } from './modules/monitoring/routes.ts';
+import { STRIPE_WEBHOOK_PATH } from './modules/payments/routes.ts';
 import { spaRoutes } from './modules/pages/spa.ts';
 import { UPLOAD_PATH } from './modules/uploads/routes.ts';
 
@@ -59,6 +61,8 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
       log[status >= 500 ? 'error' : 'info']('request', { method: c.req.method, route, status, ms: Math.round(ms * 10) / 10 });
     }
   });
+  // NUL and malformed percent-encoding / UTF-8 in the address: refused before anything decodes it.
+  app.use('*', urlEncodingGuard());
   app.use('*', securityHeaders({ trustProxy: deps.config.trustProxy }));
   const defaultBodyLimit = limitBody(API_BODY_LIMIT, (c) => respondError(c, new AppError(413, 'payload_too_large', 'The request body is larger than 1 MB.')));
   // Image uploads get 5 MB (+ multipart framing); every other API body stays at 1 MB.
@@ -70,6 +74,8 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
   app.use('/api/*', (c, next) =>
     c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : c.req.path === UPLOAD_PATH ? uploadBodyLimit(c, next) : defaultBodyLimit(c, next),
   );
+  // …and in JSON bodies, before the origin check, the actor, Better Auth and every handler.
+  app.use('/api/*', jsonEncodingGuard((path) => path.startsWith('/api/auth/') || path === STRIPE_WEBHOOK_PATH));
   app.use('/api/*', originGuard(deps.config));
   app.use('*', options.actorMiddleware ?? actorMiddleware(deps));
   // Maintenance mode: decided here, at the start of a request, never in the middle of one.
@@ -85,12 +91,15 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
   app.all('/api/*', (c) => respondError(c, new AppError(404, 'not_found', `No API endpoint at ${c.req.method} ${c.req.path}.`)));
   app.route('/', monitoringRoutes(deps));
   app.route('/', metricsRoutes(deps));
-  app.route('/', spaRoutes(deps, options.webDistDir));
+  // A visitor's public pages are drawn on the server from the API's own answers, in-process: the
+  // visitor's connection and forwarding headers go along, nothing else (no cookie: a visitor's).
+  app.route('/', spaRoutes(deps, options.webDistDir, (p, init, visitor) => app.request(p, init, visitor.env)));
 
   app.onError((err, c) => {
     const appErr = toAppError(err);
     if (appErr.status < 500) return respondError(c, appErr);
-    c.get('log')?.error('unhandled error', { err });
+    // The route pattern and the path, never the query string (it can hold an address or a search).
+    c.get('log')?.error('unhandled error', { err, method: c.req.method, route: c.req.routePath, path: c.req.path });
     // The id ties the user's report to that log line (the line carries it as reqId).
     return respondError(c, appErr, { requestId: c.get('requestId') });
   });

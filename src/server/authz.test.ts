@@ -29,6 +29,8 @@ const PUBLIC_API_ROUTES = new Set([
   'GET /api/cards',
   'GET /api/cards/:id',
   'GET /api/cards/:id/packs',
+  // The same odds for many cards at once (a wishlist, a set's missing cards).
+  'GET /api/shop/card-odds',
   'GET /api/cards/:id/value-history',
   'GET /api/catalog/classes',
   'GET /api/catalog/sets',
@@ -38,6 +40,10 @@ const PUBLIC_API_ROUTES = new Set([
   'GET /api/shop/products/:id',
   'GET /api/top-pulls',
   'GET /api/fairness/pools/:hash',
+  // Odds revisions and realised returns (issue 44): published for anyone to check.
+  'GET /api/fairness/products/:id/revisions',
+  'GET /api/fairness/revisions/:hash',
+  'GET /api/fairness/returns',
   // Shared pulls: a pull's public page data and its link-preview image.
   'GET /api/pulls/:id',
   'GET /api/pulls/:id/og.png',
@@ -45,6 +51,14 @@ const PUBLIC_API_ROUTES = new Set([
   'GET /api/drops',
   'GET /api/drops/:id',
   'GET /api/drops/:id/proof',
+  // The marketplace's public window (issue 43): active listings and one listing.
+  'GET /api/market',
+  'GET /api/market/:id',
+  // Proof of the vault (issue 44): the key, the signed snapshots and their differences.
+  'GET /api/vault/key',
+  'GET /api/vault/snapshots',
+  'GET /api/vault/snapshots/:seq',
+  'GET /api/vault/diff',
   // Referral invites: public and rate-limited per address (the same 404 for any unknown code).
   'GET /api/referrals/invite/:code',
   'GET /api/referrals/remembered',

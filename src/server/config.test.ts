@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, configWarnings, loadConfig } from './config.ts';
 
 const tmp = () => mkdtempSync(path.join(os.tmpdir(), 'pv-config-'));
 
@@ -88,6 +88,12 @@ describe('loadConfig', () => {
     ['DATABASE_URL', 'postgres://root:DBPASSWORD@/x', 'DBPASSWORD'],
     ['SMTP_URL', 'http://mailer:MAILPASSWORD@smtp.example', 'MAILPASSWORD'],
     ['SMTP_URL', 'smtp://mailer:MAILPASSWORD@smtp.example:bad port', 'MAILPASSWORD'],
+    // Issue 39: a `/` in the password (base64), a quote, an `@`, and a value no URL parser accepts.
+    ['DATABASE_URL', 'postgres://app:Pa/ssw0rdSECRET@db.example:5432/pv', 'ssw0rdSECRET'],
+    ['DATABASE_URL', 'postgres://app:Pa"ssw0rdSECRET@/pv', 'ssw0rdSECRET'],
+    ['DATABASE_URL', 'postgres://app:Pa@ssw0rdSECRET@:5432/pv', 'ssw0rdSECRET'],
+    ['DATABASE_URL', 'postgresql//u:DBPASS123@host/db', 'DBPASS123'],
+    ['DATABASE_DIRECT_URL', 'postgresql//u:DBPASS123@host/db', 'DBPASS123'],
   ])('%s errors do not echo the secret', (name, value, secret) => {
     let err: unknown;
     try {
@@ -102,7 +108,7 @@ describe('loadConfig', () => {
 
   it('shows a URL with its password masked, so the mistake is still visible', () => {
     expect(() => loadConfig({ DATA_DIR: tmp(), DATABASE_URL: 'mysql://root:pw@db.internal/x' })).toThrow(
-      'DATABASE_URL: must be a postgres:// or postgresql:// URL with a host, e.g. postgres://user:pass@127.0.0.1:5432/packvault (got "mysql://root:***@db.internal/x")',
+      'DATABASE_URL: must be a postgres:// or postgresql:// URL with a host, e.g. postgres://user:pass@127.0.0.1:5432/packvault (got "mysql://***@db.internal/x")',
     );
   });
 
@@ -124,5 +130,22 @@ describe('loadConfig', () => {
     expect(pooled).toMatchObject({ databaseDirectUrl: 'postgres://pv@db:5432/pv', databasePrepare: false, migrateOnStart: false });
     expect(() => loadConfig({ DATA_DIR: tmp(), DATABASE_DIRECT_URL: 'postgres://pv@db:5432/pv' })).toThrow('DATABASE_DIRECT_URL: is only used with DATABASE_URL');
     expect(() => loadConfig({ DATA_DIR: tmp(), DATABASE_URL: 'postgres://pv@db/pv', DATABASE_DIRECT_URL: 'http://db/pv' })).toThrow(/^DATABASE_DIRECT_URL: must be a postgres/);
+  });
+});
+
+describe('configWarnings', () => {
+  const prod = { NODE_ENV: 'production', APP_SECRET: 'x'.repeat(40), ALLOW_SANDBOX_PAYMENTS: 'true', MAIL_DISABLED: 'true', SEED_DEMO: 'false' };
+  it('warns when TRUST_PROXY=true in production, recommending CIDRs', () => {
+    const [warning, ...rest] = configWarnings(loadConfig({ ...prod, DATA_DIR: tmp(), TRUST_PROXY: 'true' }));
+    expect(rest).toEqual([]);
+    expect(warning).toMatch(/TRUST_PROXY=true/);
+    expect(warning).toMatch(/CIDR|10\.0\.0\.0\/8/);
+    expect(warning).toMatch(/docs\/deploy\.md/);
+  });
+  it('is quiet for CIDRs, or outside production', () => {
+    // `1` means the same as `true` (one proxy, whichever peer): it warns too.
+    expect(configWarnings(loadConfig({ ...prod, DATA_DIR: tmp(), TRUST_PROXY: '1' }))).toHaveLength(1);
+    expect(configWarnings(loadConfig({ ...prod, DATA_DIR: tmp(), TRUST_PROXY: '10.0.0.0/8' }))).toEqual([]);
+    expect(configWarnings(loadConfig({ DATA_DIR: tmp(), TRUST_PROXY: 'true' }))).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, createPrivateKey, randomBytes, type KeyObject } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
@@ -127,6 +127,27 @@ const envSchema = z.object({
     .min(500, 'must be at least 500')
     .max(600_000, 'must be at most 600000 (10 minutes)')
     .default(8_000),
+  /** Concurrent GET /api/events streams one client address may hold on a process (429 past it). */
+  SSE_MAX_STREAMS_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(20),
+  /** Concurrent streams one signed-in user may hold on a process, from any address. */
+  SSE_MAX_STREAMS_PER_USER: z.coerce.number().int().min(1).max(1_000_000).default(10),
+  /**
+   * How often each process checks, in one query, that the sessions of its open streams still
+   * exist, have not expired and belong to a user neither banned nor deleted (issue 39): the
+   * backstop for a revocation the bus did not deliver to a stream.
+   */
+  SSE_SESSION_SWEEP_MS: z.coerce.number().int().min(100).max(60_000).default(2_000),
+  /** Uncached pull Open Graph image renders one address may start per minute. */
+  OG_RENDERS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(20),
+  /**
+   * Proof of the vault (ADR 0030): the Ed25519 key that signs the daily snapshots, as the
+   * 32-byte private seed in base64/base64url or a PKCS#8 PEM. Production needs it for snapshots
+   * (none are made without it); development keeps a generated one in DATA_DIR.
+   */
+  VAULT_SIGNING_KEY: z
+    .string()
+    .refine((v) => parseVaultSigningKey(v) !== null, 'must be an Ed25519 private key: 32 bytes in base64, or a PKCS#8 PEM (openssl genpkey -algorithm ed25519)')
+    .optional(),
 });
 
 /** What is kept, and for how long (see jobs/prune.ts and modules/monitoring). */
@@ -207,6 +228,15 @@ export type Config = {
   shutdownTimeoutMs?: number;
   /** METRICS_TOKEN: the bearer token of GET /metrics; undefined hides the endpoint (404). */
   metricsToken?: string | undefined;
+  /** SSE_MAX_STREAMS_PER_ADDRESS / _PER_USER (issue 39); the bench raises them. */
+  sseMaxStreamsPerAddress?: number;
+  sseMaxStreamsPerUser?: number;
+  /** SSE_SESSION_SWEEP_MS: how often open streams' sessions are checked (2 s; tests shorten it). */
+  sseSessionSweepMs?: number;
+  /** OG_RENDERS_PER_MINUTE: uncached pull image renders per address per minute. */
+  ogRendersPerMinute?: number;
+  /** VAULT_SIGNING_KEY as given (see vaultSigningKeyOf): undefined in development and tests. */
+  vaultSigningKey?: string | undefined;
 };
 
 function emptyToUndefined(env: NodeJS.ProcessEnv): Record<string, string | undefined> {
@@ -229,6 +259,21 @@ function developmentSecret(dataDir: string): string {
   const s = randomBytes(32).toString('base64url');
   writeFileSync(file, `${s}\n`, { mode: 0o600 });
   return s;
+}
+
+/**
+ * What start-up logs as warnings about a configuration that works but is risky (main.ts). Issue 39:
+ * TRUST_PROXY=true trusts whatever TCP peer connects to believe its X-Forwarded-For; in production
+ * the proxies' addresses (CIDRs) say exactly who may.
+ */
+export function configWarnings(config: Pick<Config, 'isProduction' | 'trustProxy'>): string[] {
+  const warnings: string[] = [];
+  if (config.isProduction && config.trustProxy === true) {
+    warnings.push(
+      'TRUST_PROXY=true trusts X-Forwarded-For from any peer that reaches this port; in production set the proxies\' addresses instead (e.g. TRUST_PROXY=10.0.0.0/8 or 172.18.0.2), see docs/deploy.md',
+    );
+  }
+  return warnings;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -318,6 +363,58 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     mailDisabled: e.MAIL_DISABLED,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    sseMaxStreamsPerAddress: e.SSE_MAX_STREAMS_PER_ADDRESS,
+    sseMaxStreamsPerUser: e.SSE_MAX_STREAMS_PER_USER,
+    sseSessionSweepMs: e.SSE_SESSION_SWEEP_MS,
+    ogRendersPerMinute: e.OG_RENDERS_PER_MINUTE,
     metricsToken: e.METRICS_TOKEN,
+    vaultSigningKey: e.VAULT_SIGNING_KEY,
   };
+}
+
+/** An Ed25519 private key from VAULT_SIGNING_KEY's text, or null when it is not one. */
+export function parseVaultSigningKey(text: string): KeyObject | null {
+  try {
+    const t = text.trim();
+    if (t.startsWith('-----BEGIN')) {
+      const k = createPrivateKey(t);
+      return k.asymmetricKeyType === 'ed25519' ? k : null;
+    }
+    const seed = Buffer.from(t.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+    if (seed.length !== 32 || !/^[A-Za-z0-9+/_-]{43}=?$/.test(t)) return null;
+    // PKCS#8 wrapping of a raw Ed25519 seed (RFC 8410).
+    return createPrivateKey({ key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), seed]), format: 'der', type: 'pkcs8' });
+  } catch {
+    return null;
+  }
+}
+
+export type VaultKeySource = 'config' | 'development-file' | 'test-derived';
+
+/**
+ * The key that signs vault snapshots (ADR 0030). VAULT_SIGNING_KEY when set. Otherwise: in
+ * production none (snapshots are refused: a key made up on a server's disk is a key nobody
+ * published or backed up); in development one generated once and kept in DATA_DIR/vault-signing-key
+ * (like the development APP_SECRET); in tests one derived from the test secret, so a test run
+ * writes nothing and two apps with one config agree.
+ */
+export function vaultSigningKeyOf(config: Pick<Config, 'env' | 'isProduction' | 'dataDir' | 'secret' | 'vaultSigningKey'>): { key: KeyObject; source: VaultKeySource } | null {
+  if (config.vaultSigningKey) {
+    const key = parseVaultSigningKey(config.vaultSigningKey);
+    return key ? { key, source: 'config' } : null;
+  }
+  if (config.isProduction) return null;
+  if (config.env === 'test') {
+    const seed = createHash('sha256').update(`packvault:vault:test-signing-key:v1\0${config.secret}`).digest('base64');
+    return { key: parseVaultSigningKey(seed)!, source: 'test-derived' };
+  }
+  const file = path.join(config.dataDir, 'vault-signing-key');
+  if (existsSync(file)) {
+    const key = parseVaultSigningKey(readFileSync(file, 'utf8'));
+    if (key) return { key, source: 'development-file' };
+  }
+  mkdirSync(config.dataDir, { recursive: true });
+  const seed = randomBytes(32).toString('base64');
+  writeFileSync(file, `${seed}\n`, { mode: 0o600 });
+  return { key: parseVaultSigningKey(seed)!, source: 'development-file' };
 }

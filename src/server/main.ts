@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { createApp } from './app.ts';
 import { openDatabase } from './bootstrap.ts';
-import { ConfigError, loadConfig, type Config } from './config.ts';
+import { ConfigError, configWarnings, loadConfig, type Config } from './config.ts';
 import { DataDirLockedError } from './db/lock.ts';
 import type { Deps } from './deps.ts';
 import { createRequestDrain } from './http/drain.ts';
@@ -17,6 +17,8 @@ import { redactText } from './lib/redact.ts';
 import { revokeDemoSessions } from './modules/auth/demo-accounts.ts';
 import { DROPS_TICK_MS, dropsJob, runDropTransitions } from './modules/drops/lifecycle.ts';
 import { mailOutboxJob } from './modules/mail/service.ts';
+import { marketExpiryJob } from './modules/market/service.ts';
+import { vaultSnapshotJob } from './modules/vault-proof/service.ts';
 import { createBus } from './modules/realtime/bus.ts';
 import { warnIfAutovacuumOff } from './db/autovacuum.ts';
 import { settingsReady } from './modules/settings/store.ts';
@@ -55,6 +57,7 @@ async function main() {
 
   if (config.seedDemo) await runSeed(deps);
   if (config.isProduction) await revokeDemoSessions(deps);
+  for (const warning of configWarnings(config)) log.warn(warning);
   if (config.mailDisabled) log.warn('MAIL_DISABLED is on: no mail is sent; sign-up, verification and password reset are unavailable');
   await warnIfAutovacuumOff(dbh, log).catch((err: unknown) => log.warn('could not read the autovacuum setting', { err }));
 
@@ -64,7 +67,7 @@ async function main() {
     .then((r) => log.info('drops caught up', r))
     .catch((err: unknown) => log.error('drops catch-up failed; the job retries', { err }));
 
-  const jobs = startJobs(deps, [pruneJob(deps), referralSharesJob(), dashboardRollupJob(), booksReconcileJob(), mailOutboxJob()]);
+  const jobs = startJobs(deps, [pruneJob(deps), referralSharesJob(), dashboardRollupJob(), booksReconcileJob(), mailOutboxJob(), marketExpiryJob(), vaultSnapshotJob()]);
   const dropJobs = startJobs(deps, [dropsJob()], { tickMs: DROPS_TICK_MS, firstDelayMs: DROPS_TICK_MS });
   const app = createApp(deps);
   // Settings (site name, limits, rates…) are read from a per-process cache: fill it before serving.

@@ -25,6 +25,8 @@ export const ERROR_CODES = [
   // general
   'validation_failed',
   'malformed_json',
+  /** 400: a NUL or bytes that are not valid UTF-8 / percent-encoding in the path, query or JSON body. */
+  'invalid_encoding',
   'unsupported_media_type',
   'method_not_allowed',
   'payload_too_large',
@@ -81,6 +83,10 @@ export const ERROR_CODES = [
   'promo_not_started',
   'promo_expired',
   'promo_own_code',
+  // A staff account redeeming a code staff made (every code is): codes are for customers.
+  'promo_staff',
+  // A staff account as referrer or referee (ADR 0024).
+  'referral_staff',
   'promo_account_too_new',
   'promo_bonus_waiting',
   'promo_already_redeemed',
@@ -89,6 +95,10 @@ export const ERROR_CODES = [
   'name_taken',
   'number_taken',
   'cert_taken',
+  // graded slabs (issue 38)
+  'cert_on_ungraded',
+  'stock_exceeds_slabs',
+  'slab_not_in_shop',
   'in_use',
   'invalid_image',
   'unsupported_type',
@@ -103,6 +113,21 @@ export const ERROR_CODES = [
   // vault, buyback, inventory
   'invalid_card_state',
   'not_in_vault',
+  // the marketplace (ADR 0028)
+  /** 409: the copy is listed on the market; delist it first. */
+  'listed',
+  /** 409: someone else bought it first (or it was delisted / expired). */
+  'listing_sold',
+  /** 409: the listing is no longer active, so it cannot be edited or delisted. */
+  'listing_closed',
+  /** 409: the price (or version) differs from what the buyer saw; nothing moved. */
+  'price_changed',
+  /** 409: the offer is no longer open (accepted, rejected, cancelled, countered, expired or lapsed); nothing moved. */
+  'offer_closed',
+  /** 409: the buyer already has an open offer on this listing (or card): change it by cancelling it first. */
+  'offer_exists',
+  /** 409: card offers are accepted or left to expire: they cannot be rejected or countered (no single seller). */
+  'offer_action_unavailable',
   'nothing_to_sell',
   'quote_changed',
   'out_of_stock',

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatMoney, groupThousands } from './money';
+import { bpsToPercentText, formatMoney, groupThousands, percentToBps } from './money';
 
 const intl = (cents: number, currency: string) => new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(cents / 100);
 
@@ -44,5 +44,19 @@ describe('groupThousands', () => {
     fc.assert(fc.property(fc.nat(1_000_000), (n) => {
         expect(groupThousands(n)).toBe(n.toLocaleString('en-US'));
       }), { numRuns: 500 });
+  });
+});
+
+describe('percentToBps: the one parser of a typed percentage', () => {
+  it('reads digits exactly, with a point or a comma and an optional %', () => {
+    expect(percentToBps('87.5')).toBe(8750);
+    expect(percentToBps(' 12,5 % ')).toBe(1250);
+    expect(percentToBps('0.29')).toBe(29);
+    expect(percentToBps('100')).toBe(10_000);
+    for (const bad of ['', '1.234', '-5', 'abc', '1e2', '1000']) expect(percentToBps(bad), bad).toBeNull();
+  });
+
+  it('round-trips every basis-point value through its text', () => {
+    fc.assert(fc.property(fc.integer({ min: 0, max: 99_999 }), (bps) => percentToBps(bpsToPercentText(bps)) === bps));
   });
 });

@@ -53,6 +53,20 @@ export function parseMoney(input: string): Cents | null {
   return whole * 100 + frac;
 }
 
+/** A user-typed percent ("2.5", "20%") into basis points (250, 2000): at most 3 whole digits and 2 decimals; else null. */
+export function percentToBps(text: string): number | null {
+  // Digit by digit, not through a float: "87.5" is 8750 however it would round. A comma is a
+  // decimal point too ("12,5"), as many keyboards type it.
+  const m = /^\s*(\d{1,3})(?:[.,](\d{1,2}))?\s*%?\s*$/.exec(text);
+  if (!m) return null;
+  return Number(m[1]) * 100 + (m[2] ? Number(m[2].padEnd(2, '0')) : 0);
+}
+
+/** Basis points as a plain percent for an input: 250 → "2.5", 8500 → "85". */
+export function bpsToPercentText(bps: number): string {
+  return String(Number((bps / 100).toFixed(2)));
+}
+
 /** rate in basis points (8500 = 85%) applied to cents, rounded down so we never over-credit. */
 export function applyBasisPoints(cents: Cents, basisPoints: number): Cents {
   return Math.floor((assertCents(cents) * basisPoints) / 10_000);

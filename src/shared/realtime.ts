@@ -7,8 +7,12 @@ export type RealtimeEventType =
   | 'pull.created'
   | 'drop.entries'
   | 'maintenance.changed'
+  /** A marketplace listing sold ({ listingId }, public topic): open /market pages drop its tile. */
+  | 'market.listing.sold'
   /** The last event of a stream whose server is shutting down; reconnecting is the answer. */
   | 'server.closing'
+  /** The last event of a stream whose session ended (sign-out, revoke, ban, role change…). */
+  | 'session.ended'
   | (string & {});
 
 export interface RealtimeMessage<T = unknown> {

@@ -54,8 +54,15 @@ export const ROUTES = {
   /** Turns off one kind of notification mail from its link, without signing in. */
   unsubscribe: r('/unsubscribe', 'Email preferences', 'public', 'site', { spec: false }),
   fairness: r('/fairness', 'Provably fair', 'public', 'site', { spec: false }),
+  /** Promised against realised returns per product and odds revision (issue 44). */
+  fairnessReturns: r('/fairness/returns', 'Returns', 'public', 'site', { spec: false }),
+  /** A product's published odds revisions (issue 44). */
+  fairnessProduct: r('/fairness/products/$id', 'Odds history', 'public', 'site', { spec: false }),
   /** The built-in TEST MODE payment page of a deposit (sandbox provider). */
   checkout: r('/checkout/$id', 'Test checkout', 'user', 'site', { spec: false }),
+  /** The marketplace (issue 43): collectors' listings of vaulted cards, and one listing with buy now. */
+  market: r('/market', 'Market', 'public', 'site', { spec: false, nav: 'Market' }),
+  marketListing: r('/market/$id', 'Listing', 'public', 'site', { spec: false }),
 
   // Profile
   profileAccount: r('/profile/account', 'Account', 'user', 'profile', { nav: 'Account' }),
@@ -67,6 +74,8 @@ export const ROUTES = {
   }),
   profileReferral: r('/profile/referral', 'Referrals', 'user', 'profile', { nav: 'Referrals' }),
   profileShipping: r('/profile/shipping', 'Shipping addresses', 'user', 'profile', { nav: 'Shipping' }),
+  /** The seller's side of the marketplace: their listings and sales. */
+  profileMarket: r('/profile/market', 'Market', 'user', 'profile', { spec: false, nav: 'Market' }),
 
   // Auth
   signIn: r('/sign-in', 'Sign in', 'public', 'auth', { spec: false }),
@@ -91,6 +100,7 @@ export const ROUTES = {
   adminHistory: r('/admin/history', 'Audit log', 'admin', 'admin', { group: 'Overview', nav: 'Audit log' }),
   adminSettings: r('/admin/settings', 'Settings', 'admin', 'admin', { spec: false, group: 'Overview', nav: 'Settings' }),
   adminOwned: r('/admin/owned', 'Owned cards', 'admin', 'admin', { group: 'Catalog', nav: 'Owned cards' }),
+  adminValueReviews: r('/admin/value-reviews', 'Value reviews', 'admin', 'admin', { spec: false, group: 'Catalog', nav: 'Value reviews' }),
   adminProducts: r('/admin/products', 'Products', 'admin', 'admin', { group: 'Shop', nav: 'Products' }),
   adminPromo: r('/admin/promo', 'Promo codes', 'admin', 'admin', { group: 'Money', nav: 'Promo codes' }),
   adminResetPassword: r('/admin/reset-password', 'Send password reset', 'admin', 'admin', {

@@ -8,3 +8,6 @@ export const MAX_PURCHASE_QUANTITY = 10;
 
 /** A client seed a player may choose for provably fair draws. */
 export const CLIENT_SEED_RE = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** Cards per GET /api/shop/card-odds request (a wishlist asks in chunks of this many). */
+export const MAX_CARD_ODDS_IDS = 100;

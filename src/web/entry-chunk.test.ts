@@ -23,7 +23,6 @@ const KEPT_OUT = [
   '@hookform/resolvers',
   'motion',
   'framer-motion',
-  'qrcode',
   'qrcode-generator',
   'radix-ui',
 ];

@@ -42,6 +42,29 @@ describe('web feature boundaries', () => {
     ).toEqual([]);
   });
 
+  // no-restricted-imports sees static imports only; packvault/web-features (lint/boundaries.js)
+  // sees the rest (issue 42: a dynamic import of another feature used to pass).
+  it.each([
+    // What shop/reveal/build-up.ts did until issue 42.
+    ["void import('../../collection/sell-back-panel');", join('reveal', 'build-up.ts')],
+    ["export const load = () => import('@web/features/collection/sell-back-panel');", 'cheat.tsx'],
+    ['const load = () => import(`../collection/vault`);', 'cheat.tsx'],
+    ["export type Panel = typeof import('../collection/sell-back-panel');", 'cheat.tsx'],
+    ["export type Props = import('@web/features/collection').SellBackPanelProps;", 'cheat.tsx'],
+  ])('refuses the dynamic or type-query import %s', async (code, at) => {
+    const [r] = await new ESLint({ cwd: root }).lintText(code, { filePath: join(root, 'src', 'web', 'features', 'shop', at) });
+    const messages = r!.messages.filter((m) => m.ruleId === 'packvault/web-features').map((m) => m.message);
+    expect(messages).toEqual([expect.stringMatching(/Feature "shop" must not import feature "collection"/)]);
+  });
+
+  it('allows dynamic imports of its own files and the kit', async () => {
+    const [r] = await new ESLint({ cwd: root }).lintText(
+      ["void import('./reveal/pack-opening');", "void import('@web/features/shop/reveal/tear-stage');", "void import('@web/components/ui/dialog');"].join('\n'),
+      { filePath: file },
+    );
+    expect(r!.messages.filter((m) => m.ruleId === 'packvault/web-features')).toEqual([]);
+  });
+
   it('still refuses server code in the web', async () => {
     expect(await lint("import { db } from '../../../server/db/client.ts';")).toEqual([expect.stringMatching(/must not import server code/)]);
   });

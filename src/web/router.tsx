@@ -6,6 +6,7 @@ import {
   lazyRouteComponent,
   redirect,
   type AnyRoute,
+  type RouterHistory,
 } from '@tanstack/react-router';
 import { ROUTES, type RouteDef } from '@shared/routes';
 import { sessionQueryOptions } from '@web/features/auth/session';
@@ -16,9 +17,12 @@ import { NotFoundPage } from '@web/pages/not-found';
 import { RouteErrorPage } from '@web/pages/route-error';
 import { PAGES } from '@web/pages';
 import { parseDashboardSearch } from '@web/features/dashboard/search';
+import { parseMarketSearch } from '@web/features/market/search';
 
 export interface RouterContext {
   queryClient: QueryClient;
+  /** True when rendering on the server (entry-server.tsx). */
+  ssr?: boolean;
 }
 
 declare module '@tanstack/react-router' {
@@ -99,13 +103,18 @@ function page<TParent extends AnyRoute, const TPath extends string, TSearch = un
     component: lazyRouteComponent(PAGES[key]),
     // Starts the page's first queries alongside its code instead of after its first render.
     // Not awaited (the page shows its own loading state), except briefly on the first page of a
-    // visit that asks for it. Hover preloads skip it.
-    loader: async ({ context, location, preload }) => {
+    // visit that asks for it. Hover preloads skip it. On the server (entry-server.tsx) it is
+    // awaited in full: the HTML is drawn from that data, and the browser hydrates from the same.
+    loader: async ({ context, location, params, preload }) => {
       if (preload) return;
+      const m = await PAGES[key]().catch(() => null);
+      const data = m?.prefetch?.(context.queryClient, location.search as Record<string, unknown>, params as Record<string, string>);
+      if (context.ssr) {
+        await data;
+        return;
+      }
       const first = firstPage;
       firstPage = false;
-      const m = await PAGES[key]().catch(() => null);
-      const data = m?.prefetch?.(context.queryClient, location.search as Record<string, unknown>);
       if (first && data && m?.firstPaintWithData) {
         await Promise.race([data.catch(() => {}), new Promise((r) => setTimeout(r, FIRST_DATA_WAIT_MS))]);
       }
@@ -130,9 +139,13 @@ const routeTree = rootRoute.addChildren([
       page(siteLayout, R.shop, 'shop'),
       page(siteLayout, R.shopProduct, 'shopProduct'),
       page(siteLayout, R.topPulls, 'topPulls'),
+      page(siteLayout, R.market, 'market', parseMarketSearch),
+      page(siteLayout, R.marketListing, 'marketListing'),
       page(siteLayout, R.pull, 'pull'),
       page(siteLayout, R.invite, 'invite'),
       page(siteLayout, R.fairness, 'fairness'),
+      page(siteLayout, R.fairnessReturns, 'fairnessReturns'),
+      page(siteLayout, R.fairnessProduct, 'fairnessProduct'),
       page(siteLayout, R.unsubscribe, 'unsubscribe'),
       userSite.addChildren([
         page(userSite, R.home, 'home'),
@@ -150,6 +163,7 @@ const routeTree = rootRoute.addChildren([
       page(profileLayout, R.profilePrivacy, 'profilePrivacy'),
       page(profileLayout, R.profileReferral, 'profileReferral'),
       page(profileLayout, R.profileShipping, 'profileShipping'),
+      page(profileLayout, R.profileMarket, 'profileMarket'),
     ]),
   ]),
   authLayout.addChildren([
@@ -202,16 +216,20 @@ const routeTree = rootRoute.addChildren([
     page(adminLayout, R.adminUserBalance, 'adminUserBalance'),
     page(adminLayout, R.adminUserHistory, 'adminUserHistory'),
     page(adminLayout, R.adminUserShipping, 'adminUserShipping'),
+    page(adminLayout, R.adminValueReviews, 'adminValueReviews'),
     page(adminLayout, R.adminNotFound, 'adminNotFound'),
   ]),
 ]);
 
-export function buildRouter(queryClient: QueryClient) {
+export function buildRouter(queryClient: QueryClient, server?: { history: RouterHistory }) {
   return createRouter({
     routeTree,
-    context: { queryClient },
+    context: { queryClient, ssr: Boolean(server) },
+    ...(server ? { history: server.history } : {}),
     defaultPreload: 'intent',
     defaultPreloadStaleTime: 0,
-    scrollRestoration: true,
+    // Not on the server: there it is an inline script, which the CSP refuses (and the browser's
+    // router restores scroll itself).
+    scrollRestoration: !server,
   });
 }

@@ -76,6 +76,22 @@ describe('clientIp', () => {
     expect(ip([], '203.0.113.9', '10.0.0.2')).toBe('10.0.0.2');
   });
 
+  it('a spoofed X-Forwarded-For from an untrusted peer is ignored, whatever it claims', () => {
+    for (const trust of [['10.0.0.0/8'], ['10.0.0.0/8', '::1']] as const) {
+      expect(ip(trust, '10.0.0.5, 127.0.0.1', '198.51.100.4')).toBe('198.51.100.4');
+      expect(ip(trust, '203.0.113.9', '[2001:db8::7]:5000')).toBe('2001:db8::7');
+    }
+    expect(ip(false, '10.0.0.5', '198.51.100.4')).toBe('198.51.100.4');
+  });
+
+  it('a chain through trusted proxies, however each spelt its address', () => {
+    const trust = ['10.0.0.0/8', '192.168.0.0/16', '2001:db8:aaaa::/48'];
+    // Client → CDN edge (192.168…) → load balancer (10…) → us; the spoofed part is skipped.
+    expect(ip(trust, 'spoof, 198.51.100.7, 192.168.4.4:8080, [2001:db8:aaaa::3]:443, ::ffff:10.0.0.9', '10.0.0.2')).toBe('198.51.100.7');
+    // An empty entry keeps its place: a hop count does not shift past it.
+    expect(ip(2, '203.0.113.9,,10.0.0.7', '10.0.0.2')).toBe('10.0.0.7');
+  });
+
   it('X-Forwarded-Proto is believed only from a trusted peer', () => {
     expect(fromTrustedProxy(req(undefined, '10.0.0.2'), false)).toBe(false);
     expect(fromTrustedProxy(req(undefined, '10.0.0.2'), true)).toBe(true);
@@ -104,7 +120,7 @@ describe('TRUST_PROXY', () => {
       '2001:db8::/32',
       '::ffff:10.0.0.0/104',
     ]);
-    for (const bad of ['maybe', '10.0.0.0/33', '2001:db8::/129', '10.0.0.1:80', '::ffff:10.0.0.0/64', '10.0.0.0/8,nope', '99']) {
+    for (const bad of ['maybe', '0.0.0.0/0', '10.0.0.0/33', '2001:db8::/129', '10.0.0.1:80', '::ffff:10.0.0.0/64', '10.0.0.0/8,nope', '99']) {
       expect(() => parseTrustProxy(bad), bad).toThrow();
     }
   });

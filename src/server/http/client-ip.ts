@@ -1,4 +1,5 @@
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import proxyaddr from 'proxy-addr';
 
 /**
  * Which reverse proxies may report the client address in X-Forwarded-For (TRUST_PROXY):
@@ -88,7 +89,7 @@ export function parseTrustProxy(raw: string): TrustProxy {
     return hops;
   }
   const entries = v.split(',').map((s) => s.trim()).filter(Boolean);
-  const bad = entries.find((e) => !parseCidr(e));
+  const bad = entries.find((e) => !parseCidr(e) || !compiles(e));
   if (bad !== undefined || entries.length === 0) {
     throw new Error(
       `must be true, false, a number of proxy hops, or comma-separated proxy IPs/CIDRs such as 10.0.0.0/8,2001:db8::/32${bad !== undefined ? ` ("${bad}" is not an IP or CIDR)` : ''}`,
@@ -97,24 +98,35 @@ export function parseTrustProxy(raw: string): TrustProxy {
   return entries;
 }
 
-const blockLists = new WeakMap<readonly string[], BlockList>();
+/** proxy-addr's question: may the address at this position of the chain (0 = the socket peer) report the one before it? */
+type Trust = (addr: string, i: number) => boolean;
 
-function trustedList(cidrs: readonly string[]): BlockList {
-  let list = blockLists.get(cidrs);
-  if (!list) {
-    list = new BlockList();
-    for (const entry of cidrs) {
-      const parsed = parseCidr(entry.trim().toLowerCase());
-      if (!parsed) throw new Error(`trustProxy: "${entry}" is not an IP or CIDR`);
-      list.addSubnet(parsed.address, parsed.prefix, parsed.family);
-    }
-    blockLists.set(cidrs, list);
+const compiled = new WeakMap<readonly string[], Trust>();
+
+/** Whether proxy-addr takes this entry (it refuses a /0, which parseCidr would let through). */
+function compiles(entry: string): boolean {
+  try {
+    proxyaddr.compile(entry);
+    return true;
+  } catch {
+    return false;
   }
-  return list;
 }
 
-function isTrusted(list: BlockList, ip: string): boolean {
-  return list.check(ip, isIP(ip) === 4 ? 'ipv4' : 'ipv6');
+function trustOf(trustProxy: TrustProxy): Trust {
+  if (trustProxy === true || trustProxy === false || typeof trustProxy === 'number') {
+    const hops = trustProxy === true ? 1 : trustProxy === false ? 0 : Math.max(0, Math.floor(trustProxy));
+    return (_addr, i) => i < hops;
+  }
+  let trust = compiled.get(trustProxy);
+  if (!trust) {
+    // Only what parseTrustProxy accepted reaches here (config.ts); a list built in code is checked the same way.
+    const bad = trustProxy.find((e) => !parseCidr(e.trim().toLowerCase()) || !compiles(e.trim().toLowerCase()));
+    if (bad !== undefined) throw new Error(`trustProxy: "${bad}" is not an IP or CIDR`);
+    trust = trustProxy.length ? proxyaddr.compile(trustProxy.map((e) => e.trim().toLowerCase())) : () => false;
+    compiled.set(trustProxy, trust);
+  }
+  return trust;
 }
 
 /** The TCP peer (Node adapter), or 127.0.0.1 when there is no socket (app.request in tests). */
@@ -123,54 +135,47 @@ function peerAddress(c: IpSource): string {
   return normalizeIp(env?.incoming?.socket?.remoteAddress) ?? '127.0.0.1';
 }
 
-function hopsOf(trustProxy: TrustProxy): number | null {
-  if (trustProxy === true) return 1;
-  if (trustProxy === false) return 0;
-  return typeof trustProxy === 'number' ? Math.max(0, Math.floor(trustProxy)) : null;
-}
-
 /** Whether the socket peer is a trusted proxy (so its X-Forwarded-* headers may be believed). */
 export function fromTrustedProxy(c: IpSource, trustProxy: TrustProxy): boolean {
-  const hops = hopsOf(trustProxy);
-  if (hops !== null) return hops > 0;
-  const cidrs = trustProxy as readonly string[];
-  return cidrs.length > 0 && isTrusted(trustedList(cidrs), peerAddress(c));
+  return trustOf(trustProxy)(peerAddress(c), 0);
 }
+
+/** Stands for an X-Forwarded-For entry that is not an address (empty too): no proxy is trusted through it. */
+const NOT_AN_ADDRESS = 'unknown';
 
 /**
  * The client address: the address the outermost trusted proxy saw, never an entry the client
  * wrote itself. Always a normalised IP (see normalizeIp).
+ *
+ * proxy-addr walks the chain from the socket peer leftwards while the trust function agrees, and
+ * stops at the first address it does not trust: that is the client. With a hop count, the n-th
+ * entry from the right, or the leftmost when the chain is shorter (an outer proxy was skipped).
+ * The entries are normalised first, so a proxy is matched however it was spelt (a port, brackets,
+ * IPv4-mapped), and an entry that is not an address stays in its place (proxy-addr would drop an
+ * empty one and shift the count).
  */
 export function clientIp(c: IpSource, trustProxy: TrustProxy): string {
   const peer = peerAddress(c);
-  const hops = hopsOf(trustProxy);
-  if (hops === 0) return peer;
   const header = c.req.header('x-forwarded-for');
-  if (!header) return peer;
-  const chain = header.split(',').map((s) => s.trim());
-  if (hops !== null) {
-    // The peer is hop 1 and each further trusted hop wrote one more entry from the right. With a
-    // shorter chain (an outer proxy was skipped) the leftmost entry is the best there is.
-    const at = Math.max(0, chain.length - hops);
-    // A garbage entry where a proxy should have written an address: fall back towards the peer,
-    // to an entry a trusted proxy did write.
-    for (let i = at; i < chain.length; i++) {
-      const ip = normalizeIp(chain[i]);
-      if (ip) return ip;
-    }
-    return peer;
+  const chain = header === undefined ? '' : header.split(',').map((e) => normalizeIp(e) ?? NOT_AN_ADDRESS).join(',');
+  // proxy-addr reads only these two fields of a node request.
+  const req = { socket: { remoteAddress: peer }, headers: { 'x-forwarded-for': chain } } as unknown as Parameters<typeof proxyaddr.all>[0];
+  const addrs = proxyaddr.all(req, trustOf(trustProxy));
+  // Garbage where a trusted proxy should have written an address: fall back towards the peer, to
+  // the nearest entry a trusted proxy did write.
+  for (let i = addrs.length - 1; i > 0; i--) {
+    if (addrs[i] !== NOT_AN_ADDRESS) return addrs[i]!;
   }
-  const list = trustedList(trustProxy as readonly string[]);
-  if (!isTrusted(list, peer)) return peer;
-  let nearest = peer;
-  for (let i = chain.length - 1; i >= 0; i--) {
-    const ip = normalizeIp(chain[i]);
-    // Garbage where a trusted proxy should have written its peer: stop at the last proxy we trust.
-    if (!ip) return nearest;
-    if (!isTrusted(list, ip)) return ip;
-    nearest = ip;
-  }
-  return nearest;
+  return peer;
+}
+
+/**
+ * The key every per-address rate limit counts under (issue 39): the client address as clientIp
+ * finds it, with IPv6 grouped by /64 (rateLimitAddress). Sign-in, monitoring, referral invites,
+ * unsubscribe links, event streams and image renders all key through this one helper.
+ */
+export function clientAddressKey(c: IpSource, trustProxy: TrustProxy): string {
+  return rateLimitAddress(clientIp(c, trustProxy));
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
+import { BOOT_SCRIPT_CSP } from './boot-script.ts';
 import { clientIp, fromTrustedProxy, type TrustProxy } from './client-ip.ts';
 import type { AppEnv } from './types.ts';
 
@@ -6,8 +7,10 @@ export { clientIp };
 
 const CSP = [
   "default-src 'self'",
-  "script-src 'self'",
-  // Inline style attributes come from animation and card tilt; no inline scripts are allowed.
+  // One inline script, by its hash: what starts a server-drawn page's code (boot-script.ts).
+  `script-src 'self' ${BOOT_SCRIPT_CSP}`,
+  // Inline style attributes come from animation and card tilt; the page's stylesheet is inlined
+  // (pages/spa.ts).
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob:",
   "font-src 'self' data:",

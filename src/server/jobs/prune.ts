@@ -55,6 +55,19 @@ function targets(deps: Deps): Array<{ table: string; batch: (limit: number) => S
           and window_start < now() - make_interval(hours => ${r.rateLimitRetentionHours})`,
     },
     {
+      // Issue 39: a mail's body and links (live reset / verify tokens) are needed only until it
+      // is sent; the dev mailbox's stored copies and failed ones until their links have expired
+      // (a day covers every link). The row stays (recipient, kind, status) for the mail log;
+      // "deleted" counts the rows emptied.
+      table: 'mail_messages (body and links)',
+      batch: (limit) => sql`
+        update mail_messages set text = '', html = '', links = '[]'::jsonb where id in (
+          select id from mail_messages
+          where (status = 'sent' or (status in ('stored', 'failed') and created_at < now() - interval '24 hours'))
+            and (links <> '[]'::jsonb or text <> '' or html <> '')
+          order by created_at limit ${limit} for update skip locked)`,
+    },
+    {
       // The inbox keeps NOTIFICATION_RETENTION_DAYS (issue 17), read or not.
       table: 'notifications',
       batch: (limit) => sql`

@@ -121,10 +121,11 @@ describe('the prune', () => {
       ['monitoring_reports', 1],
       ['idempotency_keys', 1],
       ['rate_limits', 1],
+      ['mail_messages (body and links)', 0],
       ['notifications', 0],
     ]);
     const pruned = logs.filter((l) => l.msg === 'pruned');
-    expect(pruned.map((l) => l.table)).toEqual(['monitoring_reports', 'idempotency_keys', 'rate_limits', 'notifications']);
+    expect(pruned.map((l) => l.table)).toEqual(['monitoring_reports', 'idempotency_keys', 'rate_limits', 'mail_messages (body and links)', 'notifications']);
     for (const l of pruned) {
       expect(l.level).toBe('info');
       expect(typeof l.deleted).toBe('number');

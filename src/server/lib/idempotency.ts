@@ -84,11 +84,17 @@ export interface IdempotentResult<T> {
 
 export type TransactionRunner = <R>(fn: (tx: Tx) => Promise<R>) => Promise<R>;
 
+/**
+ * The key names one intent of the user (one buy, one sale…): reused for anything else — another
+ * quantity, product, set of cards, endpoint — it is refused before anything runs, so a client that
+ * mixes up its keys can never turn a retry into a different charge.
+ */
 const conflictError = () =>
   new AppError(
     409,
     'idempotency_conflict',
-    'This Idempotency-Key was already used for a different request. Use a new key for a new request.',
+    'This Idempotency-Key was already used for a different request, so nothing was done. Send a new key for a new request.',
+    { [IDEMPOTENCY_HEADER]: ['Already used for a different request: send a new key for a new request.'] },
   );
 
 class Replay {

@@ -50,6 +50,26 @@ export const REDACT_PATHS = [
   'res.headers["set-cookie"]',
 ];
 
+/**
+ * pino's error serializer, minus a failed query's parameters: drizzle puts them in the message
+ * (`Failed query: … params: a@b.test,…`) and on the error (`params`), and with them whatever the
+ * user typed. The SQL and the database's reason stay.
+ */
+function serializeError(err: unknown): unknown {
+  const out = pino.stdSerializers.err(err as Error) as unknown as Record<string, unknown>;
+  const params = (err as { params?: unknown } | null)?.params;
+  if (Array.isArray(params)) {
+    const shown = `\nparams: ${String(params)}`;
+    const hidden = `\nparams: [${params.length} redacted]`;
+    for (const key of ['message', 'stack']) {
+      const v = out[key];
+      if (typeof v === 'string') out[key] = v.split(shown).join(hidden);
+    }
+    delete out.params;
+  }
+  return out;
+}
+
 function wrap(p: PinoLogger): Logger {
   return {
     debug: (msg, fields) => p.debug(fields ?? {}, msg),
@@ -82,7 +102,7 @@ export function createLogger(
       base,
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
-      serializers: { err: pino.stdSerializers.err },
+      serializers: { err: serializeError },
       redact: { paths: REDACT_PATHS, censor: '[redacted]' },
       hooks: { streamWrite: redactText },
     },

@@ -19,7 +19,10 @@ import { promoRoutes } from './promo/routes.ts';
 import { realtimeRoutes } from './realtime/routes.ts';
 import { uploadRoutes } from './uploads/routes.ts';
 import { walletRoutes } from './wallet/routes.ts';
+import { tellWishersOfCards } from './shop/admin.ts';
+import { getOpening } from './shop/read.ts';
 import { shopRoutes } from './shop/routes.ts';
+import { revisionRoutes } from './shop/revision-routes.ts';
 import { fairnessRoutes } from './fairness/routes.ts';
 import { dropsRoutes } from './drops/routes.ts';
 import { shippingRoutes } from './shipping/routes.ts';
@@ -28,7 +31,10 @@ import { notificationsRoutes } from './notifications/routes.ts';
 import { maintenanceRoutes } from './maintenance/routes.ts';
 import { settingsRoutes } from './settings/routes.ts';
 import { dashboardRoutes } from './dashboard/routes.ts';
+import { returnsRoutes } from './dashboard/returns-routes.ts';
 import { pullsRoutes } from './pulls/routes.ts';
+import { marketRoutes } from './market/routes.ts';
+import { vaultProofRoutes } from './vault-proof/routes.ts';
 
 /**
  * Every domain's API router, mounted under /api. Add one line per module.
@@ -45,7 +51,8 @@ export const apiModules: Array<(deps: Deps) => OpenAPIHono<AppEnv>> = [
   adminUsersRoutes,
   auditRoutes,
   mailRoutes,
-  catalogRoutes,
+  // The catalog and fairness sit below the shop (layers.json): the shop's parts they use come in here.
+  (deps) => catalogRoutes(deps, { onDrawable: (tx, ids) => tellWishersOfCards(deps, tx, ids) }),
   (deps) => uploadRoutes(deps),
   walletRoutes,
   (deps) => paymentsRoutes(deps),
@@ -54,7 +61,8 @@ export const apiModules: Array<(deps: Deps) => OpenAPIHono<AppEnv>> = [
   buybackRoutes,
   ownedAdminRoutes,
   shopRoutes,
-  fairnessRoutes,
+  (deps) => fairnessRoutes(deps, { getOpening }),
+  revisionRoutes,
   booksRoutes,
   inventoryRoutes,
   dropsRoutes,
@@ -63,5 +71,8 @@ export const apiModules: Array<(deps: Deps) => OpenAPIHono<AppEnv>> = [
   notificationsRoutes,
   maintenanceRoutes,
   dashboardRoutes,
+  returnsRoutes,
   (deps) => pullsRoutes(deps),
+  marketRoutes,
+  vaultProofRoutes,
 ];

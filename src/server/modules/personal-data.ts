@@ -1,5 +1,5 @@
-import type { PgTable } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../db/client.ts';
+import type { DataSubject, PersonalDataSection } from '../lib/personal-data-section.ts';
 import { accountPersonalData } from './account/personal-data.ts';
 import { auditPersonalData } from './audit/personal-data.ts';
 import { buybackPersonalData } from './buyback/personal-data.ts';
@@ -10,6 +10,7 @@ import { dropsPersonalData } from './drops/personal-data.ts';
 import { fairnessPersonalData } from './fairness/personal-data.ts';
 import { inventoryPersonalData } from './inventory/personal-data.ts';
 import { mailPersonalData } from './mail/personal-data.ts';
+import { marketPersonalData } from './market/personal-data.ts';
 import { notificationsPersonalData } from './notifications/personal-data.ts';
 import { paymentsPersonalData } from './payments/personal-data.ts';
 import { platformPersonalData } from './platform/personal-data.ts';
@@ -18,6 +19,7 @@ import { referralsPersonalData } from './referrals/personal-data.ts';
 import { responsiblePlayPersonalData } from './responsible-play/personal-data.ts';
 import { shippingPersonalData } from './shipping/personal-data.ts';
 import { shopPersonalData } from './shop/personal-data.ts';
+import { vaultProofPersonalData } from './vault-proof/personal-data.ts';
 import { walletPersonalData } from './wallet/personal-data.ts';
 
 /**
@@ -27,37 +29,7 @@ import { walletPersonalData } from './wallet/personal-data.ts';
  * lists.
  */
 
-/** The person as they were before deletion (erase steps get the old email/username). */
-export interface DataSubject {
-  id: string;
-  email: string;
-  username: string;
-  name: string;
-}
-
-export interface PersonalTable {
-  table: PgTable;
-  /** SQL column names that hold the user's id or email (or text/JSON containing them). */
-  keyedBy: readonly string[];
-  /**
-   * On account deletion: 'delete' the rows, or 'keep' them (money, ownership and security records
-   * the business must retain). Kept rows point at the user row, which is pseudonymised: nothing in
-   * them names the person any more.
-   */
-  onDelete: 'delete' | 'keep';
-  /** Why, in a few words. */
-  why: string;
-}
-
-export interface PersonalDataSection {
-  /** Key under `data` in the export. */
-  name: string;
-  tables: readonly PersonalTable[];
-  /** The rows about this person, without secrets; money in integer cents, times as ISO strings. */
-  export(db: DbOrTx, subject: DataSubject): Promise<Record<string, unknown>>;
-  /** Runs inside the deletion transaction, before the user row is pseudonymised. */
-  erase(tx: DbOrTx, subject: DataSubject): Promise<void>;
-}
+export type { DataSubject, PersonalDataSection, PersonalTable } from '../lib/personal-data-section.ts';
 
 /** In export order. The account section runs last on deletion: it pseudonymises the user row. */
 export const personalDataSections: readonly PersonalDataSection[] = [
@@ -70,10 +42,13 @@ export const personalDataSections: readonly PersonalDataSection[] = [
   fairnessPersonalData,
   collectionPersonalData,
   buybackPersonalData,
+  // Before inventory and the account: ends the person's active listings.
+  marketPersonalData,
   dropsPersonalData,
   shippingPersonalData,
   catalogPersonalData,
   inventoryPersonalData,
+  vaultProofPersonalData,
   auditPersonalData,
   mailPersonalData,
   notificationsPersonalData,

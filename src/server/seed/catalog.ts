@@ -208,7 +208,7 @@ const CLASSES = [
 const SETS = [
   { name: 'Nebula Drift', architect: 'Classic', words: ['Comet', 'Void', 'Nova', 'Pulsar', 'Quasar', 'Orbit', 'Eclipse'] },
   { name: 'Iron Bloom', architect: 'Classic', words: ['Thorn', 'Gear', 'Rust', 'Petal', 'Anvil', 'Ivy', 'Forge'] },
-  { name: 'Tidal Myths', architect: 'Gilded', words: ['Kraken', 'Pearl', 'Siren', 'Reef', 'Current', 'Abyss', 'Coral'] },
+  { name: 'Tidal Myths', architect: 'Classic', words: ['Kraken', 'Pearl', 'Siren', 'Reef', 'Current', 'Abyss', 'Coral'] },
 ] as const;
 const TITLES = ['Warden', 'Wanderer', 'Herald', 'Sentinel', 'Oracle', 'Drake', 'Spirit', 'Knight', 'Seer', 'Golem', 'Sprite', 'Titan'];
 // Per set of 28: 12 common, 8 uncommon, 5 rare, 2 epic, 1 legendary.
@@ -271,7 +271,16 @@ export async function seedCatalog(deps: Deps): Promise<void> {
     .select({ n: sql<number>`count(*)::int` })
     .from(cards)
     .where(sql`${cards.setName} in ('Nebula Drift', 'Iron Bloom', 'Tidal Myths')`);
-  if (n >= SETS.length * CLASS_PLAN.length) return seedGradedCards(deps);
+  if (n >= SETS.length * CLASS_PLAN.length) {
+    // Demo data seeded before the frames followed rarity: only its Legendaries keep the gold frame.
+    await db
+      .update(cards)
+      .set({ architectId: architectIds.get('Classic')! })
+      .where(
+        sql`${cards.setName} = 'Tidal Myths' and ${cards.architectId} = ${architectIds.get('Gilded')!} and ${cards.classId} <> ${classId('Legendary')}`,
+      );
+    return seedGradedCards(deps);
+  }
 
   const art: string[] = [];
   for (let i = 0; i < ARTWORKS; i++) art.push(await store(artSvg(i)));
@@ -291,6 +300,8 @@ export async function seedCatalog(deps: Deps): Promise<void> {
         setName: set.name,
         number: idx + 1,
         classId: classId(cls.name),
+        // The gold frame is the top tier's (Legendary, itself amber): a Common in gold read as a
+        // Legendary (issue 41 item 8), so frames follow the one rarity scale, not the set.
         architectId: architectIds.get(ci === 4 ? 'Gilded' : set.architect)!,
         imageKey: art[(si * 28 + idx) % ARTWORKS]!,
         valueCents: ci === 0 && idx === 0 && si === 0 ? 25 : valueCents,

@@ -5,7 +5,8 @@ import { drops } from '../db/schema/drops.ts';
 import type { Deps } from '../deps.ts';
 import { DEMO_USER_EMAIL } from '../modules/auth/demo-accounts.ts';
 import { closeDueDrops, drawPendingDrops, openDueDrops } from '../modules/drops/lifecycle.ts';
-import { createDrop, enterDrop } from '../modules/drops/service.ts';
+import { createDrop } from '../modules/drops/service.ts';
+import { enterDrop } from '../modules/drops/entering.ts';
 import type { SeedStep } from './index.ts';
 
 const HOUR = 3_600_000;

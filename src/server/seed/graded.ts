@@ -4,6 +4,7 @@ import { formatGrade } from '../../shared/contracts/grading.ts';
 import { cards } from '../db/schema/catalog.ts';
 import type { Deps } from '../deps.ts';
 import { recordValues } from '../modules/catalog/value-history.ts';
+import { slabsForStock } from '../modules/inventory/slabs.ts';
 import { storeImage } from '../modules/uploads/service.ts';
 import { storageFor } from '../modules/uploads/storage.ts';
 import { PALETTES, png, rng } from './catalog.ts';
@@ -31,6 +32,7 @@ const LABEL_COLOUR: Record<GradingCompany, { band: string; text: string }> = {
   PSA: { band: '#b91c1c', text: '#ffffff' },
   BGS: { band: '#1e3a8a', text: '#fde68a' },
   CGC: { band: '#0f766e', text: '#ffffff' },
+  SGC: { band: '#111827', text: '#f8fafc' },
 };
 
 const esc = (s: string) => s.replace(/[<>&"]/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -87,7 +89,7 @@ export async function seedGradedCards(deps: Deps): Promise<void> {
   const store = async (svg: string) => (await storeImage(db, storage, { data: await png(svg, PW, PH), actorId: null })).upload.key;
   for (const [i, g] of GRADED.entries()) {
     const [card] = await db
-      .select({ id: cards.id, name: cards.name, valueCents: cards.valueCents, createdAt: cards.createdAt })
+      .select({ id: cards.id, name: cards.name, valueCents: cards.valueCents, createdAt: cards.createdAt, stock: cards.stock })
       .from(cards)
       .where(and(eq(cards.setName, g.set), eq(cards.number, g.number), isNull(cards.gradingCompany)));
     if (!card) continue;
@@ -102,8 +104,18 @@ export async function seedGradedCards(deps: Deps): Promise<void> {
     await db.transaction(async (tx) => {
       await tx
         .update(cards)
-        .set({ gradingCompany: g.company, grade: g.grade, certNumber: g.cert, frontPhotoKey, backPhotoKey, updatedAt: new Date() })
+        .set({ gradingCompany: g.company, grade: g.grade, frontPhotoKey, backPhotoKey, updatedAt: new Date() })
         .where(and(eq(cards.id, card.id), isNull(cards.gradingCompany)));
+      // Every copy in stock is a slab of its own (issue 38): the photographed one carries the
+      // certificate above, the others the next numbers.
+      const slabs = Array.from({ length: card.stock }, (_, k) => ({
+        grader: g.company,
+        grade: g.grade,
+        certNumber: String(BigInt(g.cert) + BigInt(k)).padStart(g.cert.length, '0'),
+        frontPhotoKey: k === 0 ? frontPhotoKey : null,
+        backPhotoKey: k === 0 ? backPhotoKey : null,
+      }));
+      await slabsForStock(tx, card.id, slabs);
       await recordValues(tx, past, 'seed');
     });
   }

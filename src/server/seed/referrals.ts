@@ -7,10 +7,11 @@ import { seedReferralSettings } from '../modules/referrals/settings.ts';
 import type { SeedStep } from './index.ts';
 
 /**
- * The programme's terms stored, a code for each demo account, and one pending referral: the
- * demo user invited the demo owner (so /profile/referral lists an invitee and
- * /admin/referrals/$id has a row). The owner, not the user, is the friend: e2e suites deposit as
- * users, and a qualifying deposit would add rewards to the balances they check.
+ * The programme's terms stored, a code for each demo account, and one referral: the demo user
+ * invited the demo owner (so /profile/referral lists an invitee and /admin/referrals/$id has a
+ * row). The owner, not the user, is the friend: e2e suites deposit as users, and a qualifying
+ * deposit would add rewards to the balances they check. Staff are never referees (ADR 0024), so
+ * it is recorded rejected, with the reason, and never pays.
  */
 export const referralsSeedStep: SeedStep = {
   name: 'referrals: settings, demo codes and a demo referral',

@@ -1,35 +1,36 @@
 import { z } from 'zod';
+import { emailRule, PASSWORD_MAX, passwordRule, signUpConsentMessages, usernameRule, type TextRule } from './account-rules.ts';
 import { roleSchema } from './me.ts';
 
 /**
  * Accounts: sign-up field rules (shared by the page and the server), and the /api/account/*
  * endpoints. Sign-up, sign-in, password and two-factor themselves are Better Auth endpoints at
  * /api/auth/* (see docs/api-auth.md).
+ *
+ * The field rules themselves live zod-free in account-rules.ts: the sign-in pages check them
+ * without zod (web/features/auth/form-check.ts); these are their zod schemas, for the API.
  */
 
-export const USERNAME_RE = /^[A-Za-z0-9_-]{3,20}$/;
-export const PASSWORD_MIN = 8;
-export const PASSWORD_MAX = 128;
+export { PASSWORD_MAX, PASSWORD_MIN, USERNAME_RE } from './account-rules.ts';
 
-export const usernameSchema = z
-  .string({ message: 'Choose a username.' })
-  .trim()
-  .min(3, 'Use at least 3 characters.')
-  .max(20, 'Use at most 20 characters.')
-  .regex(/^[A-Za-z0-9_-]+$/, 'Use only letters, digits, _ and -.');
+/** A text rule as a zod schema, its checks in the rule's order (form-check.ts runs the same). */
+function textSchema(rule: TextRule, format?: 'email') {
+  let s = z.string({ message: rule.required });
+  if (rule.trim) s = s.trim();
+  s = s.min(rule.min.value, rule.min.message).max(rule.max.value, rule.max.message);
+  if (rule.pattern) {
+    const { re, message } = rule.pattern;
+    // `.email()` with the rule's pattern: the same test, and OpenAPI still says `format: email`.
+    s = format === 'email' ? s.email({ pattern: re, message }) : s.regex(re, message);
+  }
+  if (rule.test) s = s.refine(rule.test.fn, rule.test.message);
+  return s;
+}
 
-export const emailSchema = z
-  .string({ message: 'Enter your email address.' })
-  .trim()
-  .min(1, 'Enter your email address.')
-  .max(254, 'That email address is too long.')
-  .email('Enter a valid email address.');
-
+export const usernameSchema = textSchema(usernameRule);
+export const emailSchema = textSchema(emailRule, 'email');
 /** Length only: the common-password check happens on the server. */
-export const passwordSchema = z
-  .string({ message: 'Enter a password.' })
-  .min(PASSWORD_MIN, `Use at least ${PASSWORD_MIN} characters.`)
-  .max(PASSWORD_MAX, `Use at most ${PASSWORD_MAX} characters.`);
+export const passwordSchema = textSchema(passwordRule);
 
 /** Body of POST /api/auth/sign-up/email (Better Auth) as this app extends it. */
 export const signUpSchema = z.object({
@@ -38,8 +39,8 @@ export const signUpSchema = z.object({
   username: usernameSchema,
   /** Better Auth requires a name; the page sends the username. */
   name: z.string().max(100).optional(),
-  ageConfirmed: z.literal(true, { message: 'You must be 18 or older to sign up.' }),
-  termsAccepted: z.literal(true, { message: 'Accept the terms of service to continue.' }),
+  ageConfirmed: z.literal(true, { message: signUpConsentMessages.ageConfirmed }),
+  termsAccepted: z.literal(true, { message: signUpConsentMessages.termsAccepted }),
   callbackURL: z.string().optional(),
 });
 export type SignUpInput = z.infer<typeof signUpSchema>;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { patchOf } from './patch.ts';
 import { STOCK_MOVEMENT_REASONS } from './inventory.ts';
 import { pageSchema, pageSizeSchema, pagedSchema } from './paging.ts';
-import { GRADING_COMPANIES } from './grading.ts';
+import { GRADING_COMPANIES, SLAB_STATES } from './grading.ts';
 
 /**
  * Catalog contracts: classes (rarity tiers), textures (holo overlays), architects (frame
@@ -221,8 +221,61 @@ export const architectListQuerySchema = z.object({
 
 // ───────────────────────── cards ─────────────────────────
 
-export const gradingCompanySchema = z.enum(GRADING_COMPANIES, { message: 'Pick PSA, BGS or CGC, or none.' });
-export const gradingSchema = z.object({ company: gradingCompanySchema, grade: z.number(), certNumber: z.string() });
+export const gradingCompanySchema = z.enum(GRADING_COMPANIES, { message: 'Pick PSA, BGS, CGC or SGC, or none.' });
+/** A slab's grading; on a catalog listing `certNumber` is null (each slab has its own, issue 38). */
+export const gradingSchema = z.object({ company: gradingCompanySchema, grade: z.number(), certNumber: z.string().nullable() });
+
+const gradeField = z
+  .number({ message: 'Grade must be a number such as 9.5.' })
+  .min(1, 'Grades run from 1 to 10.')
+  .max(10, 'Grades run from 1 to 10.');
+const certField = z
+  .string({ message: 'Certificate number must be text.' })
+  .trim()
+  .max(20, 'Certificate number must be at most 20 characters.')
+  .transform((v) => v || null)
+  .nullable();
+
+/**
+ * One physical slab (issue 38, ADR 0023). Grader and grade default to the card's listing; the
+ * certificate is checked against the grader's format (shared/contracts/grading.ts) by the service.
+ */
+export const slabInputSchema = z.object({
+  grader: gradingCompanySchema.optional(),
+  grade: gradeField.optional(),
+  certNumber: certField,
+  frontPhotoKey: uploadKeySchema.nullable().default(null),
+  backPhotoKey: uploadKeySchema.nullable().default(null),
+});
+export type SlabInput = z.input<typeof slabInputSchema>;
+/** Add slabs to a graded card: each one in stock at once (its certificate is required). */
+export const addSlabsInputSchema = z.object({
+  slabs: z.array(slabInputSchema).min(1, 'Add at least one slab.').max(100, 'At most 100 slabs at a time.'),
+});
+/** Edit a slab, or fill in its missing certificate (a held slab then goes into stock). */
+export const slabPatchSchema = z.object({
+  grader: gradingCompanySchema.optional(),
+  grade: gradeField.optional(),
+  certNumber: certField.optional(),
+  frontPhotoKey: uploadKeySchema.nullable().optional(),
+  backPhotoKey: uploadKeySchema.nullable().optional(),
+});
+export const slabSchema = z.object({
+  id: z.string(),
+  cardId: z.string(),
+  grader: gradingCompanySchema,
+  grade: z.number(),
+  certNumber: z.string().nullable(),
+  certMissing: z.boolean(),
+  frontPhotoKey: z.string().nullable(),
+  backPhotoKey: z.string().nullable(),
+  state: z.enum(SLAB_STATES),
+  ownedCardId: z.string().nullable(),
+  createdAt: dateString,
+  updatedAt: dateString,
+});
+export type Slab = z.infer<typeof slabSchema>;
+export const slabListSchema = z.object({ items: z.array(slabSchema) });
 
 export const cardInputSchema = z.object({
   name: trimmed('Name', 80),
@@ -248,24 +301,18 @@ export const cardInputSchema = z.object({
   // Grading and photos carry no defaults, so a patch without them leaves them as they are; the
   // service checks company, grade and certificate together (shared/contracts/grading.ts).
   gradingCompany: gradingCompanySchema.nullable().optional(),
-  grade: z
-    .number({ message: 'Grade must be a number such as 9.5.' })
-    .min(1, 'Grades run from 1 to 10.')
-    .max(10, 'Grades run from 1 to 10.')
-    .nullable()
-    .optional(),
-  certNumber: z
-    .string({ message: 'Certificate number must be text.' })
-    .trim()
-    .max(20, 'Certificate number must be at most 20 characters.')
-    .transform((v) => v || null)
-    .nullable()
-    .optional(),
+  grade: gradeField.nullable().optional(),
+  /**
+   * Only on create, for a graded card: the certificate of its first slab, whose photos are the
+   * card's photos. A graded card's stock is its slabs (this one and `slabs`), never more.
+   */
+  certNumber: certField.optional(),
+  slabs: z.array(slabInputSchema).max(100, 'At most 100 slabs at a time.').optional(),
   frontPhotoKey: uploadKeySchema.nullable().optional(),
   backPhotoKey: uploadKeySchema.nullable().optional(),
 });
 export type CardInput = z.input<typeof cardInputSchema>;
-export const cardPatchSchema = patchOf(cardInputSchema.omit({ stock: true }));
+export const cardPatchSchema = patchOf(cardInputSchema.omit({ stock: true, certNumber: true, slabs: true }));
 
 export const cardSchema = z.object({
   id: z.string(),
@@ -282,7 +329,6 @@ export const cardSchema = z.object({
   stock: z.number().int(),
   gradingCompany: gradingCompanySchema.nullable(),
   grade: z.number().nullable(),
-  certNumber: z.string().nullable(),
   frontPhotoKey: z.string().nullable(),
   backPhotoKey: z.string().nullable(),
   archivedAt: dateString.nullable(),

@@ -58,7 +58,13 @@ export const DASHBOARD_FIGURES = [
   'promoCostCents',
   'referralCostCents',
   'shippingFeesCents',
-  /** pack sales + shipping fees − buyback − promo − referral − shipping refunds − chargeback losses. */
+  /** Net revenue: the price of the packs opened in the period, less promo credit (see PeriodResult). */
+  'revenueCents',
+  /** Cards handed out from packs, at their value when awarded (cost of sales). */
+  'cardCostCents',
+  /** Net revenue − cost of cards from packs − buyback paid for them + their value back in stock. */
+  'grossMarginCents',
+  /** Gross margin and everything else the house gained or spent (see PeriodResult). */
   'netResultCents',
   'opens',
   /** Distinct users who signed in, deposited, bought or opened in the period. */
@@ -70,6 +76,55 @@ export type DashboardFigure = (typeof DASHBOARD_FIGURES)[number];
 export const dashboardFiguresSchema = z.object(
   Object.fromEntries(DASHBOARD_FIGURES.map((k) => [k, comparedSchema])) as Record<DashboardFigure, typeof comparedSchema>,
 );
+
+/**
+ * The period's result, as a small profit and loss statement (issue 38; docs/architecture.md,
+ * "Admin dashboard", and ADR 0026). All integer cents; costs are positive numbers.
+ *
+ * Revenue is recognised when a pack is opened (its cards are handed out then, so revenue and the
+ * cost of those cards fall in the same period): `packRevenueCents` is the price paid for each pack
+ * opened. Promo credit (codes and deposit bonuses) is money given to players to spend, so it is
+ * taken off revenue. Deposit refunds and chargebacks move deposits, not sales: refunds do not touch
+ * revenue; a chargeback loss is an other expense.
+ *
+ * Cards are costed at their value when awarded (`owned_cards.value_cents`), or at a recorded cost
+ * where one exists (none is recorded today; the rollup's `AWARD_COST` is the one place that would
+ * prefer it). Cards drawn from packs are the cost of sales; drop prizes and admin grants are other
+ * expenses (marketing and goodwill, not the product). A card sold back returns to stock at its
+ * market value on the sale (`buyback_lines.market_value_cents`), a revoked one at the value it was
+ * awarded at: both offset the cost of the copies they came from.
+ */
+export const periodResultSchema = z.object({
+  /** Price paid for the packs opened in the period. */
+  packRevenueCents: z.number().int(),
+  /** Promo credit given (codes and deposit bonuses). */
+  promoCents: z.number().int(),
+  /** packRevenue − promo. */
+  revenueCents: z.number().int(),
+  /** Cards drawn from packs, at their value when awarded. */
+  cardCostCents: z.number().int(),
+  /** Paid to players for cards from packs sold back (the ledger's buyback less what prize and grant copies took). */
+  buybackPaidCents: z.number().int(),
+  /** Value of cards from packs back in stock (sold back at market value, revoked at award value). */
+  returnedToStockCents: z.number().int(),
+  /** revenue − cardCost − buybackPaid + returnedToStock. */
+  grossMarginCents: z.number().int(),
+  /** grossMargin ÷ revenue in basis points; null when there is no revenue. */
+  marginBps: z.number().int().nullable(),
+  /** Shipping fees less shipping refunds. */
+  shippingNetCents: z.number().int(),
+  /** Referral rewards and shares, less clawbacks. */
+  referralCents: z.number().int(),
+  /** Drop prizes and admin grants at their value when awarded, plus buyback paid for them, less their value back in stock. */
+  giveawaysCents: z.number().int(),
+  /** Admin balance adjustments: credits to players less debits. */
+  adjustmentsCents: z.number().int(),
+  /** Deposits charged back after the money was spent. */
+  chargebackCents: z.number().int(),
+  /** grossMargin + shippingNet − referral − giveaways − adjustments − chargeback. */
+  netResultCents: z.number().int(),
+});
+export type PeriodResult = z.infer<typeof periodResultSchema>;
 
 /**
  * A product's return to players over the period: what its openings paid out in card value
@@ -93,6 +148,21 @@ export const productReturnSchema = z.object({
   expectedRtpBps: z.number().int().nullable(),
   zScore: z.number().nullable(),
   drift: z.enum(['high', 'low']).nullable(),
+  /** Its cards handed out, at their value when awarded (cost of sales; see periodResultSchema). */
+  cardCostCents: z.number().int(),
+  /** Paid for its cards sold back. */
+  buybackPaidCents: z.number().int(),
+  /** Value of its cards back in stock (sold back or revoked). */
+  returnedToStockCents: z.number().int(),
+  /** salesCents − cardCost − buybackPaid + returnedToStock. */
+  grossMarginCents: z.number().int(),
+  /** grossMargin ÷ sales in basis points; null with no sales. */
+  marginBps: z.number().int().nullable(),
+  /**
+   * A loss: its gross margin is below zero, or its cards handed out are worth more than its sales
+   * (a realised return over 100 %), which loses money on the packs whatever buyback recovers.
+   */
+  loss: z.boolean(),
 });
 export type ProductReturn = z.infer<typeof productReturnSchema>;
 
@@ -103,6 +173,8 @@ export const seriesPointSchema = z.object({
   buybackCents: z.number().int(),
   opens: z.number().int(),
   signUps: z.number().int(),
+  /** The bucket's gross margin, as periodResultSchema defines it. */
+  grossMarginCents: z.number().int(),
 });
 export type SeriesPoint = z.infer<typeof seriesPointSchema>;
 
@@ -155,6 +227,8 @@ export const dashboardSchema = z.object({
     bucket: z.enum(['hour', 'day']),
   }),
   figures: dashboardFiguresSchema,
+  /** The period's result, and the previous period's. */
+  result: z.object({ current: periodResultSchema, previous: periodResultSchema }),
   products: z.array(productReturnSchema),
   series: z.array(seriesPointSchema),
   attention: z.object({

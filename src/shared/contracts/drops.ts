@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { pageSchema, pageSizeSchema, pagedSchema } from './paging.ts';
 import { idSchema, lookRefsSchema, publicCardSchema, uploadKeySchema } from './catalog.ts';
 import { instantMs, instantSchema } from './dates.ts';
+import { plural } from '../words.ts';
 
 /**
  * Daily drops (issue 16): free raffles for cards from stock, drawn by commit–reveal
@@ -45,7 +46,7 @@ function checkDrop(v: { opensAt?: string | undefined; closesAt?: string | undefi
   if (v.winnerCount !== undefined && v.prizes) {
     const units = v.prizes.reduce((n, p) => n + p.quantity, 0);
     if (v.winnerCount > units) {
-      ctx.addIssue({ code: 'custom', path: ['winnerCount'], message: `More winners than prizes: ${units} prize card${units === 1 ? '' : 's'} for ${v.winnerCount} winners.` });
+      ctx.addIssue({ code: 'custom', path: ['winnerCount'], message: `More winners than prizes: ${plural(units, 'prize card')} for ${plural(v.winnerCount, 'winner')}.` });
     }
   }
 }

@@ -25,6 +25,10 @@ export const STOCK_MOVEMENT_REASONS = [
   'drop_release',
   'ship_return',
   'ship_lost',
+  // The marketplace (issue 43): a copy listed, delisted (or expired) and sold to another collector.
+  'market_list',
+  'market_delist',
+  'market_sale',
 ] as const;
 export type StockMovementReason = (typeof STOCK_MOVEMENT_REASONS)[number];
 
@@ -39,7 +43,7 @@ export const SUPPLY_REASONS = ['initial', 'admin_adjust', 'csv_import'] as const
 export const RESERVE_REASONS = ['drop_reserve', 'drop_release'] as const satisfies readonly StockMovementReason[];
 
 /** States in which a copy is owned by a user and out of stock (reconciliation counts them). */
-export const OUT_OF_STOCK_STATES = ['in_vault', 'in_shipment', 'shipped', 'delivered', 'lost'] as const satisfies readonly OwnedCardStatus[];
+export const OUT_OF_STOCK_STATES = ['in_vault', 'listed', 'in_shipment', 'shipped', 'delivered', 'lost'] as const satisfies readonly OwnedCardStatus[];
 
 export interface CardMove {
   /** States a copy may be in for this move; null: a new copy, taken from stock. */
@@ -65,6 +69,9 @@ export const MOVES = {
   loseShipment: { from: ['shipped'], to: 'lost', stockDelta: 0, reason: 'ship_lost' },
   sellBack: { from: ['in_vault'], to: 'sold_back', stockDelta: 1, reason: 'buyback_return' },
   revoke: { from: ['in_vault'], to: 'revoked', stockDelta: 1, reason: 'revoke' },
+  // The marketplace (ADR 0028): a listed copy stays in the vault, out of every other move until delisted.
+  list: { from: ['in_vault'], to: 'listed', stockDelta: 0, reason: 'market_list' },
+  delist: { from: ['listed'], to: 'in_vault', stockDelta: 0, reason: 'market_delist' },
 } as const satisfies Record<string, CardMove>;
 export type MoveName = keyof typeof MOVES;
 /** Moves of an existing copy (the others create one). */
@@ -109,6 +116,8 @@ export const stockReconcileSchema = z.object({
         ownedOut: z.number().int(),
         /** Copies set aside for daily drops (RESERVE_REASONS). */
         reserved: z.number().int(),
+        /** A graded card's slabs in stock (its stock must equal it); null for a raw card. */
+        slabsInStock: z.number().int().nullable(),
       }),
     ),
   }),
@@ -116,4 +125,4 @@ export const stockReconcileSchema = z.object({
 export type StockReconcile = z.infer<typeof stockReconcileSchema>;
 
 /** Every state a copy can be in (for tests walking the whole table). */
-export const OWNED_CARD_STATUSES_FOR_TESTS = ['in_vault', 'in_shipment', 'shipped', 'delivered', 'sold_back', 'revoked', 'lost'] as const satisfies readonly OwnedCardStatus[];
+export const OWNED_CARD_STATUSES_FOR_TESTS = ['in_vault', 'in_shipment', 'shipped', 'delivered', 'sold_back', 'revoked', 'lost', 'listed'] as const satisfies readonly OwnedCardStatus[];

@@ -13,6 +13,8 @@ export const meSchema = z.object({
     emailVerified: z.boolean(),
     twoFactorEnabled: z.boolean(),
     createdAt: z.string(),
+    /** Their referral code (made at sign-up; null for an account older than the programme until it is made): share links carry it. */
+    referralCode: z.string().nullable(),
   }),
   session: z.object({
     id: z.string(),

@@ -16,6 +16,8 @@ export const NOTIFICATION_KINDS = [
   'drop_starting',
   'referral_qualified',
   'wishlist_live',
+  'market_sold',
+  'market_offer',
   'security',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
@@ -76,6 +78,18 @@ export const NOTIFICATION_KIND_INFO: Record<NotificationKind, NotificationKindIn
   wishlist_live: {
     label: 'Wishlist cards in packs',
     description: 'A card on your wishlist can now be pulled from a pack on sale.',
+    defaults: { inApp: true, email: false },
+    emailLocked: false,
+  },
+  market_sold: {
+    label: 'Marketplace sales',
+    description: 'A card you listed on the marketplace sold.',
+    defaults: { inApp: true, email: true },
+    emailLocked: false,
+  },
+  market_offer: {
+    label: 'Marketplace offers',
+    description: 'An offer on your cards, or an answer to yours: accepted, declined, countered or expired.',
     defaults: { inApp: true, email: false },
     emailLocked: false,
   },

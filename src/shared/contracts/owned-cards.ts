@@ -4,7 +4,7 @@
  * dialog opens); shop.ts and collection.ts re-export them.
  */
 
-export const OWNED_CARD_STATUSES = ['in_vault', 'in_shipment', 'shipped', 'delivered', 'sold_back', 'revoked', 'lost'] as const;
+export const OWNED_CARD_STATUSES = ['in_vault', 'in_shipment', 'shipped', 'delivered', 'sold_back', 'revoked', 'lost', 'listed'] as const;
 export const ACQUIRED_VIA = ['opening', 'drop', 'grant'] as const;
 export type OwnedCardStatus = (typeof OWNED_CARD_STATUSES)[number];
 export type AcquiredVia = (typeof ACQUIRED_VIA)[number];
@@ -17,6 +17,7 @@ export const STATUS_LABEL: Record<OwnedCardStatus, string> = {
   sold_back: 'Sold back',
   revoked: 'Revoked',
   lost: 'Lost in the post',
+  listed: 'Listed on the market',
 };
 export const ACQUIRED_LABEL: Record<AcquiredVia, string> = {
   opening: 'Pack opening',

@@ -21,6 +21,8 @@ export const pullProofSchema = z.object({
   serverSeedHash: z.string(),
   /** The pools the draw used: GET /api/fairness/pools/{poolHash}. */
   poolHash: z.string(),
+  /** The odds revision it was drawn under (GET /api/fairness/revisions/{hash}); null before issue 44. */
+  revisionHash: z.string().nullable(),
   /** True once the owner rotated the seed, so the opening can be recomputed. */
   seedRevealed: z.boolean(),
 });

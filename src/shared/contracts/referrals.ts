@@ -89,8 +89,8 @@ export const referralRewardSchema = z.object({
   kind: z.enum(REFERRAL_REWARD_KINDS),
   amountCents: z.number().int(),
   shortfallCents: z.number().int(),
-  /** The friend it came from. */
-  friendUsername: z.string(),
+  /** The friend it came from; null once that friend deleted their account. */
+  friendUsername: z.string().nullable(),
   /** The wallet journal entry (as in /profile/history); null for a clawback that took nothing. */
   journalEntryId: z.string().nullable(),
   createdAt: z.string(),
@@ -99,7 +99,8 @@ export type ReferralReward = z.infer<typeof referralRewardSchema>;
 
 export const inviteeSchema = z.object({
   id: z.string(),
-  username: z.string(),
+  /** Null once the friend deleted their account (the page says "a deleted account"). */
+  username: z.string().nullable(),
   status: z.enum(REFERRAL_STATUSES),
   joinedAt: z.string(),
   qualifiedAt: z.string().nullable(),
@@ -115,7 +116,8 @@ export const myReferralsSchema = z.object({
   /** True until a vanity code was picked. */
   canPickVanity: z.boolean(),
   offer: referralOfferSchema,
-  referredBy: z.object({ username: z.string(), status: z.enum(REFERRAL_STATUSES) }).nullable(),
+  /** username is null once the inviter deleted their account. */
+  referredBy: z.object({ username: z.string().nullable(), status: z.enum(REFERRAL_STATUSES) }).nullable(),
   /** True when this user may still enter a friend's code (no referrer, no deposit yet). */
   canClaim: z.boolean(),
   invitees: z.array(inviteeSchema),

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { pageSchema, pageSizeSchema, pagedSchema } from './paging.ts';
-import { idSchema, lookRefsSchema, uploadKeySchema } from './catalog.ts';
-import { CLIENT_SEED_RE, MAX_PURCHASE_QUANTITY } from '../shop-limits.ts';
+import { gradingSchema, idSchema, lookRefsSchema, uploadKeySchema } from './catalog.ts';
+import { CLIENT_SEED_RE, MAX_CARD_ODDS_IDS, MAX_PURCHASE_QUANTITY } from '../shop-limits.ts';
 
-export { CLIENT_SEED_RE, MAX_PURCHASE_QUANTITY };
+export { CLIENT_SEED_RE, MAX_CARD_ODDS_IDS, MAX_PURCHASE_QUANTITY };
 
 /**
  * Shop contracts (issue 6): products, packs and their odds, purchases, openings, the unopened
@@ -266,6 +266,11 @@ export const pulledCardSchema = z.object({
   architectId: z.string(),
   /** Resolved: the card's texture, else its class default, else none. */
   textureId: z.string().nullable(),
+  /** A graded copy: the slab this copy is (issue 38), with its own certificate and photos. */
+  slab: z
+    .object({ grading: gradingSchema, frontPhotoKey: z.string().nullable(), backPhotoKey: z.string().nullable() })
+    .nullable()
+    .optional(),
 });
 export type PulledCard = z.infer<typeof pulledCardSchema>;
 
@@ -293,6 +298,8 @@ export const fairnessRecordSchema = z.object({
   slots: z.array(packSlotSchema),
   oddsHash: z.string(),
   poolHash: z.string(),
+  /** The odds revision drawn under (GET /api/fairness/revisions/{hash}); null before issue 44. */
+  revisionHash: z.string().nullable(),
   draws: z.array(drawRecordSchema),
   /** Only once the seed is rotated; null while it is the active seed. */
   serverSeed: z.string().nullable(),
@@ -442,6 +449,20 @@ export const openingListSchema = pagedSchema(openingSchema).extend({
 });
 export const openingDetailSchema = z.object({ opening: openingSchema, refs: lookRefsSchema });
 
+/**
+ * GET /api/shop/openings/replay?ids=a,b — your own openings in the order asked, to replay their
+ * reveal after a refresh or from the vault (issue 41). Someone else's opening is a 404.
+ */
+export const openingReplayQuerySchema = z.object({
+  ids: z
+    .string()
+    .max(MAX_PURCHASE_QUANTITY * 37)
+    .transform((s) => [...new Set(s.split(',').map((x) => x.trim()).filter(Boolean))])
+    .pipe(z.array(idSchema).min(1, 'Name at least one opening.').max(MAX_PURCHASE_QUANTITY, `At most ${MAX_PURCHASE_QUANTITY} openings at once.`)),
+});
+export const openingReplaySchema = z.object({ openings: z.array(openingSchema), refs: lookRefsSchema });
+export type OpeningReplay = z.infer<typeof openingReplaySchema>;
+
 // ───────────────────────── product page, top pulls ─────────────────────────
 
 export const pullSchema = z.object({
@@ -517,3 +538,17 @@ export const cardPackOddsSchema = z.object({
   ),
 });
 export type CardPackOdds = z.infer<typeof cardPackOddsSchema>;
+
+/** GET /api/shop/card-odds?ids=a,b — cardPackOdds for many cards (a wishlist, a set's missing cards). */
+export const cardOddsQuerySchema = z.object({
+  ids: z
+    .string()
+    .max(MAX_CARD_ODDS_IDS * 37)
+    .transform((s) => [...new Set(s.split(',').map((x) => x.trim()).filter(Boolean))])
+    .pipe(z.array(idSchema).min(1, 'Name at least one card.').max(MAX_CARD_ODDS_IDS, `At most ${MAX_CARD_ODDS_IDS} cards at once.`)),
+});
+/** Every asked-for card, in the order asked; `packs` is empty when no live pack can give it. */
+export const cardOddsListSchema = z.object({
+  cards: z.array(z.object({ cardId: z.string(), packs: cardPackOddsSchema.shape.items })),
+});
+export type CardOddsList = z.infer<typeof cardOddsListSchema>;

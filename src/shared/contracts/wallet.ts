@@ -18,6 +18,9 @@ export const LEDGER_KINDS = [
   'referral_clawback',
   'admin_adjustment',
   'refund',
+  'market_sale',
+  'market_hold',
+  'market_release',
 ] as const;
 export const ledgerKindSchema = z.enum(LEDGER_KINDS);
 export type LedgerKind = z.infer<typeof ledgerKindSchema>;
@@ -33,16 +36,70 @@ export const LEDGER_KIND_LABELS: Record<LedgerKind, string> = {
   referral_clawback: 'Referral reward taken back',
   admin_adjustment: 'Adjustment',
   refund: 'Refund',
+  market_sale: 'Marketplace sale',
+  market_hold: 'Held for an offer',
+  market_release: 'Offer hold released',
 };
+
+/** The house accounts (codes of `ledger_accounts`, created by migration 0009). */
+export const HOUSE_ACCOUNTS = [
+  'clearing:stripe',
+  'clearing:sandbox',
+  'pack_sales',
+  'buyback_expense',
+  'promo_expense',
+  'referral_expense',
+  'shipping_fees',
+  'shipping_refunds',
+  'admin_adjustments',
+  'chargeback_loss',
+  /** The marketplace fee (ADR 0028); created on the first sale (an enum value added by a migration cannot be used in it). */
+  'market_fees',
+] as const;
+export type HouseAccount = (typeof HOUSE_ACCOUNTS)[number];
+
+/**
+ * The house account(s) each kind of entry may post its house leg to (issue 38). The wallet service
+ * refuses to write any other (modules/wallet/service.ts) and reconciliation reports any entry that
+ * bypassed it (modules/wallet/books.ts `entriesOnAllowedAccounts`): a shipping fee on pack_sales
+ * balances, but it is still wrong. A new kind does not compile until it says where it may go.
+ */
+export const KIND_HOUSE_ACCOUNTS = {
+  // Money in from, and back to, the payment provider that took it.
+  deposit: ['clearing:stripe', 'clearing:sandbox'],
+  refund: ['clearing:stripe', 'clearing:sandbox'],
+  pack_purchase: ['pack_sales'],
+  buyback: ['buyback_expense'],
+  shipping_fee: ['shipping_fees'],
+  shipping_refund: ['shipping_refunds'],
+  promo_credit: ['promo_expense'],
+  referral_reward: ['referral_expense'],
+  referral_clawback: ['referral_expense'],
+  admin_adjustment: ['admin_adjustments'],
+  market_sale: ['market_fees'],
+  // A hold and its release move money between the user's wallet and their own hold account (ADR 0028 part 2): no house leg.
+  market_hold: [],
+  market_release: [],
+} as const satisfies Record<LedgerKind, readonly HouseAccount[]>;
+
+/** Whether an entry of `kind` may post to the house account `code`. */
+export function kindMayTouch(kind: LedgerKind, code: string): boolean {
+  return (KIND_HOUSE_ACCOUNTS[kind] as readonly string[]).includes(code);
+}
 
 const centsInt = z.number().int('Use whole cents.');
 const isoDate = z.string();
 
 /** GET /api/wallet/balance — the header calls this. */
 export const balanceSchema = z.object({
+  /** The free balance: what can be spent now. */
   balanceCents: centsInt,
+  /** Held for open marketplace offers (ADR 0028): not spendable until released; the wallet's total is balanceCents + heldCents. */
+  heldCents: centsInt,
   currency: z.string(),
   updatedAt: isoDate.nullable(),
+  /** Set while the user has excluded themselves: buying, depositing and entering drops are refused until then, so the pages disable those buttons and say why. */
+  selfExcludedUntil: isoDate.nullable(),
 });
 export type Balance = z.infer<typeof balanceSchema>;
 

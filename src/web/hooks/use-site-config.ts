@@ -21,7 +21,7 @@ export const DEFAULT_SITE_CONFIG: SiteConfig = {
 
 export const siteConfigQueryOptions = queryOptions({
   queryKey: ['config'],
-  queryFn: () => api.get<SiteConfig>('/api/config'),
+  queryFn: () => api.get('/api/config'),
   staleTime: Infinity,
   gcTime: Infinity,
 });

@@ -43,7 +43,7 @@ export function AccountMenu({ me, openedBy }: AccountMenuProps) {
       </DropdownMenuTrigger>
       <DropdownMenuContent data-account-menu="">
         <DropdownMenuLabel>
-          <span className="block font-semibold text-zinc-100">{me.user.username}</span>
+          <span className="block font-semibold text-zinc-100 wrap-anywhere">{me.user.username}</span>
           <span className="block truncate">{me.user.email}</span>
         </DropdownMenuLabel>
         <DropdownMenuSeparator />

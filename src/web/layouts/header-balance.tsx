@@ -1,12 +1,9 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { Wallet } from 'lucide-react';
-import type { Balance } from '@shared/contracts/wallet';
 import { Money } from '@web/components/ui/money';
-import { api } from '@web/lib/api';
+import { balanceQuery } from '@web/lib/balance-query';
 import { useRealtimeEvent } from '@web/lib/realtime';
-
-export const headerBalanceQueryKey = ['wallet', 'balance'] as const;
 
 /**
  * The signed-in user's credit in the header. Hidden (not an error) when the wallet answers
@@ -15,18 +12,14 @@ export const headerBalanceQueryKey = ['wallet', 'balance'] as const;
  */
 export function HeaderBalance({ className }: { className?: string }) {
   const queryClient = useQueryClient();
-  const { data } = useQuery({
-    queryKey: headerBalanceQueryKey,
-    queryFn: () => api.get<Balance>('/api/wallet/balance'),
-    retry: false,
-  });
+  const { data } = useQuery({ ...balanceQuery, retry: false });
   useRealtimeEvent<{ balanceCents?: number }>('balance.changed', (payload) => {
     if (typeof payload?.balanceCents === 'number' && Number.isSafeInteger(payload.balanceCents)) {
-      queryClient.setQueryData<Balance>(headerBalanceQueryKey, (old) =>
+      queryClient.setQueryData(balanceQuery.queryKey, (old) =>
         old ? { ...old, balanceCents: payload.balanceCents! } : old,
       );
     }
-    void queryClient.invalidateQueries({ queryKey: headerBalanceQueryKey });
+    void queryClient.invalidateQueries({ queryKey: balanceQuery.queryKey });
   });
   if (!data || !Number.isSafeInteger(data.balanceCents)) return null;
   return (

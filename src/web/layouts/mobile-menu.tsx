@@ -49,7 +49,7 @@ export default function MobileMenuSheet({ open, onOpenChange, returnFocus, id }:
         <div className="my-3 h-px bg-white/10" />
         {me ? (
           <>
-            <p className="px-3 pb-1 text-xs text-zinc-400">
+            <p className="px-3 pb-1 text-xs text-zinc-400 wrap-anywhere">
               Signed in as <span className="font-semibold text-zinc-200">{me.user.username}</span>
             </p>
             <HeaderBalance className="mx-3 mb-2 self-start" />

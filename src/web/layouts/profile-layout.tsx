@@ -1,7 +1,7 @@
 import { Link, Outlet } from '@tanstack/react-router';
 import { ROUTE_LIST } from '@shared/routes';
 
-/** The seven /profile screens, in route-table order. */
+/** The /profile screens, in route-table order. */
 export const PROFILE_NAV = ROUTE_LIST.filter((d) => d.area === 'profile' && d.nav);
 
 /** Profile area, under the site's header (ChromeLayout): a side navigation (a horizontal scroller on phones), the page. */

@@ -1,12 +1,12 @@
 import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
 import { ApiClientError } from './api';
+import { plural } from './format';
 
 /** "Try again in 14 minutes" from a retryAfter in seconds. */
 export function retryText(seconds: number | undefined): string {
   if (!seconds || seconds <= 0) return 'Wait a moment and try again.';
-  if (seconds < 60) return `Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`;
-  const minutes = Math.ceil(seconds / 60);
-  return `Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
+  if (seconds < 60) return `Try again in ${plural(seconds, 'second')}.`;
+  return `Try again in ${plural(Math.ceil(seconds / 60), 'minute')}.`;
 }
 
 /**

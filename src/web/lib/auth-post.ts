@@ -1,4 +1,5 @@
 import { ApiClientError } from './api';
+import { localizeMessage } from './format';
 
 /**
  * Calls a Better Auth endpoint under /api/auth. Its errors are `{ code, message, fields?, retryAfter? }`
@@ -6,6 +7,29 @@ import { ApiClientError } from './api';
  * and the pages handle both kinds of failure the same way.
  */
 export async function authPost<T = unknown>(path: string, body: unknown = {}): Promise<T> {
+  inFlight++;
+  try {
+    return await send<T>(path, body);
+  } finally {
+    if (--inFlight === 0) for (const settle of waiters.splice(0)) settle();
+  }
+}
+
+/**
+ * Better Auth requests of this page still on their way. A sign-in step (two-factor on or off, a
+ * new password) replaces the session: the old one's event stream hears `session.ended` before
+ * this page has the new session's cookie, and asking /api/me at that moment answers "signed out"
+ * for a browser that is about to be signed in (lib/realtime.ts waits for this first).
+ */
+let inFlight = 0;
+const waiters: Array<() => void> = [];
+
+/** Resolves once no Better Auth request of this page is on its way (at once when none is). */
+export function authRequestsSettled(): Promise<void> {
+  return inFlight === 0 ? Promise.resolve() : new Promise((resolve) => waiters.push(resolve));
+}
+
+async function send<T>(path: string, body: unknown): Promise<T> {
   let res: Response;
   try {
     res = await fetch(`/api/auth${path}`, {
@@ -31,7 +55,7 @@ export async function authPost<T = unknown>(path: string, body: unknown = {}): P
     throw new ApiClientError(
       res.status,
       typeof e?.code === 'string' ? e.code : res.status === 429 ? 'rate_limited' : 'http_error',
-      typeof e?.message === 'string' && e.message ? e.message : defaultMessage(res.status),
+      typeof e?.message === 'string' && e.message ? localizeMessage(e.message) : defaultMessage(res.status),
       e?.fields && typeof e.fields === 'object' ? normaliseFields(e.fields) : undefined,
       retryAfter,
     );

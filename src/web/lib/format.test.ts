@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 // The formatters resolve the viewer's time zone when the module loads, so the zone is set first.
 process.env.TZ = 'Pacific/Honolulu';
-const { formatDate, formatDateTime, formatDay, isoDay } = await import('./format.ts');
+const { formatDate, formatDateTime, formatDay, isoDay, localizeMessage } = await import('./format.ts');
 
 describe('one time-zone rule', () => {
   it("shows an instant in the viewer's zone (UTC−10 here)", () => {
@@ -13,12 +13,17 @@ describe('one time-zone rule', () => {
     expect(formatDay('2026-11-24')).toMatch(/24/);
     expect(formatDay('2026-01-01')).toMatch(/2026/);
   });
+  it("shows an instant the server wrote in UTC in the viewer's zone", () => {
+    expect(localizeMessage('You have excluded yourself until 2026-11-24 05:00 UTC, so depositing is blocked until then.')).toMatch(
+      /until Nov 23, 2026, 7:00\sPM, so depositing/,
+    );
+  });
   it('gives a date input the local day', () => {
     expect(isoDay(new Date('2026-11-24T05:00:00Z'))).toBe('2026-11-23');
   });
 });
 
-describe('counts and relative times, without Intl', () => {
+describe('counts and relative times', () => {
   it('groups counts as the English text around them', async () => {
     const { formatCount, plural } = await import('./format.ts');
     expect(formatCount(0)).toBe('0');

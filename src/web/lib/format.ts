@@ -7,11 +7,11 @@
  * Money has its own formatter, shared with the server: formatMoney in shared/money.ts.
  */
 
-import { groupThousands } from '@shared/money';
+import { localizeInstants, plural } from '@shared/words';
 
 // Built on first use, not when the module loads: the first Intl formatter of a page loads ICU's
-// data (90–170 ms of main thread on a phone), and most pages show no date. Counts and relative
-// times, which nearly every page shows, are written without Intl (below).
+// data (90–170 ms of main thread on a phone), and most pages show no date. Counts group their
+// digits without Intl; their nouns agree through English plural rules (shared/words.ts).
 let dateTime: Intl.DateTimeFormat | undefined;
 let dateOnly: Intl.DateTimeFormat | undefined;
 let utcDay: Intl.DateTimeFormat | undefined;
@@ -27,27 +27,27 @@ export const formatDate = (iso: string | Date) => (dateOnly ??= new Intl.DateTim
 export const formatDay = (day: string) =>
   (utcDay ??= new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' })).format(new Date(`${day}T00:00:00Z`));
 
-/**
- * A whole number grouped as the site's English text is (and as its prices are, shared/money.ts):
- * "12,345". Anything but a whole number goes through Intl.
- */
-export function formatCount(n: number): string {
-  if (Number.isSafeInteger(n)) return n < 0 ? `-${groupThousands(-n)}` : groupThousands(n);
-  return new Intl.NumberFormat('en-US').format(n);
+// Counts and their nouns, articles: one home for both sides (shared/words.ts).
+export { article, formatCount, plural, pluralNoun, verb, withArticle } from '@shared/words';
+
+/** A card's chance in a pack, as people count it: "about 1 in 40 packs" reads better than 2.5 %. */
+export function chanceText(expectedPerPack: number): string {
+  if (expectedPerPack <= 0) return 'cannot be pulled right now';
+  if (expectedPerPack >= 1) return `${expectedPerPack.toFixed(2)} per pack on average`;
+  const n = 1 / expectedPerPack;
+  return `about 1 in ${n < 10 ? n.toFixed(1) : Math.round(n).toLocaleString('en-US')} packs`;
 }
 
 /**
- * A count with its noun agreeing: plural(1, 'card') → "1 card", plural(3, 'card') → "3 cards",
- * plural(2, 'entry', 'entries'). Every "N things" the web shows goes through here (issue 19: "1 cards").
+ * A message from the API with each instant the server wrote in UTC ("… until 2026-03-01 14:05 UTC")
+ * shown as the viewer's own date and time, in their zone.
  */
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${formatCount(n)} ${n === 1 ? one : many}`;
-}
+export const localizeMessage = (message: string) => localizeInstants(message, formatDateTime);
 
 /** n units ago or ahead, as Intl.RelativeTimeFormat('en', { numeric: 'auto' }) words it. */
 function relative(n: number, unit: 'minute' | 'hour' | 'day'): string {
   if (unit === 'day' && (n === 1 || n === -1)) return n < 0 ? 'yesterday' : 'tomorrow';
-  const words = `${formatCount(Math.abs(n))} ${Math.abs(n) === 1 ? unit : `${unit}s`}`;
+  const words = plural(Math.abs(n), unit);
   return n < 0 ? `${words} ago` : `in ${words}`;
 }
 

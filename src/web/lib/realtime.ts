@@ -1,6 +1,8 @@
 import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
+import { useRouter } from '@tanstack/react-router';
 import type { RealtimeEventType } from '@shared/realtime';
+import { authRequestsSettled } from './auth-post';
 
 export type RealtimeStatus = 'idle' | 'connecting' | 'open' | 'reconnecting';
 type Handler = (data: unknown, event: MessageEvent<string>) => void;
@@ -176,5 +178,22 @@ export function useRealtimeConnection(identity: string | null, ready: boolean) {
   useEffect(() => () => realtime.stop(), []);
   useRealtimeEvent('reset', () => {
     void queryClient.invalidateQueries();
+  });
+  // The session behind this stream ended elsewhere: /api/me is asked first, so nothing of the
+  // signed-in page is read again with a dead session (a row of 401s). Still signed in (a role
+  // change): everything is read again under the new role. Signed out: the router's guards run
+  // again and send a signed-in page to sign-in. The identity change reopens the stream as that.
+  const router = useRouter();
+  useRealtimeEvent('session.ended', () => {
+    void (async () => {
+      // A sign-in step of this page that replaced the session ends the old one first: ask who is
+      // signed in once its answer (and the new session's cookie) is here, not before.
+      await authRequestsSettled();
+      await queryClient.invalidateQueries({ refetchType: 'none' });
+      // The session query (features/auth/session.ts), by its key: lib does not import features.
+      await queryClient.refetchQueries({ queryKey: ['session'], exact: true }).catch(() => {});
+      if (queryClient.getQueryData(['session'])) await queryClient.invalidateQueries();
+      else await router.invalidate();
+    })();
   });
 }

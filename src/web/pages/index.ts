@@ -4,13 +4,15 @@ import NotFoundPage from './not-found';
 
 /**
  * A page module: its component, and optionally `prefetch`, which starts the page's first
- * queries while the router is still loading it (called with the URL's search params). When the
+ * queries while the router is still loading it (called with the URL's search and path params).
+ * On the server (entry-server.tsx) it is awaited before the page is drawn, so a server-rendered
+ * page's prefetch asks for everything its first render shows. When the
  * page's largest content needs that data (the /cards grid), `firstPaintWithData` lets the first
  * visit wait briefly for it, so the first paint is the grid rather than a skeleton.
  */
 export interface PageExports {
   default: React.ComponentType;
-  prefetch?: (queryClient: QueryClient, search: Record<string, unknown>) => Promise<unknown> | void;
+  prefetch?: (queryClient: QueryClient, search: Record<string, unknown>, params: Record<string, string>) => Promise<unknown> | void;
   firstPaintWithData?: boolean;
 }
 type PageModule = Promise<PageExports>;
@@ -41,7 +43,11 @@ export const PAGES: Record<RouteId, () => PageModule> = {
   adminSettings: () => import('./settings/admin-settings'),
   adminReferral: () => import('./referrals/admin-referral'),
   fairness: () => import('./shop/fairness'),
+  fairnessReturns: () => import('./shop/fairness-returns'),
+  fairnessProduct: () => import('./shop/fairness-product'),
   checkout: () => import('./wallet/checkout'),
+  market: () => import('./market/market'),
+  marketListing: () => import('./market/listing'),
 
   profileAccount: () => import('./account/account'),
   profileBilling: () => import('./wallet/billing'),
@@ -50,6 +56,7 @@ export const PAGES: Record<RouteId, () => PageModule> = {
   profilePrivacy: () => import('./account/privacy-and-security'),
   profileReferral: () => import('./referrals/profile-referral'),
   profileShipping: () => import('./shipping/profile-shipping'),
+  profileMarket: () => import('./market/profile-market'),
 
   signIn: () => import('./auth/sign-in'),
   signUp: () => import('./auth/sign-up'),
@@ -67,6 +74,7 @@ export const PAGES: Record<RouteId, () => PageModule> = {
   adminArchitect: () => import('./catalog/admin-architect'),
   adminBuyback: () => import('./collection/admin-buyback'),
   adminCards: () => import('./catalog/admin-cards'),
+  adminValueReviews: () => import('./catalog/admin-value-reviews'),
   adminCard: () => import('./catalog/admin-card'),
   adminClass: () => import('./catalog/admin-classes'),
   adminClassDetail: () => import('./catalog/admin-class'),

@@ -2,6 +2,8 @@ import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, jsonb, numeric, pgTable, text, timestamp, type AnyPgColumn, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import type { ArchitectLayout, BlendMode, ValueSource } from '../../../shared/contracts/catalog.ts';
 import type { GradingCompany } from '../../../shared/contracts/grading.ts';
+import type { ValueProposalStatus } from '../../../shared/contracts/value-proposals.ts';
+import { user } from './auth.ts';
 import { uploads } from './uploads.ts';
 
 const timestamps = {
@@ -94,11 +96,16 @@ export const cards = pgTable(
     active: boolean('active').notNull().default(true),
     /** Physical copies in the vault ready to be pulled. */
     stock: integer('stock').notNull().default(0),
-    /** The slab (issue 19): all three or none; the grade's steps per company are checked by the service. */
+    /**
+     * The grade the shop lists this card at (issue 19): both or neither. Each physical slab, with
+     * its own certificate, grade and photos, is a row of `card_slabs` (issue 38, ADR 0023); a graded
+     * card's stock is the number of its slabs in stock.
+     */
     gradingCompany: text('grading_company').$type<GradingCompany>(),
     grade: numeric('grade', { precision: 3, scale: 1, mode: 'number' }),
+    /** Unused since migration 0026 moved every certificate to its slab (and nulled this); nothing writes it. */
     certNumber: text('cert_number'),
-    /** Photos of the physical copy, stored like the artwork. */
+    /** The listing's photos (the catalog's); an owned slab shows its own. */
     frontPhotoKey: text('front_photo_key').references(() => uploads.key),
     backPhotoKey: text('back_photo_key').references(() => uploads.key),
     archivedAt: timestamp('archived_at', { withTimezone: true }),
@@ -106,13 +113,11 @@ export const cards = pgTable(
   },
   (t) => [
     check('cards_stock_nonnegative', sql`${t.stock} >= 0`),
-    check('cards_grading_company', sql`${t.gradingCompany} in ('PSA', 'BGS', 'CGC')`),
+    check('cards_grading_company', sql`${t.gradingCompany} in ('PSA', 'BGS', 'CGC', 'SGC')`),
     check(
-      'cards_grading_complete',
-      sql`(${t.gradingCompany} is null and ${t.grade} is null and ${t.certNumber} is null) or (${t.gradingCompany} is not null and ${t.grade} between 1 and 10 and ${t.certNumber} is not null)`,
+      'cards_grading_pair',
+      sql`(${t.gradingCompany} is null and ${t.grade} is null) or (${t.gradingCompany} is not null and ${t.grade} between 1 and 10)`,
     ),
-    // One slab per certificate: a certificate number is unique within its company.
-    uniqueIndex('cards_cert_unique').on(t.gradingCompany, t.certNumber),
     index('cards_public_graded_value_idx').on(t.valueCents.desc(), t.id).where(sql`${t.active} and ${t.gradingCompany} is not null`),
     index('cards_front_photo_idx').on(t.frontPhotoKey),
     index('cards_back_photo_idx').on(t.backPhotoKey),
@@ -156,6 +161,38 @@ export const cardValueHistory = pgTable(
 );
 
 /**
+ * A card value change an admin made beyond the owner's daily bound (`catalog.valueLimits`, ADR
+ * 0024): it waits here, and `cards.value_cents` (what buyback, insurance, shipping and grants
+ * use) keeps its value until the owner approves it. At most one pending proposal per card: a new
+ * one supersedes it, as does an owner's own edit of the value.
+ */
+export const cardValueProposals = pgTable(
+  'card_value_proposals',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    cardId: uuid('card_id')
+      .notNull()
+      .references(() => cards.id, { onDelete: 'cascade' }),
+    /** The card's value in effect when it was proposed. */
+    fromCents: integer('from_cents').notNull(),
+    toCents: integer('to_cents').notNull(),
+    proposedBy: text('proposed_by').references(() => user.id, { onDelete: 'set null' }),
+    status: text('status').$type<ValueProposalStatus>().notNull().default('pending'),
+    decidedBy: text('decided_by').references(() => user.id, { onDelete: 'set null' }),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    /** Why the owner rejected it (or what superseded it). */
+    decisionNote: text('decision_note'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('card_value_proposals_values_nonnegative', sql`${t.fromCents} >= 0 and ${t.toCents} >= 0`),
+    check('card_value_proposals_status', sql`${t.status} in ('pending', 'approved', 'rejected', 'superseded')`),
+    uniqueIndex('card_value_proposals_one_pending').on(t.cardId).where(sql`${t.status} = 'pending'`),
+    index('card_value_proposals_status_idx').on(t.status, t.createdAt.desc()),
+  ],
+);
+
+/**
  * One row. `pool_version` gets a new random value, when the transaction commits, whenever a card
  * enters or leaves the drawable set (active, not archived, stock > 0) or changes class (deferred
  * triggers in migration 0006). Openings cache the card pools per version, so the hot path reads
@@ -168,6 +205,13 @@ export const catalogState = pgTable(
   {
     id: integer('id').primaryKey().default(1),
     poolVersion: uuid('pool_version').notNull().defaultRandom(),
+    /**
+     * New random value (at commit) whenever what an odds revision publishes may change: a card
+     * enters or leaves a pack's catalogue pool whatever its stock (active, archived, class), or its
+     * value changes (migration 0030, issue 44). Stock alone never changes it, so the cached
+     * revision of a product survives sell-outs (shop/revisions.ts).
+     */
+    oddsVersion: uuid('odds_version').notNull().defaultRandom(),
   },
   (t) => [check('catalog_state_one_row', sql`${t.id} = 1`)],
 );

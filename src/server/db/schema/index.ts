@@ -24,3 +24,5 @@ export * from './notifications.ts';
 export * from './referrals.ts';
 export * from './dashboard.ts';
 export * from './books.ts';
+export * from './market.ts';
+export * from './vault-proof.ts';

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, jsonb, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigserial, boolean, check, doublePrecision, index, integer, jsonb, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import type { DrawRecord, PackPool, PackSlot } from '../../../shared/contracts/shop.ts';
 import { user } from './auth.ts';
 import { userSeeds } from './fairness.ts';
@@ -120,6 +120,43 @@ export const userPacks = pgTable(
   ],
 );
 
+/**
+ * Odds revisions (issue 44): the terms a product's packs are drawn under — price, slots with their
+ * weights, and per class the catalogue pool with each card's value — addressed by the SHA-256 of
+ * their canonical JSON (docs/fairness.md, "Odds revisions"). Published before the first opening
+ * under them (at the latest in its transaction; openings.revision_hash references this table), and
+ * append-only: a trigger refuses UPDATE and DELETE (migration of issue 44).
+ */
+export const oddsRevisions = pgTable(
+  'odds_revisions',
+  {
+    hash: text('hash').primaryKey(),
+    /** Append order (per product: the history's order). */
+    seq: bigserial('seq', { mode: 'number' }).notNull(),
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => products.id),
+    priceCents: integer('price_cents').notNull(),
+    slots: jsonb('slots').$type<PackSlot[]>().notNull(),
+    /** [{ classId, hash }] in class-id order: each class pool's hash (odds_class_pools). */
+    classes: jsonb('classes').$type<Array<{ classId: string; hash: string }>>().notNull(),
+    /** Expected card value per pack (cents, unrounded) and its variance: what the returns page promises. */
+    meanCents: doublePrecision('mean_cents').notNull(),
+    varianceCents2: doublePrecision('variance_cents2').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('odds_revisions_seq_uq').on(t.seq), index('odds_revisions_product_idx').on(t.productId, t.seq)],
+);
+
+/** One class's catalogue pool as a revision publishes it, stored once per distinct content. */
+export const oddsClassPools = pgTable('odds_class_pools', {
+  hash: text('hash').primaryKey(),
+  classId: text('class_id').notNull(),
+  /** [[cardId, valueCents]] sorted by card id. */
+  cards: jsonb('cards').$type<Array<[string, number]>>().notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
 export const openings = pgTable(
   'openings',
   {
@@ -149,6 +186,8 @@ export const openings = pgTable(
     slots: jsonb('slots').$type<PackSlot[]>().notNull(),
     oddsHash: text('odds_hash').notNull(),
     poolHash: text('pool_hash').notNull(),
+    /** The odds revision drawn under (issue 44; null for openings before revisions existed). */
+    revisionHash: text('revision_hash').references(() => oddsRevisions.hash),
     draws: jsonb('draws').$type<DrawRecord[]>().notNull(),
     totalValueCents: integer('total_value_cents').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

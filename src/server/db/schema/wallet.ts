@@ -22,6 +22,12 @@ export const ledgerKind = pgEnum('ledger_kind', [
   'referral_clawback',
   'admin_adjustment',
   'refund',
+  /** A marketplace sale (ADR 0028): buyer −price, seller +price−fee, market_fees +fee. */
+  'market_sale',
+  /** Money put on hold for a marketplace offer (ADR 0028 part 2): the wallet −x, the user's hold account +x. */
+  'market_hold',
+  /** A hold given back (offer cancelled, rejected, expired, lapsed, or accepted: then the sale follows). */
+  'market_release',
 ]);
 
 export const ledgerAccountKind = pgEnum('ledger_account_kind', [
@@ -35,6 +41,9 @@ export const ledgerAccountKind = pgEnum('ledger_account_kind', [
   'shipping_refunds',
   'admin_adjustments',
   'chargeback_loss',
+  'market_fees',
+  /** One per user, made on their first offer: the money their open offers hold (ADR 0028 part 2). */
+  'user_hold',
 ]);
 
 const cents = (name: string) => bigint(name, { mode: 'number' });
@@ -58,9 +67,10 @@ export const ledgerAccounts = pgTable(
   (t) => [
     uniqueIndex('ledger_accounts_kind_user_uq').on(t.kind, t.userId),
     uniqueIndex('ledger_accounts_code_uq').on(t.code),
+    // Compared as text: PostgreSQL refuses an enum value in the migration that added it ('user_hold').
     check(
       'ledger_accounts_owner',
-      sql`(${t.kind} = 'user_wallet') = (${t.userId} is not null) and (${t.code} is null) = (${t.userId} is not null)`,
+      sql`(${t.kind}::text in ('user_wallet', 'user_hold')) = (${t.userId} is not null) and (${t.code} is null) = (${t.userId} is not null)`,
     ),
   ],
 );
@@ -75,10 +85,24 @@ export const balances = pgTable(
     accountId: uuid('account_id')
       .notNull()
       .references(() => ledgerAccounts.id),
+    /**
+     * The free balance: what the user may spend. Money held for open offers has left it (a
+     * `market_hold` entry), so this `>= 0` check is what stops every debit from spending held money.
+     */
     cents: cents('cents').notNull().default(0),
+    /** The user's hold account (ADR 0028 part 2), made on their first offer. */
+    holdAccountId: uuid('hold_account_id').references(() => ledgerAccounts.id),
+    /** Cached sum of the hold account's postings: money on hold for open offers. The wallet's total is cents + held_cents. */
+    heldCents: cents('held_cents').notNull().default(0),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [check('balances_cents_non_negative', sql`${t.cents} >= 0`), uniqueIndex('balances_account_uq').on(t.accountId)],
+  (t) => [
+    check('balances_cents_non_negative', sql`${t.cents} >= 0`),
+    check('balances_held_non_negative', sql`${t.heldCents} >= 0`),
+    check('balances_held_has_account', sql`${t.heldCents} = 0 or ${t.holdAccountId} is not null`),
+    uniqueIndex('balances_account_uq').on(t.accountId),
+    uniqueIndex('balances_hold_account_uq').on(t.holdAccountId),
+  ],
 );
 
 /** One business event: what, who caused it, what it refers to. Its id is the "ledger entry id". */

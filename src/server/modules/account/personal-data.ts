@@ -1,6 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
 import { account, session, twoFactor, user, verification } from '../auth/tables.ts';
-import type { PersonalDataSection } from '../personal-data.ts';
+import type { PersonalDataSection } from '../../lib/personal-data-section.ts';
 import { eraseSignIn, linksOf } from '../auth/user-writes.ts';
 
 /** The purpose of a pending link, never its token (identifiers are `<purpose>:<token>`). */

@@ -2,6 +2,7 @@ import { createRoute } from '@hono/zod-openapi';
 import type { Deps } from '../../deps.ts';
 import { tooManyRequests } from '../../http/errors.ts';
 import { actorOf, requireUser } from '../../http/guards.ts';
+import { endStreams } from '../realtime/session-streams.ts';
 import { createRouter, errorResponses, jsonContent, z } from '../../http/openapi.ts';
 import { clientIp } from '../../http/security.ts';
 import {
@@ -103,7 +104,9 @@ export function accountRoutes(deps: Deps) {
     }),
     async (c) => {
       const actor = actorOf(c);
-      return c.json({ revoked: await revokeOtherSessions(deps.db, actor.userId, actor.sessionId) }, 200);
+      const revoked = await revokeOtherSessions(deps.db, actor.userId, actor.sessionId);
+      await endStreams(deps, { userId: actor.userId, exceptSessionId: actor.sessionId });
+      return c.json({ revoked }, 200);
     },
   );
 
@@ -118,7 +121,10 @@ export function accountRoutes(deps: Deps) {
       responses: { 204: { description: 'Revoked' }, ...errorResponses },
     }),
     async (c) => {
-      await revokeSession(deps.db, actorOf(c).userId, c.req.valid('param').id);
+      const { userId } = actorOf(c);
+      const { id } = c.req.valid('param');
+      await revokeSession(deps.db, userId, id);
+      await endStreams(deps, { userId, sessionIds: [id] });
       return c.body(null, 204);
     },
   );

@@ -11,6 +11,7 @@ import { audit } from '../audit/service.ts';
 import { getAuth } from '../auth/auth.ts';
 import { checkSecondFactor, findTwoFactor, readBackupCodes } from '../auth/second-factor.ts';
 import { endSessions, setUsername } from '../auth/user-writes.ts';
+import { endStreams } from '../realtime/session-streams.ts';
 import { erasePersonalData, exportPersonalData } from '../personal-data.ts';
 import { describeUserAgent } from './user-agent.ts';
 
@@ -177,4 +178,5 @@ export async function deleteAccount(
     await erasePersonalData(tx, { id: u.id, email: u.email, username: u.username, name: u.name });
     await audit(tx, { actorId: userId, action: 'account.delete', targetType: 'user', targetId: userId, ip });
   });
+  await endStreams(deps, { userId });
 }

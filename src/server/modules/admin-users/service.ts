@@ -20,9 +20,11 @@ import { getBalance, totalsByKind } from '../wallet/service.ts';
 import { audit } from '../audit/service.ts';
 import { getAuth } from '../auth/auth.ts';
 import { disableTwoFactor, endSessions, setBan, setRole } from '../auth/user-writes.ts';
+import { endStreams } from '../realtime/session-streams.ts';
 import { sendMail } from '../mail/service.ts';
 import { AppError } from '../../http/errors.ts';
-import { MAIL_DISABLED_MESSAGE } from '../auth/auth.ts';
+import { MAIL_DISABLED_MESSAGE } from '../auth/auth-rules.ts';
+import { likePattern } from '../../lib/like.ts';
 
 type UserRow = typeof userTable.$inferSelect;
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -55,12 +57,10 @@ function snapshot(u: UserRow) {
   };
 }
 
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (m) => `\\${m}`);
-
 export async function listUsers(db: DbOrTx, q: AdminUserListQuery): Promise<AdminUserList> {
   const where: SQL[] = [];
   if (q.q) {
-    const pattern = `%${escapeLike(q.q)}%`;
+    const pattern = likePattern(q.q);
     where.push(or(ilike(userTable.email, pattern), ilike(userTable.username, pattern))!);
   }
   if (q.role) where.push(eq(userTable.role, q.role));
@@ -169,6 +169,7 @@ export async function banUser(deps: Deps, actor: Actor, id: string, input: BanUs
     await endSessions(tx, id);
     await audit(tx, { actorId: actor.userId, action: 'user.ban', targetType: 'user', targetId: id, before: snapshot(before), after: snapshot(after!), ip });
   });
+  await endStreams(deps, { userId: id });
   await sendMail(deps, {
     to: before.email,
     kind: 'account-banned',
@@ -197,6 +198,7 @@ export async function resetTwoFactor(deps: Deps, actor: Actor, id: string, ip: s
     await endSessions(tx, id);
     await audit(tx, { actorId: actor.userId, action: 'user.reset_two_factor', targetType: 'user', targetId: id, before: snapshot(before), after: snapshot(after!), ip });
   });
+  await endStreams(deps, { userId: id });
   await sendMail(deps, { to: before.email, kind: 'two-factor-reset', data: { username: before.username, url: `${deps.config.publicUrl}/` } }).catch(
     (err: unknown) => deps.log.error('two-factor reset mail failed', { err }),
   );
@@ -252,6 +254,8 @@ export async function promoteToAdmin(deps: Deps, actor: Actor, by: { userId?: st
     await audit(tx, { actorId: actor.userId, action: 'admin.promote', targetType: 'user', targetId: before.id, before: { role: before.role }, after: { role: 'admin' }, ip });
     return u!;
   });
+  // A new role: the open streams end, and reconnect under it.
+  await endStreams(deps, { userId: before.id });
   return {
     id: after.id,
     email: after.email,
@@ -273,5 +277,6 @@ export async function demoteAdmin(deps: Deps, actor: Actor, id: string, ip: stri
     if (!(await setRole(tx, id, 'user', 'admin'))) throw conflict('That user is not an admin.', 'not_admin');
     await audit(tx, { actorId: actor.userId, action: 'admin.demote', targetType: 'user', targetId: id, before: { role: before.role }, after: { role: 'user' }, ip });
   });
+  await endStreams(deps, { userId: id });
   return { id, role: 'user' as const };
 }

@@ -13,7 +13,8 @@ afterAll(() => t.close());
 
 describe('admin user summary', () => {
   it('sums balance, vault value at today’s market value, deposits, pack spend, buyback and openings', async () => {
-    const admin = await t.makeUser({ role: 'admin' });
+    // The owner: this pack gives back more than its price, which only the owner sets (ADR 0024).
+    const admin = await t.makeUser({ role: 'owner' });
     const u = await t.makeUser();
     const cat = await makeCatalog(t, [{ name: 'Only', cards: [{ value: 300, stock: 10 }] }]);
     const cardId = cat.cards.Only![0]!;

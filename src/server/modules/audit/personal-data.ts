@@ -1,7 +1,7 @@
 import { and, asc, eq, or, sql, type SQL } from 'drizzle-orm';
 import { auditLog } from '../../db/schema/audit.ts';
-import { pseudonymOf } from '../auth/user-writes.ts';
-import type { PersonalDataSection } from '../personal-data.ts';
+import { pseudonymOf } from '../../lib/pseudonym.ts';
+import type { PersonalDataSection } from '../../lib/personal-data-section.ts';
 
 const aboutUser = (id: string) => and(eq(auditLog.targetType, 'user'), eq(auditLog.targetId, id));
 

@@ -49,6 +49,26 @@ describe('session cookie', () => {
     expect(res.headers.getSetCookie().some((c) => c.includes('session_token=') && /max-age=0/i.test(c))).toBe(true);
   });
 
+  it('never clears the cookie of a session that is gone, which a rotated session may have replaced', async () => {
+    const u = await signUpAndSignIn(t);
+    // A sign-in step replaced the session (as two-factor enrolment does): the old row is gone.
+    await t.deps.db.delete(sessionTable).where(eq(sessionTable.id, u.sessionId));
+    const ac = new AbortController();
+    const stream = await t.request('/api/events', { headers: { cookie: u.cookie }, signal: ac.signal });
+    const cleared = stream.headers.getSetCookie().some((c) => c.includes('session_token=') && /max-age=0/i.test(c));
+    ac.abort();
+    await stream.body?.cancel().catch(() => undefined);
+    expect(cleared).toBe(false);
+    // Nor does a request sent with it just before the browser stored the rotated session's cookie
+    // (a query refetch during two-factor enrolment): it is signed out, and leaves the cookie alone.
+    const { body, res } = await me(u.cookie);
+    expect(body).toBeNull();
+    expect(res.headers.getSetCookie().some((c) => c.includes('session_token=') && /max-age=0/i.test(c))).toBe(false);
+    const wallet = await t.request('/api/wallet/balance', { headers: { cookie: u.cookie } });
+    expect(wallet.status).toBe(401);
+    expect(wallet.headers.getSetCookie().some((c) => /max-age=0/i.test(c))).toBe(false);
+  });
+
   it('lets Better Auth slide a session that is due for refresh (new expiry, cookie re-sent)', async () => {
     const u = await signUpAndSignIn(t);
     const soon = new Date(Date.now() + 3 * 24 * 3600_000);

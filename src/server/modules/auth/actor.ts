@@ -5,7 +5,8 @@ import type { MiddlewareHandler } from 'hono';
 import type { Deps } from '../../deps.ts';
 import { session as sessionTable, user as userTable } from '../../db/schema/auth.ts';
 import type { Actor, AppEnv } from '../../http/types.ts';
-import { getAuth, isBanActive } from './auth.ts';
+import { getAuth } from './auth.ts';
+import { isBanActive } from './auth-rules.ts';
 
 const LAST_SEEN_EVERY_MS = 60_000;
 
@@ -134,9 +135,13 @@ export function actorMiddleware(deps: Deps): MiddlewareHandler<AppEnv> {
     const f = await cookieFacts(deps);
     const raw = cookieValue(cookie, f.name);
     const token = raw && !cookieValue(cookie, f.dontRemember) ? verifiedToken(raw, f.secret) : null;
+    // A genuine cookie whose session row is gone: revoked, signed out elsewhere, or replaced by a
+    // sign-in step that rotated the session (see below).
+    let sessionGone = false;
     if (token) {
       const [raw] = await deps.dbh.run<SessionRow>(SESSION_QUERY.sql, [token]);
       const row = raw && sessionOf(raw);
+      sessionGone = !row;
       const now = Date.now();
       if (row && row.expiresAt.getTime() > now && row.expiresAt.getTime() - f.expiresInMs + f.updateAgeMs > now) {
         const banned = isBanActive({ banned: Boolean(row.banned), banExpires: row.banExpires });
@@ -180,7 +185,18 @@ export function actorMiddleware(deps: Deps): MiddlewareHandler<AppEnv> {
       }
     }
     await next();
-    // Session refresh (sliding expiry) or a cleared cookie from Better Auth.
-    for (const setCookie of headers.getSetCookie()) c.res.headers.append('set-cookie', setCookie);
+    // Session refresh (sliding expiry) or a cleared cookie from Better Auth. Not a cleared one for
+    // a session that is gone, nor on the event stream: when a sign-in step rotates the session
+    // (two-factor enrolment, a new password), a request sent just before — a query refetch, the
+    // stream reconnecting as its session ends (realtime/session-streams.ts) — is answered after
+    // the browser stored the new cookie, and clearing "the" cookie from that answer signed the
+    // browser out of its brand-new session. A dead cookie is harmless: it names no session, so
+    // every request with it is signed out, and the next sign-in replaces it. An expired session
+    // (its row still there) has its cookie cleared as before.
+    const keepCookie = sessionGone || path === '/api/events';
+    for (const setCookie of headers.getSetCookie()) {
+      if (keepCookie && /;\s*max-age=0/i.test(setCookie)) continue;
+      c.res.headers.append('set-cookie', setCookie);
+    }
   };
 }

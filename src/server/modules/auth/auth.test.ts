@@ -46,6 +46,8 @@ describe('sign-up → verify → signed in', () => {
     const body = await me.json();
     expect(body.user).toMatchObject({ email, username: 'Newbie_1', role: 'user', emailVerified: true, twoFactorEnabled: false });
     expect(body.session.mfaPassed).toBe(false);
+    // Made at sign-up: the links this user shares carry it.
+    expect(body.user.referralCode).toEqual(expect.stringMatching(/^[A-Z0-9]{4,}$/));
 
     const [row] = await t.deps.db.select().from(userTable).where(eq(userTable.email, email));
     expect(row!.ageConfirmedAt).toBeInstanceOf(Date);

@@ -117,6 +117,73 @@ describe('development (the NODE_ENV default)', () => {
   });
 });
 
+// Issue 39: behind a reverse proxy on the same host every request arrives from a loopback peer.
+// A request carrying any forwarding header is therefore never local, trusted proxy or not.
+describe('development behind a local reverse proxy (TRUST_PROXY=true)', () => {
+  let t: TestContext;
+  beforeAll(async () => {
+    t = await createTestContext({ config: { env: 'development', isProduction: false, trustProxy: true } });
+    for (const step of authSeedSteps) await step.run(t.deps);
+    await sendMail(t.deps, { to: 'someone@example.test', kind: 'reset-password', data: { url: 'http://localhost:3000/api/auth/reset-password/PROXY-TOKEN' } });
+  });
+  afterAll(() => t.close());
+
+  const forwarded: Array<Record<string, string>> = [
+    { 'x-forwarded-for': '203.0.113.50' },
+    { 'x-forwarded-for': '127.0.0.1' },
+    { forwarded: 'for=203.0.113.50;proto=https' },
+    { 'x-real-ip': '203.0.113.50' },
+    { 'x-forwarded-host': 'shop.example' },
+    { 'x-forwarded-proto': 'https' },
+    { 'true-client-ip': '203.0.113.50' },
+    { 'cf-connecting-ip': '203.0.113.50' },
+    { via: '1.1 nginx' },
+  ];
+
+  it('the dev mailbox refuses a request a proxy forwarded, from any client', async () => {
+    for (const headers of forwarded) {
+      const res = await requestFrom(t, '127.0.0.1', '/api/dev/mailbox', { headers });
+      expect(res.status, JSON.stringify(headers)).toBe(403);
+      expect(await res.text()).not.toContain('PROXY-TOKEN');
+    }
+    // In-process calls (no socket) with a forwarding header are refused as well.
+    const inProcess = await t.app.request(`${TEST_ORIGIN}/api/dev/mailbox`, { headers: { 'x-forwarded-for': '203.0.113.50' } });
+    expect(inProcess.status).toBe(403);
+    // The same machine without a proxy still gets its mailbox.
+    expect((await requestFrom(t, '127.0.0.1', '/api/dev/mailbox')).status).toBe(200);
+  });
+
+  it('the demo accounts do not sign in through the proxy', async () => {
+    for (const headers of forwarded) {
+      const res = await signIn(t, '127.0.0.1', 'demo@packvault.test', 'demo-password-1', headers);
+      expect(res.status, JSON.stringify(headers)).toBe(403);
+      expect((await res.json()).code).toBe('DEMO_ACCOUNT_DISABLED');
+    }
+    expect((await signIn(t, '127.0.0.1', 'demo@packvault.test', 'demo-password-1')).status).toBe(200);
+  });
+
+  it('the sandbox checkout does not pay through the proxy', async () => {
+    const u = await signUpAndSignIn(t);
+    const start = await requestFrom(t, '127.0.0.1', '/api/wallet/deposits', {
+      method: 'POST',
+      headers: { ...u.headers, 'idempotency-key': randomUUID() },
+      json: { amountCents: 1000 },
+    });
+    expect(start.status).toBe(201);
+    const { deposit } = (await start.json()) as { deposit: { id: string } };
+    for (const headers of forwarded) {
+      const res = await requestFrom(t, '127.0.0.1', `/api/payments/sandbox/deposits/${deposit.id}/pay`, {
+        method: 'POST',
+        headers: { ...u.headers, ...headers, 'idempotency-key': randomUUID() },
+        json: {},
+      });
+      expect(res.status, JSON.stringify(headers)).toBe(403);
+    }
+    const balance = await requestFrom(t, '127.0.0.1', '/api/wallet/balance', { headers: u.headers });
+    expect(((await balance.json()) as { balanceCents: number }).balanceCents).toBe(0);
+  });
+});
+
 describe('production', () => {
   let t: TestContext;
   beforeAll(async () => {

@@ -25,7 +25,7 @@ export function isDemoAccount(email: string | null | undefined): boolean {
 export function demoSignInRefusal(config: Config, email: string, headers: Headers | undefined): string | null {
   if (!isDemoAccount(email)) return null;
   if (config.isProduction) return 'The demo accounts are disabled in production.';
-  if (headers?.get(PEER_LOOPBACK_HEADER) !== '1') return 'The demo accounts sign in only from this machine (a loopback address).';
+  if (headers?.get(PEER_LOOPBACK_HEADER) !== '1') return 'The demo accounts sign in only from this machine (a loopback address, not through a proxy).';
   return null;
 }
 

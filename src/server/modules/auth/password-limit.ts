@@ -1,5 +1,6 @@
 import type { DbHandle } from '../../db/client.ts';
 import { hitRateLimit, type RateLimitResult } from '../../lib/rate-limit.ts';
+import { plural } from '../../../shared/words.ts';
 
 /**
  * Re-entering the password while signed in (change password, delete the account, two-factor
@@ -25,5 +26,5 @@ export function hitPasswordCheck(dbh: DbHandle, userId: string): Promise<RateLim
 
 export function passwordChecksMessage(retryAfterSeconds: number): string {
   const minutes = Math.ceil(retryAfterSeconds / 60);
-  return `Too many password attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
+  return `Too many password attempts. Try again in ${plural(minutes, 'minute')}.`;
 }

@@ -10,7 +10,9 @@ import { PEER_LOOPBACK_HEADER, peerLoopbackHeaderValue } from '../../http/loopba
 import type { AppEnv } from '../../http/types.ts';
 import { hitRateLimit } from '../../lib/rate-limit.ts';
 import { meSchema, type Me } from '../../../shared/contracts/me.ts';
-import { CLIENT_IP_HEADER, getAuth } from './auth.ts';
+import { referralCodes } from '../referrals/tables.ts';
+import { CLIENT_IP_HEADER } from './auth-rules.ts';
+import { getAuth } from './auth.ts';
 
 interface Limit {
   /** Key suffix, or null to skip this limit for the request. */
@@ -162,9 +164,10 @@ export function authRoutes(deps: Deps) {
       const actor = c.get('actor');
       if (!actor) return c.json(null, 200);
       const [row] = await deps.db
-        .select({ u: userTable, s: sessionTable })
+        .select({ u: userTable, s: sessionTable, code: referralCodes.code })
         .from(sessionTable)
         .innerJoin(userTable, eq(userTable.id, sessionTable.userId))
+        .leftJoin(referralCodes, eq(referralCodes.userId, userTable.id))
         .where(eq(sessionTable.id, actor.sessionId))
         .limit(1);
       if (!row) return c.json(null, 200);
@@ -177,6 +180,7 @@ export function authRoutes(deps: Deps) {
           emailVerified: row.u.emailVerified,
           twoFactorEnabled: row.u.twoFactorEnabled,
           createdAt: row.u.createdAt.toISOString(),
+          referralCode: row.code,
         },
         session: {
           id: row.s.id,

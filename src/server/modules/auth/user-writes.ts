@@ -1,6 +1,7 @@
 import { and, eq, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { account, session, twoFactor, user, verification } from '../../db/schema/auth.ts';
+import { pseudonymOf } from '../../lib/pseudonym.ts';
 
 /**
  * Every change other modules make to a person's sign-in state (ADR 0013): auth owns Better Auth's
@@ -58,12 +59,6 @@ export async function endSessions(db: DbOrTx, userId: string, which: { only?: st
   if (which.except !== undefined) conds.push(ne(session.id, which.except));
   const rows = await db.delete(session).where(and(...conds)).returning({ id: session.id });
   return rows.map((r) => r.id);
-}
-
-/** What a deleted account's user row shows instead of the person. */
-export function pseudonymOf(userId: string): { email: string; username: string; name: string } {
-  const tag = userId.slice(0, 12).toLowerCase().replace(/[^a-z0-9]/g, 'x');
-  return { email: `deleted-${userId.toLowerCase()}@deleted.invalid`, username: `deleted-${tag}`.slice(0, 20), name: 'Deleted user' };
 }
 
 /** A person's pending links (verification rows name the user by id or by email). */

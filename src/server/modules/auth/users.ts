@@ -31,23 +31,15 @@ export async function ensureUser(deps: Deps, input: NewUser): Promise<{ id: stri
   const hash = await ctx.password.hash(input.password);
   const backupCodes = input.totpSecret ? newBackupCodes() : [];
   await deps.db.transaction(async (tx) => {
-    await tx.insert(user).values({
+    await insertPasswordUser(tx, {
       id,
-      name: input.username,
       email,
-      emailVerified: input.emailVerified ?? true,
       username: input.username,
       role: input.role ?? 'user',
-      ageConfirmedAt: now,
-      termsAcceptedAt: now,
+      emailVerified: input.emailVerified ?? true,
       twoFactorEnabled: Boolean(input.totpSecret),
-    });
-    await tx.insert(account).values({
-      id: generateRandomString(32, 'a-z', '0-9', 'A-Z'),
-      accountId: id,
-      providerId: 'credential',
-      userId: id,
-      password: hash,
+      passwordHash: hash,
+      now,
     });
     if (input.totpSecret) {
       await tx.insert(twoFactor).values({
@@ -60,6 +52,35 @@ export async function ensureUser(deps: Deps, input: NewUser): Promise<{ id: stri
     }
   });
   return { id, created: true, backupCodes };
+}
+
+/**
+ * The rows Better Auth writes at sign-up for an email/password user: the user (with age and terms
+ * confirmed at `now`) and its credential account. For callers that create users outside the sign-up
+ * flow (seed, tests, `npm run owner:create`), inside their own transaction.
+ */
+export async function insertPasswordUser(
+  tx: Pick<Deps['db'], 'insert'>,
+  u: { id: string; email: string; username: string; role: 'user' | 'admin' | 'owner'; emailVerified: boolean; twoFactorEnabled: boolean; passwordHash: string; now: Date },
+): Promise<void> {
+  await tx.insert(user).values({
+    id: u.id,
+    name: u.username,
+    email: u.email,
+    emailVerified: u.emailVerified,
+    username: u.username,
+    role: u.role,
+    ageConfirmedAt: u.now,
+    termsAcceptedAt: u.now,
+    twoFactorEnabled: u.twoFactorEnabled,
+  });
+  await tx.insert(account).values({
+    id: generateRandomString(32, 'a-z', '0-9', 'A-Z'),
+    accountId: u.id,
+    providerId: 'credential',
+    userId: u.id,
+    password: u.passwordHash,
+  });
 }
 
 /**

@@ -267,7 +267,8 @@ describe('concurrency', () => {
 
 describe('admin', () => {
   it('reads and sets the default and per-class rates, audited; sales use them', async () => {
-    const admin = await t.makeUser({ role: 'admin' });
+    // Rates move money: the owner's (ADR 0024).
+    const admin = await t.makeUser({ role: 'owner' });
     const u = await t.makeUser();
     const { cls, card } = await setup({ valueCents: 1000 });
     const other = await setup({ valueCents: 1000 });

@@ -1,6 +1,6 @@
 import { asc, eq, inArray } from 'drizzle-orm';
 import { buybackLines, buybacks } from '../../db/schema/buyback.ts';
-import type { PersonalDataSection } from '../personal-data.ts';
+import type { PersonalDataSection } from '../../lib/personal-data-section.ts';
 
 /** Sales back to the house: money records, kept on deletion. Lines hang off their sale. */
 export const buybackPersonalData: PersonalDataSection = {

@@ -9,7 +9,7 @@ import {
   updateBuybackRatesSchema,
 } from '../../../shared/contracts/collection.ts';
 import type { Deps } from '../../deps.ts';
-import { actorOf, requireAdmin, requireUser, requireVerified } from '../../http/guards.ts';
+import { actorOf, requireAdmin, requireOwner, requireUser, requireVerified } from '../../http/guards.ts';
 import { createRouter, errorResponses, jsonContent } from '../../http/openapi.ts';
 import { clientIp } from '../../http/security.ts';
 import { requireIdempotencyKey, sendIdempotent, withIdempotency } from '../../lib/idempotency.ts';
@@ -101,8 +101,8 @@ export function buybackRoutes(deps: Deps) {
       method: 'put',
       path: '/admin/buyback/rates',
       tags: ['admin buyback'],
-      summary: 'Set the default rate and class overrides (null = use the default). Audited.',
-      middleware: [requireAdmin] as const,
+      summary: 'Set the default rate and class overrides (null = use the default; owner only). Audited.',
+      middleware: [requireAdmin, requireOwner] as const,
       request: { body: json(updateBuybackRatesSchema) },
       responses: { 200: jsonContent(buybackRatesSchema, 'Rates'), ...errorResponses },
     }),

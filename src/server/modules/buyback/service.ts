@@ -20,10 +20,12 @@ import { buybackLines, buybacks } from '../../db/schema/buyback.ts';
 import { cardClasses, cards } from '../catalog/tables.ts';
 import { ownedCards } from '../inventory/tables.ts';
 import { AppError } from '../../http/errors.ts';
-import { likePattern } from '../collection/service.ts';
-import { moveCopies } from '../inventory/service.ts';
+import { likePattern } from '../../lib/like.ts';
+import { listedError, moveCopies } from '../inventory/service.ts';
+import { isStaffOrStaffLinked } from '../audit/duties.ts';
 import { credit, getBalance, lockBalance } from '../wallet/service.ts';
 import { getDefaultRateBp } from './rates.ts';
+import { plural } from '../../../shared/words.ts';
 
 /**
  * Selling vault cards back. A sale runs in the caller's transaction (withIdempotency +
@@ -43,6 +45,8 @@ interface Candidate {
   classId: string;
   className: string;
   valueCents: number;
+  /** The value the copy came with (opening, grant, drop). */
+  acquiredValueCents: number;
   classRateBp: number | null;
 }
 
@@ -54,10 +58,12 @@ const candidateColumns = {
   classId: cards.classId,
   className: cardClasses.name,
   valueCents: cards.valueCents,
+  acquiredValueCents: ownedCards.valueCents,
   classRateBp: cardClasses.buybackRateBp,
 };
 
 const notInVault = (rows: Candidate[]) => {
+  if (rows.some((r) => r.status === 'listed')) return listedError();
   const first = rows[0]!;
   const what =
     rows.length === 1
@@ -119,8 +125,14 @@ async function selectCandidates(db: DbOrTx, userId: string, input: BuybackInput,
   return rows;
 }
 
-function priceLines(rows: Candidate[], defaultRateBp: number): BuybackLine[] {
-  return rows.map((r) => {
+/**
+ * Separation of duties (ADR 0024): a staff seller, or an account a staff member referred, is
+ * paid on the lower of the card's value today and the value the copy came with, so no value change
+ * made in the back office after the copy was theirs can pay them. Collectors are paid today's value.
+ */
+function priceLines(rows: Candidate[], defaultRateBp: number, staffSeller = false): BuybackLine[] {
+  return rows.map((raw) => {
+    const r = staffSeller ? { ...raw, valueCents: Math.min(raw.valueCents, raw.acquiredValueCents) } : raw;
     const rateBp = r.classRateBp ?? defaultRateBp;
     return {
       ownedCardId: r.ownedCardId,
@@ -138,8 +150,8 @@ function priceLines(rows: Candidate[], defaultRateBp: number): BuybackLine[] {
 const sum = (lines: BuybackLine[], k: 'marketValueCents' | 'amountCents') => lines.reduce((s, l) => s + l[k], 0);
 
 export async function quote(db: DbOrTx, userId: string, input: BuybackInput): Promise<BuybackQuote> {
-  const [defaultRateBp, rows] = await Promise.all([getDefaultRateBp(), selectCandidates(db, userId, input, false)]);
-  const lines = priceLines(rows, defaultRateBp);
+  const [defaultRateBp, rows, staffSeller] = await Promise.all([getDefaultRateBp(), selectCandidates(db, userId, input, false), isStaffOrStaffLinked(db, userId)]);
+  const lines = priceLines(rows, defaultRateBp, staffSeller);
   return {
     lines,
     cardCount: lines.length,
@@ -159,7 +171,7 @@ export async function sell(
   // Same first lock as purchases and openings of this user: balance → owned cards → cards.
   await lockBalance(tx, userId);
   const rows = await selectCandidates(tx, userId, input, true);
-  const lines = priceLines(rows, getDefaultRateBp());
+  const lines = priceLines(rows, getDefaultRateBp(), await isStaffOrStaffLinked(tx, userId));
   const totalCents = sum(lines, 'amountCents');
   const marketValueCents = sum(lines, 'marketValueCents');
   if (input.expectedTotalCents !== undefined && input.expectedTotalCents !== totalCents) {
@@ -195,7 +207,7 @@ export async function sell(
       referenceId: buybackId,
       actorId: userId,
       idempotencyKey: opts.idempotencyKey ? `buyback:${opts.idempotencyKey}` : null,
-      memo: lines.length === 1 ? `Sold back ${lines[0]!.name}` : `Sold back ${lines.length} cards`,
+      memo: lines.length === 1 ? `Sold back ${lines[0]!.name}` : `Sold back ${plural(lines.length, 'card')}`,
     });
     ledgerEntryId = moved.entryId;
     balanceCents = moved.balanceCents;

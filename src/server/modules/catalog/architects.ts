@@ -8,7 +8,8 @@ import type { ActorCtx } from '../../http/types.ts';
 import { notFound } from '../../http/errors.ts';
 import { audit } from '../audit/service.ts';
 import { afterCatalogWrite } from './cache.ts';
-import { archivedWhere, inUse, iso, likePattern, withFkGuard } from './helpers.ts';
+import { archivedWhere, inUse, iso, withFkGuard } from './helpers.ts';
+import { likePattern } from '../../lib/like.ts';
 import { checkImage } from './textures.ts';
 
 /** Architects (card frame templates): admin list, create, edit, archive, delete. */

@@ -2,19 +2,24 @@ import { paged, type Paged } from '../../../shared/contracts/paging.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { and, asc, count, desc, eq, ilike, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import { adminCardListQuerySchema, cardInputSchema, cardPatchSchema, type Card, type LookRefs, type PublicSet, type StockAdjustment, type StockAdjustmentInput } from '../../../shared/contracts/catalog.ts';
+import { addSlabsInputSchema, adminCardListQuerySchema, cardInputSchema, slabPatchSchema, cardPatchSchema, type Card, type LookRefs, type PublicSet, type StockAdjustment, type StockAdjustmentInput } from '../../../shared/contracts/catalog.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { StockMovement, StockMovementReason } from '../../../shared/contracts/inventory.ts';
 import { architects, cardClasses, cards, textures } from '../../db/schema/catalog.ts';
-import { gradingFieldErrors } from '../../../shared/contracts/grading.ts';
-import { recordValues } from './value-history.ts';
+import { listingFieldErrors } from '../../../shared/contracts/grading.ts';
+import { recordFirstValue, recordValues } from './value-history.ts';
+import type { HeldValueChange } from '../../../shared/contracts/value-proposals.ts';
+import { assertNewCardValue, holdValueChange, supersedeByOwner, withinValueBound, type ValueActor } from './value-proposals.ts';
 import type { ActorCtx } from '../../http/types.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import { audit } from '../audit/service.ts';
 import { changeStock, listMovements } from '../inventory/service.ts';
+import { addSlabs, certOnUngraded, listSlabs, removeSlab, resolveNewSlabs, updateSlab, type NewSlab } from '../inventory/slabs.ts';
 import { afterCatalogWrite } from './cache.ts';
-import { archivedWhere, iso, likePattern, uploadExists, withFkGuard } from './helpers.ts';
+import { archivedWhere, iso, uploadExists, withFkGuard } from './helpers.ts';
+import { likePattern } from '../../lib/like.ts';
 import { lookRefs } from './look-refs.ts';
+import { plural } from '../../../shared/words.ts';
 
 /** Cards (admin): list, read, create, edit, archive, delete, stock adjustments (through the inventory gateway) and the stock history. */
 
@@ -35,7 +40,6 @@ export function cardDto(r: CardRow): Card {
     stock: r.stock,
     gradingCompany: r.gradingCompany,
     grade: r.grade,
-    certNumber: r.certNumber,
     frontPhotoKey: r.frontPhotoKey,
     backPhotoKey: r.backPhotoKey,
     archivedAt: iso(r.archivedAt),
@@ -115,21 +119,26 @@ export async function getAdminCard(db: Db, id: string) {
   return { card: { ...card, effectiveTextureId }, refs, adjustments };
 }
 
-type GradingInput = Pick<z.output<typeof cardPatchSchema>, 'gradingCompany' | 'grade' | 'certNumber' | 'frontPhotoKey' | 'backPhotoKey'>;
+type GradingInput = Pick<z.output<typeof cardPatchSchema>, 'gradingCompany' | 'grade' | 'frontPhotoKey' | 'backPhotoKey'>;
 
 /**
- * Company, grade and certificate are checked together, as they will be after the write (a patch
- * may send only one of them). Clearing the company clears the grade and certificate with it.
+ * Company and grade are checked together, as they will be after the write (a patch may send only
+ * one of them). Clearing the company clears the grade with it.
  */
 function resolveGrading(input: GradingInput, current?: Card) {
   const clearing = input.gradingCompany === null;
   const merged = {
     gradingCompany: input.gradingCompany !== undefined ? input.gradingCompany : (current?.gradingCompany ?? null),
     grade: clearing && input.grade === undefined ? null : input.grade !== undefined ? input.grade : (current?.grade ?? null),
-    certNumber: clearing && input.certNumber === undefined ? null : input.certNumber !== undefined ? input.certNumber : (current?.certNumber ?? null),
   };
-  return { merged, fields: gradingFieldErrors(merged) };
+  return { merged, fields: listingFieldErrors(merged) };
 }
+
+/** 400 stock_exceeds_slabs: a graded card's stock is its slabs in stock, never more. */
+export const stockExceedsSlabs = (slabs: number, field = 'stock') =>
+  new AppError(400, 'stock_exceeds_slabs', `A graded card's stock is its slabs: add a slab (with its certificate) for each copy. This card would have ${plural(slabs, 'slab')}.`, {
+    [field]: [`At most ${slabs}: one per slab, each with its own certificate.`],
+  });
 
 /** Checks the class, architect, texture, image, photos and grading of a card; field errors if not usable. */
 async function checkCardRefs(
@@ -163,22 +172,7 @@ async function checkCardRefs(
   if (Object.keys(fields).length) throw badRequest('Some fields need attention.', fields);
 }
 
-/** Whether the error (or one it wraps) names this constraint. */
-function violates(err: unknown, constraint: string): boolean {
-  let e = err as { constraint?: unknown; message?: unknown; cause?: unknown } | undefined;
-  for (let i = 0; e && i < 4; i++) {
-    if (e.constraint === constraint || (typeof e.message === 'string' && e.message.includes(`"${constraint}"`))) return true;
-    e = e.cause as typeof e;
-  }
-  return false;
-}
-
 function cardNumberTaken(err: unknown): never {
-  if (isUniqueViolation(err) && violates(err, 'cards_cert_unique')) {
-    throw new AppError(409, 'cert_taken', 'Another card already has this certificate number.', {
-      certNumber: ['Another card of this grading company already has this certificate number.'],
-    });
-  }
   if (isUniqueViolation(err)) {
     throw new AppError(409, 'number_taken', 'Another card in this set already has this number.', {
       number: ['Another card in this set already has this number.'],
@@ -194,48 +188,102 @@ function cardNumberTaken(err: unknown): never {
  */
 export type OnDrawable = (tx: DbOrTx, cardIds: string[]) => Promise<void>;
 
-export async function createCard(db: Db, ctx: ActorCtx, input: z.output<typeof cardInputSchema>, onDrawable?: OnDrawable): Promise<Card> {
+export async function createCard(db: Db, ctx: ValueActor, input: z.output<typeof cardInputSchema>, onDrawable?: OnDrawable): Promise<Card> {
+  assertNewCardValue(ctx, input.valueCents);
   return afterCatalogWrite(db, () =>
     db.transaction(async (tx) => {
       await checkCardRefs(tx, input);
-      const { stock, ...fields } = input;
+      const { stock: askedStock, certNumber, slabs: moreSlabs, ...fields } = input;
+      const grading = resolveGrading(input).merged;
+      // A graded card's copies are slabs (issue 38): the certificate given with the card is its
+      // first slab (with the card's photos), `slabs` the others; its stock is their number.
+      let slabs: NewSlab[] = [];
+      if (grading.gradingCompany) {
+        const asked = [
+          ...(certNumber ? [{ certNumber, frontPhotoKey: input.frontPhotoKey ?? null, backPhotoKey: input.backPhotoKey ?? null }] : []),
+          ...(moreSlabs ?? []),
+        ];
+        slabs = resolveNewSlabs(grading, asked, (i) => (certNumber && i === 0 ? '' : `slabs.${certNumber ? i - 1 : i}.`));
+        if (askedStock > slabs.length) throw stockExceedsSlabs(slabs.length);
+        for (const s of moreSlabs ?? []) for (const f of ['frontPhotoKey', 'backPhotoKey'] as const) {
+          const key = s[f];
+          if (key && !(await uploadExists(tx, key))) throw badRequest('Some slabs need attention.', { [f]: ['That photo was not found; upload it again.'] });
+        }
+      } else if (certNumber || moreSlabs?.length) {
+        throw certOnUngraded();
+      }
+      const stock = grading.gradingCompany ? slabs.length : askedStock;
       const [row] = await tx
         .insert(cards)
-        .values({ ...fields, ...resolveGrading(input).merged })
+        .values({ ...fields, ...grading })
         .returning()
         .catch(cardNumberTaken);
       await recordValues(tx, [{ cardId: row!.id, valueCents: row!.valueCents }], 'created');
       // Stock only through the inventory, which logs it.
-      if (stock > 0) {
+      if (slabs.length > 0) await addSlabs(tx, row!.id, slabs, 'initial', { actorId: ctx.actorId, note: 'Initial stock' });
+      else if (stock > 0) {
         await changeStock(tx, { cardId: row!.id, delta: stock, reason: 'initial', actorId: ctx.actorId, note: 'Initial stock' });
       }
       const dto = cardDto({ ...row!, stock });
       if (stock > 0 && dto.active) await onDrawable?.(tx, [dto.id]);
-      await audit(tx, { ...ctx, action: 'catalog.card.create', targetType: 'card', targetId: dto.id, before: null, after: dto });
+      await audit(tx, { actorId: ctx.actorId, ip: ctx.ip, action: 'catalog.card.create', targetType: 'card', targetId: dto.id, before: null, after: dto });
       return dto;
     }),
   );
 }
 
-export async function updateCard(db: Db, ctx: ActorCtx, id: string, patch: z.output<typeof cardPatchSchema>, onDrawable?: OnDrawable): Promise<Card> {
+/**
+ * Edits a card. A non-owner's value change beyond the owner's daily bound is held for the owner
+ * (value-proposals.ts, ADR 0024): the rest of the edit applies, the value stays, and `held` says so.
+ */
+export async function updateCard(
+  db: Db,
+  ctx: ValueActor,
+  id: string,
+  input: z.output<typeof cardPatchSchema>,
+  onDrawable?: OnDrawable,
+): Promise<{ card: Card; held: HeldValueChange | null }> {
   return afterCatalogWrite(db, () =>
     db.transaction(async (tx) => {
       const before = await getCard(tx, id);
+      let patch = input;
+      let held: HeldValueChange | null = null;
+      if (patch.valueCents !== undefined && patch.valueCents !== before.valueCents) {
+        // A card with no recorded value yet (made before the history existed, or by the seed)
+        // gets its current one first, dated when it was last written, so the 24-hour bound
+        // measures from it and not from the first change.
+        await recordFirstValue(tx, id, before.valueCents, new Date(before.updatedAt));
+        if (ctx.role === 'owner') await supersedeByOwner(tx, id, ctx.actorId);
+        else if (!(await withinValueBound(tx, id, before.valueCents, patch.valueCents))) {
+          held = await holdValueChange(tx, ctx, id, before.valueCents, patch.valueCents);
+          const { valueCents: _held, ...rest } = patch;
+          patch = rest;
+        }
+      }
       if (patch.active && before.archivedAt) {
         throw badRequest('Restore this card before putting it on sale.', { active: ['An archived card cannot be active; restore it first.'] });
       }
       await checkCardRefs(tx, patch, before);
+      const grading = resolveGrading(patch, before).merged;
+      if (before.gradingCompany && !grading.gradingCompany && (await listSlabs(tx, id)).length > 0) {
+        throw new AppError(409, 'in_use', 'This card has slabs, each with a certificate: it stays graded.', {
+          gradingCompany: ['A card with slabs stays graded.'],
+        });
+      }
+      if (!before.gradingCompany && grading.gradingCompany && before.stock > 0) {
+        throw stockExceedsSlabs(0, 'gradingCompany');
+      }
       const [row] = await tx
         .update(cards)
-        .set({ ...patch, ...resolveGrading(patch, before).merged, updatedAt: new Date() })
+        .set({ ...patch, ...grading, updatedAt: new Date() })
         .where(eq(cards.id, id))
         .returning()
         .catch(cardNumberTaken);
       const after = cardDto(row!);
       if (after.valueCents !== before.valueCents) await recordValues(tx, [{ cardId: id, valueCents: after.valueCents }], 'admin_edit');
       if (after.active && after.stock > 0 && (!before.active || before.classId !== after.classId)) await onDrawable?.(tx, [id]);
-      await audit(tx, { ...ctx, action: 'catalog.card.update', targetType: 'card', targetId: id, before, after });
-      return after;
+      await audit(tx, { actorId: ctx.actorId, ip: ctx.ip, action: 'catalog.card.update', targetType: 'card', targetId: id, before, after });
+      return { card: after, held };
     }),
   );
 }
@@ -281,6 +329,15 @@ export async function deleteCard(db: Db, ctx: ActorCtx, id: string): Promise<voi
 
 export async function adjustStock(db: Db, ctx: ActorCtx, id: string, input: StockAdjustmentInput, onDrawable?: OnDrawable): Promise<{ card: Card; adjustment: StockAdjustment }> {
   return db.transaction(async (tx) => {
+    const [graded] = await tx.select({ g: cards.gradingCompany, stock: cards.stock }).from(cards).where(eq(cards.id, id));
+    if (!graded) throw notFound('No such card.');
+    // A graded card's stock moves only with its slabs (issue 38).
+    if (graded.g && input.delta > 0) throw stockExceedsSlabs(graded.stock, 'delta');
+    if (graded.g) {
+      throw new AppError(409, 'in_use', 'A graded card leaves stock one slab at a time: remove the slab itself.', {
+        delta: ['Remove the specific slab from the card\'s slabs instead.'],
+      });
+    }
     // The inventory's conditional update refuses to go below zero, even under races.
     const moved = await changeStock(tx, { cardId: id, delta: input.delta, reason: 'admin_adjust', actorId: ctx.actorId, note: input.reason });
     if (!moved) {
@@ -332,6 +389,9 @@ const MOVEMENT_TEXT: Record<StockMovementReason, string> = {
   drop_release: 'Released from a daily drop',
   ship_return: 'Shipment returned',
   ship_lost: 'Shipment lost',
+  market_list: 'Listed on the market',
+  market_delist: 'Delisted from the market',
+  market_sale: 'Sold on the market',
 };
 
 function adjustmentDto(m: StockMovement): StockAdjustment {
@@ -371,4 +431,65 @@ export async function listAllSets(db: Db): Promise<PublicSet[]> {
     .groupBy(cards.setName)
     .orderBy(asc(cards.setName));
   return rows;
+}
+
+// ───────────────────────── slabs (issue 38) ─────────────────────────
+
+async function gradedCard(tx: DbOrTx, id: string) {
+  const card = await getCard(tx, id);
+  if (!card.gradingCompany) throw certOnUngraded();
+  return card;
+}
+
+async function checkPhotos(tx: DbOrTx, keys: Record<string, string | null | undefined>) {
+  const fields: Record<string, string[]> = {};
+  for (const [f, key] of Object.entries(keys)) if (key && !(await uploadExists(tx, key))) fields[f] = ['That photo was not found; upload it again.'];
+  if (Object.keys(fields).length) throw badRequest('Some fields need attention.', fields);
+}
+
+/** A card's slabs (admin). */
+export async function cardSlabs(db: Db, id: string) {
+  await getCard(db, id);
+  return { items: await listSlabs(db, id) };
+}
+
+/** Adds slabs (each with its certificate) to a graded card: its stock grows by one per slab. */
+export async function addCardSlabs(db: Db, ctx: ActorCtx, id: string, input: z.output<typeof addSlabsInputSchema>, onDrawable?: OnDrawable) {
+  return afterCatalogWrite(db, () =>
+    db.transaction(async (tx) => {
+      const card = await gradedCard(tx, id);
+      const slabs = resolveNewSlabs(card, input.slabs);
+      for (const [i, s] of input.slabs.entries()) await checkPhotos(tx, { [`slabs.${i}.frontPhotoKey`]: s.frontPhotoKey, [`slabs.${i}.backPhotoKey`]: s.backPhotoKey });
+      const added = await addSlabs(tx, id, slabs, 'admin_adjust', { actorId: ctx.actorId });
+      if (added.stockAfter === slabs.length && card.active) await onDrawable?.(tx, [id]);
+      await audit(tx, { ...ctx, action: 'catalog.card.slabs.add', targetType: 'card', targetId: id, before: { stock: card.stock }, after: { stock: added.stockAfter, slabs: added.slabs } });
+      return { card: { ...card, stock: added.stockAfter }, slabs: added.slabs };
+    }),
+  );
+}
+
+/** Edits a slab; filling in a held slab's certificate puts it into stock. */
+export async function updateCardSlab(db: Db, ctx: ActorCtx, id: string, slabId: string, patch: z.output<typeof slabPatchSchema>, onDrawable?: OnDrawable) {
+  return afterCatalogWrite(db, () =>
+    db.transaction(async (tx) => {
+      const card = await gradedCard(tx, id);
+      await checkPhotos(tx, { frontPhotoKey: patch.frontPhotoKey, backPhotoKey: patch.backPhotoKey });
+      const res = await updateSlab(tx, id, slabId, patch, { actorId: ctx.actorId });
+      if (res.stockAfter === 1 && card.active) await onDrawable?.(tx, [id]);
+      await audit(tx, { ...ctx, action: 'catalog.card.slabs.update', targetType: 'card', targetId: id, before: res.before, after: res.after });
+      return { slab: res.after };
+    }),
+  );
+}
+
+/** Removes a slab that is in the shop (in stock or held): its stock goes down with it. */
+export async function removeCardSlab(db: Db, ctx: ActorCtx, id: string, slabId: string) {
+  return afterCatalogWrite(db, () =>
+    db.transaction(async (tx) => {
+      await gradedCard(tx, id);
+      const removed = await removeSlab(tx, id, slabId, { actorId: ctx.actorId });
+      await audit(tx, { ...ctx, action: 'catalog.card.slabs.remove', targetType: 'card', targetId: id, before: removed, after: null });
+      return { ok: true as const };
+    }),
+  );
 }

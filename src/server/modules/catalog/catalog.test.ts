@@ -13,7 +13,8 @@ let frameKey: string;
 
 beforeAll(async () => {
   t = await catalogTestContext();
-  admin = as(t, 'admin');
+  // Catalog mechanics as the owner: an admin's value bounds are tested in separation-of-duties.test.ts.
+  admin = as(t, 'owner');
   imageKey = await uploadImage(t, '#ff00aa');
   frameKey = await uploadImage(t, '#222233');
 });

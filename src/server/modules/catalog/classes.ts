@@ -1,3 +1,4 @@
+import type { StaffRole } from '../audit/duties.ts';
 import { paged, type Paged } from '../../../shared/contracts/paging.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { and, asc, count, desc, eq, ilike, sql } from 'drizzle-orm';
@@ -9,7 +10,8 @@ import type { ActorCtx } from '../../http/types.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import { audit } from '../audit/service.ts';
 import { afterCatalogWrite } from './cache.ts';
-import { archivedWhere, inUse, iso, likePattern, withFkGuard } from './helpers.ts';
+import { archivedWhere, inUse, iso, withFkGuard } from './helpers.ts';
+import { likePattern } from '../../lib/like.ts';
 
 /** Card classes (rarity tiers): admin list, create, edit, archive, delete. Every write is audited and drops the public caches. */
 
@@ -74,22 +76,33 @@ function classNameTaken(err: unknown): never {
   throw err;
 }
 
-export async function createClass(db: Db, ctx: ActorCtx, input: z.output<typeof classInputSchema>): Promise<CardClass> {
+/** A class's own buyback rate moves money: only the owner sets or changes it (ADR 0024). */
+function assertRateByOwner(role: StaffRole): void {
+  if (role !== 'owner') {
+    throw new AppError(403, 'owner_role_required', 'Only the owner sets a class’s buyback rate. Leave it as it is, or ask the owner.', {
+      buybackRateBp: ['Only the owner changes this.'],
+    });
+  }
+}
+
+export async function createClass(db: Db, ctx: ActorCtx & { role: StaffRole }, input: z.output<typeof classInputSchema>): Promise<CardClass> {
+  if (input.buybackRateBp !== null) assertRateByOwner(ctx.role);
   return afterCatalogWrite(db, () =>
     db.transaction(async (tx) => {
       await checkTextureRef(tx, input.defaultTextureId, 'defaultTextureId');
       const [row] = await tx.insert(cardClasses).values(input).returning().catch(classNameTaken);
       const dto = classDto(row!, 0);
-      await audit(tx, { ...ctx, action: 'catalog.class.create', targetType: 'card_class', targetId: row!.id, before: null, after: dto });
+      await audit(tx, { actorId: ctx.actorId, ip: ctx.ip, action: 'catalog.class.create', targetType: 'card_class', targetId: row!.id, before: null, after: dto });
       return dto;
     }),
   );
 }
 
-export async function updateClass(db: Db, ctx: ActorCtx, id: string, patch: z.output<typeof classPatchSchema>): Promise<CardClass> {
+export async function updateClass(db: Db, ctx: ActorCtx & { role: StaffRole }, id: string, patch: z.output<typeof classPatchSchema>): Promise<CardClass> {
   return afterCatalogWrite(db, () =>
     db.transaction(async (tx) => {
       const before = await getClass(tx, id);
+      if (patch.buybackRateBp !== undefined && patch.buybackRateBp !== before.buybackRateBp) assertRateByOwner(ctx.role);
       if (patch.defaultTextureId !== undefined && patch.defaultTextureId !== before.defaultTextureId) {
         await checkTextureRef(tx, patch.defaultTextureId, 'defaultTextureId');
       }
@@ -100,7 +113,7 @@ export async function updateClass(db: Db, ctx: ActorCtx, id: string, patch: z.ou
         .returning()
         .catch(classNameTaken);
       const after = classDto(row!, before.cardCount);
-      await audit(tx, { ...ctx, action: 'catalog.class.update', targetType: 'card_class', targetId: id, before, after });
+      await audit(tx, { actorId: ctx.actorId, ip: ctx.ip, action: 'catalog.class.update', targetType: 'card_class', targetId: id, before, after });
       return after;
     }),
   );

@@ -1,3 +1,6 @@
+import { formatMoney } from '../../../shared/money.ts';
+import { setting } from '../settings/store.ts';
+import { withinValueBound, type ValueActor } from './value-proposals.ts';
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import {
@@ -13,9 +16,10 @@ import type { Db, DbOrTx } from '../../db/client.ts';
 import { architects, cardClasses, cards, textures } from '../../db/schema/catalog.ts';
 import { uploads } from '../uploads/tables.ts';
 import { changeStock } from '../inventory/service.ts';
+import { stockExceedsSlabs } from './cards.ts';
 import { audit } from '../audit/service.ts';
 import { CsvSyntaxError, parseCsv, toCsv } from '../../lib/csv.ts';
-import type { ActorCtx } from '../../http/types.ts';
+import { likePattern } from '../../lib/like.ts';
 import { afterCatalogWrite } from './cache.ts';
 import { recordValues } from './value-history.ts';
 
@@ -54,7 +58,7 @@ function parseBool(s: string): boolean | null {
  * Creates or updates cards from CSV (matched on set + number). Every row is checked first;
  * if any row has a problem nothing is written and every problem is reported with its row.
  */
-export async function importCardsCsv(db: Db, ctx: ActorCtx, csv: string, dryRun: boolean): Promise<CsvImportResult> {
+export async function importCardsCsv(db: Db, ctx: ValueActor, csv: string, dryRun: boolean): Promise<CsvImportResult> {
   const errors: RowError[] = [];
   const fail = (): CsvImportResult => ({ ok: false, dryRun, created: 0, updated: 0, errors });
 
@@ -205,15 +209,38 @@ export async function importCardsCsv(db: Db, ctx: ActorCtx, csv: string, dryRun:
     // Existing cards are matched on (set, number); the unique index makes the match exact.
     const sets = [...new Set(parsed.map((p) => p.setName))];
     const base = q
-      .select({ id: cards.id, setName: cards.setName, number: cards.number, stock: cards.stock, valueCents: cards.valueCents })
+      .select({ id: cards.id, setName: cards.setName, number: cards.number, stock: cards.stock, valueCents: cards.valueCents, graded: cards.gradingCompany })
       .from(cards)
       .where(inArray(cards.setName, sets));
     const rows = lock ? await base.for('update') : await base;
     return new Map(rows.map((r) => [`${r.setName}#${r.number}`, r]));
   };
 
+  /**
+   * A non-owner's import is held to the owner's value bounds (ADR 0024): a new card above the
+   * new-card cap, or a value change beyond the daily bound, is a row error (no proposals from a
+   * file: the card's edit form holds one for the owner).
+   */
+  const valueErrors = async (q: DbOrTx, existing: Awaited<ReturnType<typeof matchExisting>>): Promise<RowError[]> => {
+    if (ctx.role === 'owner') return [];
+    const out: RowError[] = [];
+    const cap = setting('catalog.valueLimits').newCardMaxCents;
+    for (const p of parsed) {
+      const hit = existing.get(`${p.setName}#${p.number}`);
+      if (!hit) {
+        if (p.valueCents > cap) out.push({ row: p.row, field: 'value', message: `A new card worth more than ${formatMoney(cap, ctx.currency)} needs the owner.` });
+      } else if (p.valueCents !== hit.valueCents && !(await withinValueBound(q, hit.id, hit.valueCents, p.valueCents))) {
+        out.push({ row: p.row, field: 'value', message: 'This value change is more than admins may make alone in a day: change it in the card’s form (the owner approves it) or ask the owner.' });
+      }
+    }
+    return out;
+  };
+  class HeldByOwner extends Error {}
+
   if (dryRun) {
     const existing = await matchExisting(db, false);
+    errors.push(...(await valueErrors(db, existing)));
+    if (errors.length) return fail();
     const updated = parsed.filter((p) => existing.has(`${p.setName}#${p.number}`)).length;
     return { ok: true, dryRun, created: parsed.length - updated, updated, errors: [] };
   }
@@ -221,6 +248,11 @@ export async function importCardsCsv(db: Db, ctx: ActorCtx, csv: string, dryRun:
   return afterCatalogWrite(db, () =>
     db.transaction(async (tx) => {
       const existing = await matchExisting(tx, true);
+      const refused = await valueErrors(tx, existing);
+      if (refused.length) {
+        errors.push(...refused);
+        throw new HeldByOwner();
+      }
       let created = 0;
       let updated = 0;
       const ids: string[] = [];
@@ -243,6 +275,8 @@ export async function importCardsCsv(db: Db, ctx: ActorCtx, csv: string, dryRun:
             .update(cards)
             .set({ ...values, updatedAt: new Date() })
             .where(eq(cards.id, hit.id));
+          // A graded card's stock is its slabs (issue 38): a CSV cannot add or remove them.
+          if (stock !== hit.stock && hit.graded) throw stockExceedsSlabs(hit.stock);
           // The row is locked (matchExisting): the delta is exact. Stock only through the inventory.
           if (stock !== hit.stock) {
             const moved = await changeStock(tx, { cardId: hit.id, delta: stock - hit.stock, reason: 'csv_import', actorId: ctx.actorId, note: 'CSV import', referenceType: 'csv_import' });
@@ -267,7 +301,8 @@ export async function importCardsCsv(db: Db, ctx: ActorCtx, csv: string, dryRun:
       }
       await recordValues(tx, valued, 'csv_import');
       await audit(tx, {
-        ...ctx,
+        actorId: ctx.actorId,
+        ip: ctx.ip,
         action: 'catalog.card.import',
         targetType: 'card',
         targetId: null,
@@ -276,7 +311,10 @@ export async function importCardsCsv(db: Db, ctx: ActorCtx, csv: string, dryRun:
       });
       return { ok: true, dryRun, created, updated, errors: [] };
     }),
-  );
+  ).catch((err: unknown) => {
+    if (err instanceof HeldByOwner) return fail();
+    throw err;
+  });
 }
 
 /** 1234 → "12.34", with integer arithmetic only. */
@@ -292,7 +330,7 @@ export async function exportCardsCsv(db: Db, q: z.output<typeof adminCardListQue
     q.classId ? eq(cards.classId, q.classId) : undefined,
     q.set ? eq(cards.setName, q.set) : undefined,
     q.active ? eq(cards.active, q.active === 'true') : undefined,
-    q.q ? sql`${cards.name} ilike ${`%${q.q.replace(/[\\%_]/g, (m) => `\\${m}`)}%`}` : undefined,
+    q.q ? sql`${cards.name} ilike ${likePattern(q.q)}` : undefined,
   );
   for (let offset = 0; ; offset += EXPORT_CHUNK) {
     const rows = await db

@@ -20,7 +20,8 @@ let seq = 1;
 
 beforeAll(async () => {
   t = await catalogTestContext();
-  admin = as(t, 'admin');
+  // Catalog mechanics as the owner: an admin's value bounds are tested in separation-of-duties.test.ts.
+  admin = as(t, 'owner');
   imageKey = await uploadImage(t, '#ff00aa');
   photoKey = await uploadImage(t, '#334455');
   const cls = await admin.post('/api/admin/catalog/classes', { name: 'Graded rare', colour: '#a855f7', sortOrder: 1 });
@@ -38,13 +39,14 @@ const cardBody = (extra: Record<string, unknown> = {}) => ({
   architectId,
   imageKey,
   valueCents: 1000,
-  stock: 2,
+  // A graded card's stock is its slabs (issue 38): the certificate given with it is one.
+  stock: extra.gradingCompany ? 1 : 2,
   ...extra,
 });
 async function create(extra: Record<string, unknown> = {}) {
   const res = await admin.post('/api/admin/catalog/cards', cardBody(extra));
   expect(res.status, await res.clone().text()).toBe(201);
-  return (await res.json()).card as { id: string; valueCents: number; gradingCompany: string | null; grade: number | null; certNumber: string | null };
+  return (await res.json()).card as { id: string; valueCents: number; gradingCompany: string | null; grade: number | null };
 }
 const history = async (cardId: string) =>
   t.deps.db
@@ -72,8 +74,7 @@ describe('grades per company', () => {
     [{ gradingCompany: null, grade: 9, certNumber: null }, 'grade', /grading company first/],
     [{ gradingCompany: 'PSA', grade: 10, certNumber: '12AB' }, 'certNumber', /PSA certificate number is 8 to 10 digits/],
     [{ gradingCompany: 'CGC', grade: 10, certNumber: '12345678' }, 'certNumber', /CGC certificate number is 10 digits/],
-    [{ gradingCompany: 'BGS', grade: 10, certNumber: '' }, 'certNumber', /Enter the BGS certificate number/],
-    [{ gradingCompany: 'ABC', grade: 10, certNumber: '12345678' }, 'gradingCompany', /PSA, BGS or CGC/],
+    [{ gradingCompany: 'ABC', grade: 10, certNumber: '12345678' }, 'gradingCompany', /PSA, BGS, CGC or SGC/],
   ])('400 with a field message: %o', async (grading, field, message) => {
     const res = await admin.post('/api/admin/catalog/cards', cardBody(grading));
     expect(res.status).toBe(400);
@@ -84,10 +85,13 @@ describe('grades per company', () => {
 
   it('accepts a real grade, and the photos, and audits them', async () => {
     const card = await create({ gradingCompany: 'PSA', grade: 8.5, certNumber: '80000001', frontPhotoKey: photoKey, backPhotoKey: photoKey });
-    expect(card).toMatchObject({ gradingCompany: 'PSA', grade: 8.5, certNumber: '80000001' });
-    const res = await admin.patch(`/api/admin/catalog/cards/${card.id}`, { gradingCompany: 'BGS', grade: 9.5, certNumber: '0012345678' });
+    expect(card).toMatchObject({ gradingCompany: 'PSA', grade: 8.5, stock: 1 });
+    // The certificate is the card's first slab's (issue 38), with the card's photos.
+    const slabs = (await (await admin.get(`/api/admin/catalog/cards/${card.id}/slabs`)).json()).items;
+    expect(slabs).toMatchObject([{ grader: 'PSA', grade: 8.5, certNumber: '80000001', state: 'in_stock', frontPhotoKey: photoKey }]);
+    const res = await admin.patch(`/api/admin/catalog/cards/${card.id}`, { gradingCompany: 'BGS', grade: 9.5 });
     expect(res.status, await res.clone().text()).toBe(200);
-    expect((await res.json()).card).toMatchObject({ gradingCompany: 'BGS', grade: 9.5, certNumber: '0012345678', frontPhotoKey: photoKey });
+    expect((await res.json()).card).toMatchObject({ gradingCompany: 'BGS', grade: 9.5, frontPhotoKey: photoKey });
     const [audit] = await t.deps.db
       .select({ before: auditLog.before, after: auditLog.after })
       .from(auditLog)
@@ -97,8 +101,12 @@ describe('grades per company', () => {
     // A patch that does not name the grading leaves it; clearing the company clears it all.
     const keep = await admin.patch(`/api/admin/catalog/cards/${card.id}`, { name: 'Renamed slab' });
     expect((await keep.json()).card.gradingCompany).toBe('BGS');
-    const cleared = await admin.patch(`/api/admin/catalog/cards/${card.id}`, { gradingCompany: null });
-    expect((await cleared.json()).card).toMatchObject({ gradingCompany: null, grade: null, certNumber: null });
+    // A card with slabs stays graded; a graded card without any can be made raw again.
+    const refused = await admin.patch(`/api/admin/catalog/cards/${card.id}`, { gradingCompany: null });
+    expect(refused.status).toBe(409);
+    const bare = await create({ gradingCompany: 'PSA', grade: 9, stock: 0 });
+    const cleared = await admin.patch(`/api/admin/catalog/cards/${bare.id}`, { gradingCompany: null });
+    expect((await cleared.json()).card).toMatchObject({ gradingCompany: null, grade: null });
   });
 
   it('refuses a photo that was never uploaded', async () => {
@@ -188,7 +196,8 @@ describe('the graded filter', () => {
     expect(ids).toContain(slab.id);
     expect(ids).not.toContain(raw.id);
     expect(graded.items.every((c: { grading: unknown }) => c.grading !== null)).toBe(true);
-    expect(graded.items.find((c: { id: string }) => c.id === slab.id).grading).toEqual({ company: 'CGC', grade: 9.5, certNumber: '4000000009' });
+    // The catalog lists the grade; each slab has its own certificate (issue 38).
+    expect(graded.items.find((c: { id: string }) => c.id === slab.id).grading).toEqual({ company: 'CGC', grade: 9.5, certNumber: null });
     const rawList = await (await t.request('/api/cards?graded=false&pageSize=96')).json();
     expect(rawList.items.map((c: { id: string }) => c.id)).toContain(raw.id);
     expect(rawList.items.every((c: { grading: unknown }) => c.grading === null)).toBe(true);
@@ -228,7 +237,7 @@ describe('personal data', () => {
   it('grading, photos and the value history name nobody, so no export or erasure changes', () => {
     const personal = /user|owner|actor|email|ip|name_of/i;
     expect(Object.values(getTableColumns(cardValueHistory)).map((c) => c.name).filter((n) => personal.test(n))).toEqual([]);
-    const added = ['grading_company', 'grade', 'cert_number', 'front_photo_key', 'back_photo_key'];
+    const added = ['grading_company', 'grade', 'front_photo_key', 'back_photo_key'];
     expect(Object.values(getTableColumns(cards)).map((c) => c.name)).toEqual(expect.arrayContaining(added));
     const personalTables = personalDataSections.flatMap((sec) => sec.tables.map((x) => x.table));
     expect(personalTables).not.toContain(cardValueHistory);

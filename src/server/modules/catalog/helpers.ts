@@ -4,14 +4,11 @@ import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client.ts';
 import { uploads } from '../uploads/tables.ts';
 import { AppError } from '../../http/errors.ts';
+import { plural, verb } from '../../../shared/words.ts';
 
 /** Small helpers shared by the catalog's entity files: archive filters, in-use refusals, image checks. */
 
 export const iso = (d: Date | null) => (d ? d.toISOString() : null);
-
-export function likePattern(q: string) {
-  return `%${q.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
-}
 
 export function archivedWhere(col: PgColumn, mode: 'active' | 'archived' | 'all'): SQL | undefined {
   if (mode === 'active') return isNull(col);
@@ -20,7 +17,7 @@ export function archivedWhere(col: PgColumn, mode: 'active' | 'archived' | 'all'
 }
 
 export const inUse = (what: string, n: number, by: string) =>
-  new AppError(409, 'in_use', `${n} ${by}${n === 1 ? '' : 's'} still use${n === 1 ? 's' : ''} this ${what}. Archive it instead.`);
+  new AppError(409, 'in_use', `${plural(n, by)} still ${verb(n, 'uses', 'use')} this ${what}. Archive it instead.`);
 
 /** Something else in the database (packs, owned cards…) references the row. */
 const referencedElsewhere = (what: string) =>

@@ -1,6 +1,7 @@
 import { asc, eq } from 'drizzle-orm';
 import { uploads } from '../uploads/tables.ts';
-import type { PersonalDataSection } from '../personal-data.ts';
+import { cardValueProposals } from '../../db/schema/catalog.ts';
+import type { PersonalDataSection } from '../../lib/personal-data-section.ts';
 
 /**
  * Staff work on the catalog: who uploaded an image. Business records, kept. Who moved stock is in
@@ -8,7 +9,10 @@ import type { PersonalDataSection } from '../personal-data.ts';
  */
 export const catalogPersonalData: PersonalDataSection = {
   name: 'catalog',
-  tables: [{ table: uploads, keyedBy: ['created_by'], onDelete: 'keep', why: 'catalog asset; creator id is pseudonymous' }],
+  tables: [
+    { table: uploads, keyedBy: ['created_by'], onDelete: 'keep', why: 'catalog asset; creator id is pseudonymous' },
+    { table: cardValueProposals, keyedBy: ['proposed_by', 'decided_by'], onDelete: 'keep', why: 'staff work record (value reviews, ADR 0024); ids are pseudonymous' },
+  ],
   async export(db, { id }) {
     const ups = await db.select({ key: uploads.key, createdAt: uploads.createdAt }).from(uploads).where(eq(uploads.createdBy, id)).orderBy(asc(uploads.createdAt));
     return { uploads: ups.map((u) => ({ key: u.key, createdAt: u.createdAt.toISOString() })) };

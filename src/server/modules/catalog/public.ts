@@ -8,7 +8,7 @@ import { notFound } from '../../http/errors.ts';
 import { ResponseCache, type CachedResponse } from './response-cache.ts';
 import { CACHE_ABOVE, PUBLIC_CACHE_TTL_MS, PUBLIC_LIST_CACHE, cachedCount, generationOf, publicListCache, setsCache } from './cache.ts';
 import { effectiveTexture, gradedWhere } from './cards.ts';
-import { likePattern } from './helpers.ts';
+import { likePattern } from '../../lib/like.ts';
 import { lookRefs } from './look-refs.ts';
 
 /** The public catalog reads (/api/cards, classes, sets), served through the caches in cache.ts. */
@@ -42,7 +42,8 @@ type GradingColumns = { gradingCompany: GradingCompany | null; grade: number | n
 /** The flat grading columns as the public card's `grading` (null for a raw card). */
 export function withGrading<T extends GradingColumns>(row: T): Omit<T, keyof GradingColumns> & { grading: Grading | null } {
   const { gradingCompany, grade, certNumber, ...rest } = row;
-  return { ...rest, grading: gradingCompany && grade !== null && certNumber ? { company: gradingCompany, grade, certNumber } : null };
+  // A listing's grade; each slab has its own certificate (issue 38), so the catalog names none.
+  return { ...rest, grading: gradingCompany && grade !== null ? { company: gradingCompany, grade, certNumber: certNumber ?? null } : null };
 }
 
 

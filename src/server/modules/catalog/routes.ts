@@ -25,21 +25,27 @@ import {
   publicSetSchema,
   stockAdjustmentInputSchema,
   stockAdjustmentSchema,
+  addSlabsInputSchema,
+  slabListSchema,
+  slabPatchSchema,
+  slabSchema,
   textureInputSchema,
   textureListQuerySchema,
   texturePatchSchema,
   textureSchema,
 } from '../../../shared/contracts/catalog.ts';
 import type { Deps } from '../../deps.ts';
-import { tellWishersOfCards } from '../shop/admin.ts';
-import { actorCtx, requireAdmin } from '../../http/guards.ts';
+import { actorCtx, requireAdmin, requireOwner } from '../../http/guards.ts';
+import { auditedRefusals, staffRole } from '../audit/duties.ts';
+import { heldValueChangeSchema, rejectValueProposalSchema, valueProposalListQuerySchema, valueProposalListSchema, valueProposalSchema } from '../../../shared/contracts/value-proposals.ts';
+import { approveValueProposal, listValueProposals, rejectValueProposal } from './value-proposals.ts';
 import { createRouter, errorResponses, jsonContent, z } from '../../http/openapi.ts';
 import type { AppEnv } from '../../http/types.ts';
 import { exportCardsCsv, importCardsCsv } from './csv-import.ts';
 import { acceptsGzip, etagMatches } from './response-cache.ts';
 import { createArchitect, deleteArchitect, getArchitect, listArchitects, setArchitectArchived, updateArchitect } from './architects.ts';
 import { PUBLIC_LIST_MAX_AGE_S, connectCatalogCaches } from './cache.ts';
-import { adjustStock, createCard, deleteCard, getAdminCard, getCard, listAdminCards, listAllSets, listStockAdjustments, sampleImageKey, setCardArchived, updateCard, type OnDrawable } from './cards.ts';
+import { addCardSlabs, adjustStock, cardSlabs, createCard, removeCardSlab, updateCardSlab, deleteCard, getAdminCard, getCard, listAdminCards, listAllSets, listStockAdjustments, sampleImageKey, setCardArchived, updateCard, type OnDrawable } from './cards.ts';
 import { createClass, deleteClass, getClass, listClasses, setClassArchived, updateClass } from './classes.ts';
 import { getPublicCard, listPublicClasses, listPublicSets, publicCardPageResponse } from './public.ts';
 import { getValueHistory } from './value-history.ts';
@@ -56,14 +62,20 @@ const adminCardItemSchema = cardSchema.extend({ effectiveTextureId: z.string().n
 
 /**
  * The catalog API. Admin routes (/api/admin/catalog/…) need requireAdmin; the public ones
- * (/api/cards, /api/catalog/…) show only what is on sale.
+ * (/api/cards, /api/catalog/…) show only what is on sale. `onDrawable` is the shop's: cards back
+ * on sale reach wishers through the live products that can draw them, and the catalog sits below
+ * the shop, so modules/index.ts hands it in (issue 42).
  */
-export function catalogRoutes(deps: Deps) {
+export function catalogRoutes(deps: Deps, { onDrawable: wishers }: { onDrawable: OnDrawable }) {
   const app = createRouter();
   const db = deps.db;
   const ctxOf = (c: Context<AppEnv>) => actorCtx(c, deps.config.trustProxy);
-  // Cards back on sale reach wishers through the live products that can draw them.
-  const wishers: OnDrawable = (tx, ids) => tellWishersOfCards(deps, tx, ids);
+  // Value and buyback-rate writes need the role and currency: the owner's bounds bind the others (ADR 0024).
+  const valueActor = (c: Context<AppEnv>) => ({ ...ctxOf(c), role: staffRole(c), currency: deps.config.currency });
+  const refusals = <T,>(c: Context<AppEnv>, action: string, targetId: string | null, after: unknown, fn: () => Promise<T>) => {
+    const ctx = ctxOf(c);
+    return auditedRefusals(c, db, { actor: { userId: ctx.actorId }, action, targetType: action.startsWith('catalog.class') ? 'card_class' : 'card', targetId, ip: ctx.ip, after }, fn);
+  };
   connectCatalogCaches(deps);
 
   // ───────────── classes ─────────────
@@ -81,7 +93,11 @@ export function catalogRoutes(deps: Deps) {
       request: { body: { required: true, content: { 'application/json': { schema: classInputSchema } } } },
       responses: { 201: jsonContent(z.object({ class: cardClassSchema }), 'Created'), ...errorResponses },
     }),
-    async (c) => c.json({ class: await createClass(db, ctxOf(c), c.req.valid('json')) }, 201),
+    async (c) => {
+      const body = c.req.valid('json');
+      const cls = await refusals(c, 'catalog.class.create', null, { buybackRateBp: body.buybackRateBp }, () => createClass(db, valueActor(c), body));
+      return c.json({ class: cls }, 201);
+    },
   );
   app.openapi(
     createRoute({
@@ -97,7 +113,12 @@ export function catalogRoutes(deps: Deps) {
       request: { params: idParam, body: { required: true, content: { 'application/json': { schema: classPatchSchema } } } },
       responses: { 200: jsonContent(z.object({ class: cardClassSchema }), 'Updated'), ...errorResponses },
     }),
-    async (c) => c.json({ class: await updateClass(db, ctxOf(c), c.req.valid('param').id, c.req.valid('json')) }, 200),
+    async (c) => {
+      const { id } = c.req.valid('param');
+      const body = c.req.valid('json');
+      const cls = await refusals(c, 'catalog.class.update', id, { buybackRateBp: body.buybackRateBp }, () => updateClass(db, valueActor(c), id, body));
+      return c.json({ class: cls }, 200);
+    },
   );
   for (const archived of [true, false]) {
     app.openapi(
@@ -305,7 +326,7 @@ export function catalogRoutes(deps: Deps) {
     }),
     async (c) => {
       const { csv, dryRun } = c.req.valid('json');
-      const result = await importCardsCsv(db, ctxOf(c), csv, dryRun);
+      const result = await importCardsCsv(db, valueActor(c), csv, dryRun);
       return result.ok ? c.json(result, 200) : c.json(result, 422);
     },
   );
@@ -315,7 +336,11 @@ export function catalogRoutes(deps: Deps) {
       request: { body: { required: true, content: { 'application/json': { schema: cardInputSchema } } } },
       responses: { 201: jsonContent(z.object({ card: cardSchema }), 'Created'), ...errorResponses },
     }),
-    async (c) => c.json({ card: await createCard(db, ctxOf(c), c.req.valid('json'), wishers) }, 201),
+    async (c) => {
+      const body = c.req.valid('json');
+      const card = await refusals(c, 'catalog.card.create', null, { name: body.name, valueCents: body.valueCents }, () => createCard(db, valueActor(c), body, wishers));
+      return c.json({ card }, 201);
+    },
   );
   app.openapi(
     createRoute({
@@ -337,9 +362,18 @@ export function catalogRoutes(deps: Deps) {
       method: 'patch', path: '/admin/catalog/cards/{id}', tags: ['catalog-admin'], summary: 'Edit a card (stock changes go through /stock)',
       middleware: admin,
       request: { params: idParam, body: { required: true, content: { 'application/json': { schema: cardPatchSchema } } } },
-      responses: { 200: jsonContent(z.object({ card: cardSchema }), 'Updated'), ...errorResponses },
+      responses: {
+        200: jsonContent(
+          z.object({ card: cardSchema, valueProposal: heldValueChangeSchema.optional() }),
+          'Updated. With valueProposal, the value change waits for the owner and the card kept its value.',
+        ),
+        ...errorResponses,
+      },
     }),
-    async (c) => c.json({ card: await updateCard(db, ctxOf(c), c.req.valid('param').id, c.req.valid('json'), wishers) }, 200),
+    async (c) => {
+      const { card, held } = await updateCard(db, valueActor(c), c.req.valid('param').id, c.req.valid('json'), wishers);
+      return c.json(held ? { card, valueProposal: held } : { card }, 200);
+    },
   );
   for (const archived of [true, false]) {
     app.openapi(
@@ -388,6 +422,54 @@ export function catalogRoutes(deps: Deps) {
       const { page, pageSize } = c.req.valid('query');
       await getCard(db, id);
       return c.json(await listStockAdjustments(db, id, page, pageSize), 200);
+    },
+  );
+
+  // ───────────── slabs of a graded card (issue 38) ─────────────
+  const slabParam = z.object({ id: idSchema, slabId: idSchema });
+  app.openapi(
+    createRoute({
+      method: 'get', path: '/admin/catalog/cards/{id}/slabs', tags: ['catalog-admin'], summary: "A graded card's slabs: each physical copy, its certificate and where it is",
+      middleware: admin,
+      request: { params: idParam },
+      responses: { 200: jsonContent(slabListSchema, 'Slabs'), ...errorResponses },
+    }),
+    async (c) => c.json(await cardSlabs(db, c.req.valid('param').id), 200),
+  );
+  app.openapi(
+    createRoute({
+      method: 'post', path: '/admin/catalog/cards/{id}/slabs', tags: ['catalog-admin'],
+      summary: 'Add slabs (each with its certificate) to a graded card: its stock grows by one per slab (400 cert_on_ungraded, 409 cert_taken)',
+      middleware: admin,
+      request: { params: idParam, body: { required: true, content: { 'application/json': { schema: addSlabsInputSchema } } } },
+      responses: { 201: jsonContent(z.object({ card: cardSchema, slabs: z.array(slabSchema) }), 'Added'), ...errorResponses },
+    }),
+    async (c) => c.json(await addCardSlabs(db, ctxOf(c), c.req.valid('param').id, c.req.valid('json'), wishers), 201),
+  );
+  app.openapi(
+    createRoute({
+      method: 'patch', path: '/admin/catalog/cards/{id}/slabs/{slabId}', tags: ['catalog-admin'],
+      summary: "Edit a slab, or fill in its missing certificate (a held slab goes into stock)",
+      middleware: admin,
+      request: { params: slabParam, body: { required: true, content: { 'application/json': { schema: slabPatchSchema } } } },
+      responses: { 200: jsonContent(z.object({ slab: slabSchema }), 'Updated'), ...errorResponses },
+    }),
+    async (c) => {
+      const { id, slabId } = c.req.valid('param');
+      return c.json(await updateCardSlab(db, ctxOf(c), id, slabId, c.req.valid('json'), wishers), 200);
+    },
+  );
+  app.openapi(
+    createRoute({
+      method: 'delete', path: '/admin/catalog/cards/{id}/slabs/{slabId}', tags: ['catalog-admin'],
+      summary: 'Remove a slab the shop holds (in stock or held); 409 slab_not_in_shop otherwise',
+      middleware: admin,
+      request: { params: slabParam },
+      responses: { 200: jsonContent(ok, 'Removed'), ...errorResponses },
+    }),
+    async (c) => {
+      const { id, slabId } = c.req.valid('param');
+      return c.json(await removeCardSlab(db, ctxOf(c), id, slabId), 200);
     },
   );
 
@@ -450,6 +532,38 @@ export function catalogRoutes(deps: Deps) {
       responses: { 200: jsonContent(z.object({ sets: z.array(publicSetSchema) }), 'Sets') },
     }),
     async (c) => c.json({ sets: await listPublicSets(db) }, 200),
+  );
+
+  // ───────────── value proposals (ADR 0024) ─────────────
+  app.openapi(
+    createRoute({
+      method: 'get', path: '/admin/catalog/value-proposals', tags: ['catalog-admin'],
+      summary: 'Card value changes held for the owner (pending by default), with each card’s value now and copies in vaults',
+      middleware: admin,
+      request: { query: valueProposalListQuerySchema },
+      responses: { 200: jsonContent(valueProposalListSchema, 'Proposals'), ...errorResponses },
+    }),
+    async (c) => c.json(await listValueProposals(db, c.req.valid('query').status, staffRole(c) === 'owner'), 200),
+  );
+  app.openapi(
+    createRoute({
+      method: 'post', path: '/admin/catalog/value-proposals/{id}/approve', tags: ['catalog-admin'],
+      summary: 'The owner approves a held value change: the card takes the value (history, audit). 409 if not pending.',
+      middleware: [requireAdmin, requireOwner] as const,
+      request: { params: idParam },
+      responses: { 200: jsonContent(valueProposalSchema, 'Approved'), ...errorResponses },
+    }),
+    async (c) => c.json(await approveValueProposal(db, ctxOf(c), c.req.valid('param').id), 200),
+  );
+  app.openapi(
+    createRoute({
+      method: 'post', path: '/admin/catalog/value-proposals/{id}/reject', tags: ['catalog-admin'],
+      summary: 'The owner rejects a held value change with a note: the card keeps its value. 409 if not pending.',
+      middleware: [requireAdmin, requireOwner] as const,
+      request: { params: idParam, body: { required: true, content: { 'application/json': { schema: rejectValueProposalSchema } } } },
+      responses: { 200: jsonContent(valueProposalSchema, 'Rejected'), ...errorResponses },
+    }),
+    async (c) => c.json(await rejectValueProposal(db, ctxOf(c), c.req.valid('param').id, c.req.valid('json').note), 200),
   );
 
   return app;

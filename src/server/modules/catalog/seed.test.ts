@@ -3,6 +3,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { cardClasses, cardValueHistory, cards, textures, architects } from '../../db/schema/catalog.ts';
 import { isNotNull } from 'drizzle-orm';
 import { seedCatalog } from '../../seed/catalog.ts';
+import { shopSeedStep } from '../../seed/shop.ts';
+import { DEFAULT_RETURN_LIMITS } from '../../../shared/contracts/settings.ts';
 import { catalogTestContext } from './test-support.ts';
 
 let t: Awaited<ReturnType<typeof catalogTestContext>>;
@@ -44,9 +46,17 @@ it('seeds the demo catalog once, however often it runs', { timeout: 120_000 }, a
   // Six graded examples with both photos (run twice, graded once), and every card has a value history.
   const graded = await db.select().from(cards).where(isNotNull(cards.gradingCompany));
   expect(graded).toHaveLength(6);
-  expect(graded.every((c) => c.frontPhotoKey && c.backPhotoKey && c.certNumber)).toBe(true);
+  expect(graded.every((c) => c.frontPhotoKey && c.backPhotoKey && c.certNumber === null)).toBe(true);
   const top = (await (await t.request('/api/cards?graded=true&pageSize=1')).json()).items[0];
-  expect(top.grading).toEqual({ company: 'PSA', grade: 10, certNumber: '72184530' });
+  expect(top.grading).toEqual({ company: 'PSA', grade: 10, certNumber: null });
+  // Every copy in stock is a slab of its own (issue 38): the photographed one has the demo's certificate.
+  const [topCard] = graded.filter((c) => c.id === top.id);
+  const slabs = await t.deps.dbh.query<{ cert_number: string; state: string }>(
+    sql`select cert_number, state::text as state from card_slabs where card_id = ${top.id}::uuid order by cert_number`,
+  );
+  expect(slabs).toHaveLength(topCard!.stock);
+  expect(slabs[0]).toEqual({ cert_number: '72184530', state: 'in_stock' });
+  expect(new Set(slabs.map((s) => s.cert_number)).size).toBe(slabs.length);
   const points = (await (await t.request(`/api/cards/${top.id}/value-history`)).json()).points;
   expect(points).toHaveLength(9);
   expect(points.at(-1).valueCents).toBe(50000);
@@ -55,4 +65,18 @@ it('seeds the demo catalog once, however often it runs', { timeout: 120_000 }, a
     .from(cards)
     .where(sql`not exists (select 1 from ${cardValueHistory} h where h.card_id = ${cards.id})`);
   expect(withoutHistory).toBe(0);
+});
+
+// Runs after the catalog is seeded above (same file, same database).
+it('the demo packs promise less back than they cost, within the default return limit', async () => {
+  await shopSeedStep.run(t.deps);
+  const body = (await (await t.request('/api/shop/products')).json()) as {
+    items: Array<{ name: string; priceCents: number; expectedValueCents: number }>;
+  };
+  expect(body.items.map((p) => p.name).sort()).toEqual(['Premium Vault Pack', 'Starter Pack', 'Vault Pack']);
+  for (const p of body.items) {
+    const returnBp = (p.expectedValueCents * 10_000) / p.priceCents;
+    expect(returnBp, p.name).toBeLessThanOrEqual(DEFAULT_RETURN_LIMITS.maxReturnBp - 500);
+    expect(returnBp, p.name).toBeGreaterThanOrEqual(8_000);
+  }
 });

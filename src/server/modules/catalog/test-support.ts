@@ -14,6 +14,8 @@ import { createTestContext, type TestContext } from '../../test/harness.ts';
 export const ACTORS: Record<string, Actor> = {
   admin: { userId: 'test-admin', role: 'admin', emailVerified: true, mfaPassed: true, sessionId: 's-admin' },
   'admin-nomfa': { userId: 'test-admin', role: 'admin', emailVerified: true, mfaPassed: false, sessionId: 's-admin2' },
+  // The same person as the owner: value changes and class buyback rates past the owner's bounds (ADR 0024).
+  owner: { userId: 'test-admin', role: 'owner', emailVerified: true, mfaPassed: true, sessionId: 's-owner' },
   user: { userId: 'test-user', role: 'user', emailVerified: true, mfaPassed: true, sessionId: 's-user' },
 };
 

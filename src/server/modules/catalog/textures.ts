@@ -8,7 +8,8 @@ import type { ActorCtx } from '../../http/types.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { audit } from '../audit/service.ts';
 import { afterCatalogWrite } from './cache.ts';
-import { archivedWhere, inUse, iso, likePattern, uploadExists, withFkGuard } from './helpers.ts';
+import { archivedWhere, inUse, iso, uploadExists, withFkGuard } from './helpers.ts';
+import { likePattern } from '../../lib/like.ts';
 
 /** Textures (foil overlays): admin list, create, edit, archive, delete. */
 

@@ -19,6 +19,12 @@ export async function recordValues(
   await tx.insert(cardValueHistory).values(rows.map((r) => ({ cardId: r.cardId, valueCents: r.valueCents, source, ...(r.at ? { recordedAt: r.at } : {}) })));
 }
 
+/** Records a card's value as its first point when it has none yet (separation of duties, ADR 0024). */
+export async function recordFirstValue(tx: DbOrTx, cardId: string, valueCents: number, at: Date): Promise<void> {
+  const [any] = await tx.select({ id: cardValueHistory.id }).from(cardValueHistory).where(eq(cardValueHistory.cardId, cardId)).limit(1);
+  if (!any) await recordValues(tx, [{ cardId, valueCents, at }], 'admin_edit');
+}
+
 /**
  * The public history of an active card, oldest first. A card with no recorded point yet (made
  * before the history existed and not changed since) shows its value now as its only point.

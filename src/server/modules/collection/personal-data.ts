@@ -2,7 +2,7 @@ import { asc, eq } from 'drizzle-orm';
 import { cards } from '../catalog/tables.ts';
 import { wishlist } from '../../db/schema/collection.ts';
 import { ownedCards } from '../inventory/tables.ts';
-import type { PersonalDataSection } from '../personal-data.ts';
+import type { PersonalDataSection } from '../../lib/personal-data-section.ts';
 
 /**
  * Owned copies and the wishlist. On deletion they stay with the closed account, whatever their status: cards in

@@ -10,9 +10,12 @@ import {
 import type { DbOrTx } from '../../db/client.ts';
 import { buybackLines, buybacks } from '../buyback/tables.ts';
 import { cardClasses, cards } from '../catalog/tables.ts';
+import { effectiveTexture } from '../catalog/cards.ts';
 import { openings, products } from '../shop/tables.ts';
-import { ownedCards } from '../inventory/tables.ts';
+import { cardSlabs, ownedCards } from '../inventory/tables.ts';
+import type { GradingCompany } from '../../../shared/contracts/grading.ts';
 import { notFound } from '../../http/errors.ts';
+import { likePattern } from '../../lib/like.ts';
 import { effectiveRateSql, getDefaultRateBp } from '../buyback/rates.ts';
 import { lookRefs } from '../catalog/look-refs.ts';
 
@@ -20,10 +23,6 @@ import { lookRefs } from '../catalog/look-refs.ts';
  * The vault: a user's owned copies, with the card to draw, the current market value and what
  * selling each back pays now. Reads only; buyback and the admin tools change owned cards.
  */
-
-export function likePattern(q: string) {
-  return `%${q.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
-}
 
 /** Columns of one owned card joined to its card and class (the rate needs the default). */
 export function ownedCardColumns(defaultRateBp: number) {
@@ -45,7 +44,7 @@ export function ownedCardColumns(defaultRateBp: number) {
     imageKey: cards.imageKey,
     classId: cards.classId,
     architectId: cards.architectId,
-    textureId: sql<string | null>`coalesce(${cards.textureId}, ${cardClasses.defaultTextureId})`,
+    textureId: effectiveTexture,
     className: cardClasses.name,
     classColour: cardClasses.colour,
     rateBp: effectiveRateSql(defaultRateBp),
@@ -53,9 +52,32 @@ export function ownedCardColumns(defaultRateBp: number) {
     description: cards.description,
     gradingCompany: cards.gradingCompany,
     grade: cards.grade,
-    certNumber: cards.certNumber,
     frontPhotoKey: cards.frontPhotoKey,
     backPhotoKey: cards.backPhotoKey,
+    // The slab this copy is (issue 38): its own certificate, grade and photos, not the listing's.
+    slab: sql<SlabJson | string | null>`(select json_build_object('grader', s.grader, 'grade', s.grade, 'certNumber', s.cert_number,
+      'frontPhotoKey', s.front_photo_key, 'backPhotoKey', s.back_photo_key) from ${cardSlabs} s where s.owned_card_id = ${ownedCards.id})`,
+  };
+}
+
+interface SlabJson {
+  grader: GradingCompany;
+  grade: number | string;
+  certNumber: string | null;
+  frontPhotoKey: string | null;
+  backPhotoKey: string | null;
+}
+
+const slabOf = (r: OwnedCardRow): SlabJson | null => (typeof r.slab === 'string' ? (JSON.parse(r.slab) as SlabJson) : r.slab);
+
+/** What the copy shows: its slab's grading and photos, else (a raw card, a copy since sold back) the card's listing. */
+function gradingOf(r: OwnedCardRow) {
+  const slab = slabOf(r);
+  if (slab) return { grading: { company: slab.grader, grade: Number(slab.grade), certNumber: slab.certNumber }, frontPhotoKey: slab.frontPhotoKey, backPhotoKey: slab.backPhotoKey };
+  return {
+    grading: r.gradingCompany && r.grade !== null ? { company: r.gradingCompany, grade: r.grade, certNumber: null } : null,
+    frontPhotoKey: r.frontPhotoKey,
+    backPhotoKey: r.backPhotoKey,
   };
 }
 
@@ -87,9 +109,9 @@ export interface OwnedCardRow {
   description: string;
   gradingCompany: CardRow['gradingCompany'];
   grade: CardRow['grade'];
-  certNumber: CardRow['certNumber'];
   frontPhotoKey: CardRow['frontPhotoKey'];
   backPhotoKey: CardRow['backPhotoKey'];
+  slab: SlabJson | string | null;
 }
 
 export function ownedCardDto(r: OwnedCardRow): OwnedCard {
@@ -111,7 +133,7 @@ export function ownedCardDto(r: OwnedCardRow): OwnedCard {
       classId: r.classId,
       architectId: r.architectId,
       textureId: r.textureId,
-      grading: r.gradingCompany && r.grade !== null && r.certNumber ? { company: r.gradingCompany, grade: r.grade, certNumber: r.certNumber } : null,
+      grading: gradingOf(r).grading,
     },
     className: r.className,
     classColour: r.classColour,
@@ -244,7 +266,8 @@ export async function getOwnedCard(db: DbOrTx, userId: string | null, ownedCardI
         })
         .from(openings)
         .innerJoin(products, eq(products.id, openings.productId))
-        .where(eq(openings.id, row.openingId))
+        // The opening is its opener's: a copy bought on the market shows no one else's seeds.
+        .where(and(eq(openings.id, row.openingId), userId === null ? undefined : eq(openings.userId, userId)))
     : [];
   const [sale] = await db
     .select({
@@ -259,7 +282,7 @@ export async function getOwnedCard(db: DbOrTx, userId: string | null, ownedCardI
     .where(eq(buybackLines.ownedCardId, row.id));
   const dto = ownedCardDto(row);
   return {
-    ownedCard: { ...dto, description: row.description, frontPhotoKey: row.frontPhotoKey, backPhotoKey: row.backPhotoKey },
+    ownedCard: { ...dto, description: row.description, frontPhotoKey: gradingOf(row).frontPhotoKey, backPhotoKey: gradingOf(row).backPhotoKey },
     opening: opening
       ? { ...opening, slot: row.slot, createdAt: opening.createdAt.toISOString() }
       : null,

@@ -6,7 +6,7 @@ import { credit, debit, moneyTransaction } from '../wallet/service.ts';
 import { idem, moneyTestContext, type MoneyTestContext } from '../wallet/test-support.ts';
 import { fund, liveProduct, makeCatalog, slots } from '../shop/test-support.ts';
 import { reconcileAndStore } from '../books/service.ts';
-import { hourlyFacts, rebuildRollup, rollUp, rows } from './rollup.ts';
+import { hourlyFacts, rebuildRollup, revisionFacts, rollUp, rows } from './rollup.ts';
 import { getDashboard, sources } from './service.ts';
 
 let t: MoneyTestContext;
@@ -31,7 +31,8 @@ const opened: { now: number; before: number } = { now: 0, before: 0 };
 
 beforeAll(async () => {
   t = await moneyTestContext();
-  admin = await t.makeUser({ role: 'admin' });
+  // The owner: this pack gives back more than its price, which only the owner sets (ADR 0024).
+  admin = await t.makeUser({ role: 'owner' });
   const cat = await makeCatalog(t, [
     { name: 'Common', cards: [{ value: 100, stock: 500 }, { value: 200, stock: 500 }] },
     { name: 'Rare', cards: [{ value: 5000, stock: 3 }] },
@@ -112,7 +113,14 @@ describe('figures', () => {
     expect(f.promoCostCents).toEqual({ current: 25, previous: 50 });
     expect(f.referralCostCents).toEqual({ current: 500, previous: 0 });
     expect(f.shippingFeesCents).toEqual({ current: 400, previous: 0 });
-    expect(f.netResultCents).toEqual({ current: 900 + 400 - 120 - 25 - 500, previous: -50 });
+    // The cards handed out are a cost (issue 38): the pulls' value at the time, from the vaults.
+    const [cards] = await rows<{ v: string }>(t.deps.db, sql`select sum(value_cents)::text as v from owned_cards where product_id = ${productId}`);
+    const cardCost = Number(cards!.v);
+    expect(f.cardCostCents).toEqual({ current: cardCost, previous: 0 });
+    expect(f.revenueCents).toEqual({ current: 900 - 25, previous: -50 });
+    // The buyback here moved money only (no copy back in stock): all of it counts against the packs.
+    expect(f.grossMarginCents).toEqual({ current: 900 - 25 - cardCost - 120, previous: -50 });
+    expect(f.netResultCents).toEqual({ current: 900 - 25 - cardCost - 120 + 400 - 500, previous: -50 });
     expect(f.opens).toEqual({ current: 3, previous: 0 });
     expect(f.activeUsers.current).toBe(2);
     // The two users plus the admins made in this file signed up now.
@@ -159,7 +167,8 @@ describe('rollup', () => {
     const [a] = users as [string];
     const scratch = async () =>
       rows<Record<string, string>>(t.deps.db, sql`select "metric", "k1", "k2", sum("n")::text n, sum("sum")::text s, sum("sum2")::text s2
-        from (${hourlyFacts(sql`'-infinity'::timestamptz`, sql`'infinity'::timestamptz`)}) x group by 1, 2, 3 order by 1, 2, 3`);
+        from (${hourlyFacts(sql`'-infinity'::timestamptz`, sql`'infinity'::timestamptz`)}
+          union all ${revisionFacts(sql`'-infinity'::timestamptz`, sql`'infinity'::timestamptz`)}) x group by 1, 2, 3 order by 1, 2, 3`);
     const now = new Date();
     await rollUp(t.deps.db, { horizon: new Date(now.getTime() + 2 * HOUR) });
     // Late: stamped half an hour ago (an hour already rolled), visible only now.

@@ -1,5 +1,6 @@
 import { DRIFT_MIN_OPENS, DRIFT_Z } from '../../../shared/contracts/dashboard.ts';
 import type { PackSlot } from '../../../shared/contracts/shop.ts';
+import { revisionMoments } from '../../../shared/odds-revision.ts';
 
 /**
  * Expected return and the drift test (issue 18). A pack's card value is the sum of its slots;
@@ -27,25 +28,9 @@ export interface PackMoments {
   variance: number;
 }
 
+/** One model with the public odds pages (shared/odds-revision.ts), so the drift test and the published promise agree. */
 export function packMoments(slots: readonly PackSlot[], classes: ReadonlyMap<string, ClassMoments>): PackMoments {
-  let mean = 0;
-  let variance = 0;
-  for (const s of slots) {
-    const total = s.odds.reduce((a, e) => a + e.weight, 0);
-    if (!total) continue;
-    let m1 = 0;
-    let m2 = 0;
-    for (const e of s.odds) {
-      const c = classes.get(e.classId);
-      if (!c || c.n === 0) continue;
-      const p = e.weight / total;
-      m1 += p * (c.sum / c.n);
-      m2 += p * (c.sumSq / c.n);
-    }
-    mean += m1;
-    variance += Math.max(0, m2 - m1 * m1);
-  }
-  return { mean, variance };
+  return revisionMoments(slots, classes);
 }
 
 export interface DriftInput {

@@ -1,6 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
 import { dashboardActiveDaily, dashboardActiveHourly, dashboardUserDays } from '../../db/schema/dashboard.ts';
-import type { PersonalDataSection } from '../personal-data.ts';
+import type { PersonalDataSection } from '../../lib/personal-data-section.ts';
 
 /**
  * The dashboard's "who was active when" rollups: the hours and days a person signed in, deposited,

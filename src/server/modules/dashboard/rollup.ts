@@ -54,8 +54,32 @@ const seqFloor = (a: SQL) =>
   sql`(select coalesce(max(m."postings_seq"), 0) from "dashboard_seq_marks" m where m."taken_at" <= ${a} - ${SAFETY})`;
 
 /**
+ * What a copy handed out cost the house: its value when awarded (`owned_cards.value_cents`). No
+ * cost is recorded anywhere today; when one is (a slab bought in, say), this is the one place that
+ * prefers it — `coalesce(<recorded cost>, oc."value_cents")` — and every figure and the rollups
+ * (after `rebuildRollup`) follow. `oc` is the owned copy.
+ */
+export const AWARD_COST = sql`oc."value_cents"`;
+
+/**
+ * How far around a range the drop and audit rows that lead to awarded copies are looked for: a
+ * drop's `drawn_at` and a grant's or revoke's audit row are stamped in the same transaction as the
+ * copy (so they are equal); the copy's own time then decides the range.
+ */
+const NEAR = sql`interval '1 day'`;
+
+/**
  * Hourly sums in [a, b) as rows (hour, metric, k1, k2, n, sum, sum2): house-account postings by
- * account kind and entry kind; openings by product (count, pulled value, price paid); sign-ups.
+ * account kind and entry kind; openings by product (count, pulled value, price paid); sign-ups;
+ * and the cards behind the gross margin (issue 38):
+ * - 'awarded':  k1 = acquired_via (opening | drop | grant), k2 = product id (openings) or '';
+ *               n = copies, sum = their cost (AWARD_COST), by the copy's acquired_at.
+ * - 'buyback':  k1 = the sold copy's acquired_via, k2 = its product id or ''; n = copies,
+ *               sum = market value back in stock, sum2 = paid; by the sale's time.
+ * - 'revoked':  k1, k2 as buyback; n = copies, sum = AWARD_COST back in stock; by the revoke's time.
+ * Access paths without a new index on a write-hot table: pulls by owned_cards' acquired_at index;
+ * drop prizes from drops by drawn_at; grants and revokes from their audit rows (action, created_at);
+ * sales by buybacks_created_idx; each then reaches the copy by its primary key.
  */
 export function hourlyFacts(a: SQL, b: SQL): SQL {
   return sql`
@@ -76,7 +100,70 @@ export function hourlyFacts(a: SQL, b: SQL): SQL {
     union all
     select ${hourOf(sql`u."created_at"`)}, 'signups', '', '', count(*)::bigint, 0::bigint, 0::bigint
     from "user" u where u."created_at" >= ${a} and u."created_at" < ${b}
-    group by 1`;
+    group by 1
+    union all
+    select ${hourOf(sql`oc."acquired_at"`)}, 'awarded', 'opening', oc."product_id"::text, count(*)::bigint, sum(${AWARD_COST})::bigint, 0::bigint
+    from "owned_cards" oc
+    where oc."opening_id" is not null and oc."acquired_at" >= ${a} and oc."acquired_at" < ${b}
+    group by 1, 4
+    union all
+    select ${hourOf(sql`oc."acquired_at"`)}, 'awarded', 'drop', '', count(*)::bigint, sum(${AWARD_COST})::bigint, 0::bigint
+    from "drops" d
+    join "drop_winners" w on w."drop_id" = d."id"
+    join "owned_cards" oc on oc."id" = w."owned_card_id"
+    where d."drawn_at" >= ${a} - ${NEAR} and d."drawn_at" < ${b} + ${NEAR}
+      and oc."acquired_via" = 'drop' and oc."acquired_at" >= ${a} and oc."acquired_at" < ${b}
+    group by 1
+    union all
+    select ${hourOf(sql`oc."acquired_at"`)}, 'awarded', 'grant', '', count(*)::bigint, sum(${AWARD_COST})::bigint, 0::bigint
+    from "audit_log" al
+    join "owned_cards" oc on oc."id" = al."target_id"::uuid
+    where al."action" = 'owned.grant' and al."target_type" = 'owned_card'
+      and al."created_at" >= ${a} - ${NEAR} and al."created_at" < ${b} + ${NEAR}
+      and oc."acquired_via" = 'grant' and oc."acquired_at" >= ${a} and oc."acquired_at" < ${b}
+    group by 1
+    union all
+    select ${hourOf(sql`bb."created_at"`)}, 'buyback', oc."acquired_via"::text, coalesce(oc."product_id"::text, ''), count(*)::bigint,
+      sum(l."market_value_cents")::bigint, sum(l."amount_cents")::bigint
+    from "buybacks" bb
+    join "buyback_lines" l on l."buyback_id" = bb."id"
+    join "owned_cards" oc on oc."id" = l."owned_card_id"
+    where bb."created_at" >= ${a} and bb."created_at" < ${b}
+    group by 1, 3, 4
+    union all
+    select ${hourOf(sql`al."created_at"`)}, 'revoked', oc."acquired_via"::text, coalesce(oc."product_id"::text, ''), count(*)::bigint,
+      sum(${AWARD_COST})::bigint, 0::bigint
+    from "audit_log" al
+    join "owned_cards" oc on oc."id" = al."target_id"::uuid
+    where al."action" = 'owned.revoke' and al."target_type" = 'owned_card' and al."created_at" >= ${a} and al."created_at" < ${b}
+      and oc."status" = 'revoked'
+    group by 1, 3, 4`;
+}
+
+/**
+ * The public returns page's sums per odds revision (issue 44), hourly in [a, b), as rows like
+ * hourlyFacts' (only the rollup writes them; the admin dashboard's tail never needs them):
+ * - 'rev_opens': k1 = revision hash, k2 = product id; n = openings, sum = card value pulled,
+ *                sum2 = price paid.
+ * - 'rev_class': k1 = revision hash, k2 = class id; n = cards of that class pulled.
+ * Openings before revisions existed (revision_hash null) are left out. Same access path as
+ * 'opens': openings through owned_cards' acquired_at index.
+ */
+export function revisionFacts(a: SQL, b: SQL): SQL {
+  const opened = sql`o."id" in (select oc."opening_id" from "owned_cards" oc
+        where oc."opening_id" is not null and oc."acquired_at" >= ${a} and oc."acquired_at" < ${b})
+      and o."created_at" >= ${a} and o."created_at" < ${b} and o."revision_hash" is not null`;
+  return sql`
+    select ${hourOf(sql`o."created_at"`)} as "hour", 'rev_opens'::text as "metric", o."revision_hash" as "k1", o."product_id"::text as "k2",
+      count(*)::bigint as "n", sum(o."total_value_cents")::bigint as "sum", sum(pu."unit_price_cents")::bigint as "sum2"
+    from "openings" o join "purchases" pu on pu."id" = o."purchase_id"
+    where ${opened}
+    group by 1, 3, 4
+    union all
+    select ${hourOf(sql`o."created_at"`)}, 'rev_class', o."revision_hash", d->>'classId', count(*)::bigint, 0::bigint, 0::bigint
+    from "openings" o cross join lateral jsonb_array_elements(o."draws") d
+    where ${opened}
+    group by 1, 3, 4`;
 }
 
 /**
@@ -144,6 +231,7 @@ export async function rollUp(db: Db, opts: { horizon?: Date } = {}): Promise<Rol
     const b = sql`${target.toISOString()}::timestamptz`;
     await tx.execute(sql`delete from ${dashboardHourly} where "hour" >= ${a} and "hour" < ${b}`);
     await tx.execute(sql`insert into ${dashboardHourly} ("hour", "metric", "k1", "k2", "n", "sum", "sum2") ${hourlyFacts(a, b)}`);
+    await tx.execute(sql`insert into ${dashboardHourly} ("hour", "metric", "k1", "k2", "n", "sum", "sum2") ${revisionFacts(a, b)}`);
     await tx.execute(sql`delete from ${dashboardActiveHourly} where "hour" >= ${a} and "hour" < ${b}`);
     await tx.execute(sql`insert into ${dashboardActiveHourly} ("hour", "user_id") ${activeFacts(a, b)}`);
     // The daily tier: every UTC day touched by this run that is now wholly rolled, again from the

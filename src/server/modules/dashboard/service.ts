@@ -4,6 +4,7 @@ import {
   type Dashboard,
   type DashboardFigure,
   type DashboardPreset,
+  type PeriodResult,
   type ProductReturn,
   type SeriesPoint,
 } from '../../../shared/contracts/dashboard.ts';
@@ -177,12 +178,58 @@ const LEDGER_FIGURES: Partial<Record<DashboardFigure, LedgerSum>> = {
   // Rewards less clawbacks.
   referralCostCents: { accounts: ['referral_expense'], sign: -1 },
   shippingFeesCents: { accounts: ['shipping_fees'], sign: 1 },
-  // House accounts gain on income and lose on cost, so the net is their plain sum.
-  netResultCents: {
-    accounts: ['pack_sales', 'shipping_fees', 'buyback_expense', 'promo_expense', 'referral_expense', 'shipping_refunds', 'chargeback_loss'],
-    sign: 1,
-  },
 };
+
+/** One period's sums behind its PeriodResult, from the ledger and card facts. */
+interface ResultSums {
+  /** House account kind → Σ postings (income positive, cost negative). */
+  ledger: Map<string, number>;
+  packRevenue: number;
+  /** By the copy's acquired_via: cost awarded, buyback paid, value back in stock. */
+  awarded: Map<string, number>;
+  buybackPaid: Map<string, number>;
+  returned: Map<string, number>;
+}
+
+const emptySums = (): ResultSums => ({ ledger: new Map(), packRevenue: 0, awarded: new Map(), buybackPaid: new Map(), returned: new Map() });
+const add = (m: Map<string, number>, k: string, v: number) => m.set(k, (m.get(k) ?? 0) + v);
+const bps = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 10_000) : null);
+
+/** The P&L of one period (definitions: periodResultSchema). */
+export function periodResult(x: ResultSums): PeriodResult {
+  const led = (k: string) => x.ledger.get(k) ?? 0;
+  const of = (m: Map<string, number>, k: string) => m.get(k) ?? 0;
+  const promoCents = 0 - led('promo_expense');
+  const revenueCents = x.packRevenue - promoCents;
+  const cardCostCents = of(x.awarded, 'opening');
+  // Every buyback is paid through the ledger; what prize and grant copies took is theirs, the rest the packs'.
+  const giveawayBuyback = of(x.buybackPaid, 'drop') + of(x.buybackPaid, 'grant');
+  const buybackPaidCents = 0 - led('buyback_expense') - giveawayBuyback;
+  const returnedToStockCents = of(x.returned, 'opening');
+  const grossMarginCents = revenueCents - cardCostCents - buybackPaidCents + returnedToStockCents;
+  const shippingNetCents = led('shipping_fees') + led('shipping_refunds');
+  const referralCents = 0 - led('referral_expense');
+  const giveawaysCents =
+    of(x.awarded, 'drop') + of(x.awarded, 'grant') + giveawayBuyback - of(x.returned, 'drop') - of(x.returned, 'grant');
+  const adjustmentsCents = 0 - led('admin_adjustments');
+  const chargebackCents = 0 - led('chargeback_loss');
+  return {
+    packRevenueCents: x.packRevenue,
+    promoCents,
+    revenueCents,
+    cardCostCents,
+    buybackPaidCents,
+    returnedToStockCents,
+    grossMarginCents,
+    marginBps: bps(grossMarginCents, revenueCents),
+    shippingNetCents,
+    referralCents,
+    giveawaysCents,
+    adjustmentsCents,
+    chargebackCents,
+    netResultCents: grossMarginCents + shippingNetCents - referralCents - giveawaysCents - adjustmentsCents - chargebackCents,
+  };
+}
 
 interface ProductRow {
   id: string;
@@ -245,23 +292,55 @@ export async function getDashboard(db: DbOrTx, q: { range: DashboardPreset; from
   // Figures.
   const figures = Object.fromEntries(DASHBOARD_FIGURES.map((k) => [k, { current: 0, previous: 0 }])) as Dashboard['figures'];
   const opensByProduct = new Map<string, { n: number; pulled: number; sales: number }>();
+  const sums = { current: emptySums(), previous: emptySums() };
+  const bucketSums = new Map<SeriesPoint, ResultSums>();
+  // Per product, current period: cost of its cards, buyback paid for them, their value back in stock.
+  const cardsByProduct = new Map<string, { cost: number; paid: number; returned: number }>();
+  const productCards = (id: string) => {
+    let c = cardsByProduct.get(id);
+    if (!c) cardsByProduct.set(id, (c = { cost: 0, paid: 0, returned: 0 }));
+    return c;
+  };
   const buckets = new Map<number, SeriesPoint>();
   const step = r.bucket === 'hour' ? HOUR : DAY;
   for (let t = floorTo(r.from, step).getTime(); t < r.to.getTime(); t += step) {
-    buckets.set(t, { start: new Date(t).toISOString(), salesCents: 0, buybackCents: 0, opens: 0, signUps: 0 });
+    buckets.set(t, { start: new Date(t).toISOString(), salesCents: 0, buybackCents: 0, opens: 0, signUps: 0, grossMarginCents: 0 });
   }
   for (const f of factRows) {
     const side = f.cur ? 'current' : 'previous';
     const n = Number(f.n);
     const sum = Number(f.sum);
     const point = f.cur && f.bucket ? buckets.get(new Date(f.bucket).getTime()) : undefined;
+    const x = sums[side];
+    // The same sums per chart bucket, for its gross margin.
+    const bx = point ? (bucketSums.get(point) ?? (bucketSums.set(point, emptySums()), bucketSums.get(point)!)) : null;
+    if (bx) {
+      if (f.metric === 'ledger') add(bx.ledger, f.k1, sum);
+      else if (f.metric === 'opens') bx.packRevenue += Number(f.sum2);
+      else if (f.metric === 'awarded') add(bx.awarded, f.k1, sum);
+      else if (f.metric === 'buyback' || f.metric === 'revoked') add(bx.returned, f.k1, sum);
+      if (f.metric === 'buyback') add(bx.buybackPaid, f.k1, Number(f.sum2));
+    }
     if (f.metric === 'ledger') {
+      add(x.ledger, f.k1, sum);
       for (const [k, def] of Object.entries(LEDGER_FIGURES) as Array<[DashboardFigure, LedgerSum]>) {
         if (def.accounts.includes(f.k1) && (!def.entries || def.entries.includes(f.k2))) figures[k][side] += def.sign * sum;
       }
       if (point && f.k1 === 'pack_sales') point.salesCents += sum;
       if (point && f.k1 === 'buyback_expense') point.buybackCents -= sum;
+    } else if (f.metric === 'awarded' || f.metric === 'buyback' || f.metric === 'revoked') {
+      const paid = f.metric === 'buyback' ? Number(f.sum2) : 0;
+      if (f.metric === 'awarded') add(x.awarded, f.k1, sum);
+      else add(x.returned, f.k1, sum);
+      add(x.buybackPaid, f.k1, paid);
+      if (f.cur && f.k1 === 'opening' && f.k2) {
+        const c = productCards(f.k2);
+        if (f.metric === 'awarded') c.cost += sum;
+        else c.returned += sum;
+        c.paid += paid;
+      }
     } else if (f.metric === 'opens') {
+      x.packRevenue += Number(f.sum2);
       figures.opens[side] += n;
       if (point) point.opens += n;
       if (f.cur) {
@@ -277,9 +356,17 @@ export async function getDashboard(db: DbOrTx, q: { range: DashboardPreset; from
     }
   }
   figures.activeUsers = active;
+  for (const [point, x] of bucketSums) point.grossMarginCents = periodResult(x).grossMarginCents;
+  const result = { current: periodResult(sums.current), previous: periodResult(sums.previous) };
+  for (const side of ['current', 'previous'] as const) {
+    figures.revenueCents[side] = result[side].revenueCents;
+    figures.cardCostCents[side] = result[side].cardCostCents;
+    figures.grossMarginCents[side] = result[side].grossMarginCents;
+    figures.netResultCents[side] = result[side].netResultCents;
+  }
 
   // Returns per product (live ones, and any other with openings in the period).
-  const shown = productRows.filter((p) => p.status === 'live' || opensByProduct.has(p.id));
+  const shown = productRows.filter((p) => p.status === 'live' || opensByProduct.has(p.id) || cardsByProduct.has(p.id));
   const pools = new Map<string, { classIds: string[]; pool: PackPool }>();
   const poolKey = (p: ProductRow) => (p.pool.mode === 'classes' ? 'classes' : JSON.stringify(p.pool));
   for (const p of shown) {
@@ -293,7 +380,22 @@ export async function getDashboard(db: DbOrTx, q: { range: DashboardPreset; from
   const products: ProductReturn[] = shown.map((p) => {
     const o = opensByProduct.get(p.id) ?? { n: 0, pulled: 0, sales: 0 };
     const moments = p.slots.length ? packMoments(p.slots, stockByPool.get(poolKey(p))!) : null;
-    return { productId: p.id, name: p.name, opens: o.n, salesCents: o.sales, pulledValueCents: o.pulled, ...driftOf({ opens: o.n, pulledValueCents: o.pulled, salesCents: o.sales, priceCents: p.price_cents, moments }) };
+    const c = cardsByProduct.get(p.id) ?? { cost: 0, paid: 0, returned: 0 };
+    const grossMarginCents = o.sales - c.cost - c.paid + c.returned;
+    return {
+      productId: p.id,
+      name: p.name,
+      opens: o.n,
+      salesCents: o.sales,
+      pulledValueCents: o.pulled,
+      ...driftOf({ opens: o.n, pulledValueCents: o.pulled, salesCents: o.sales, priceCents: p.price_cents, moments }),
+      cardCostCents: c.cost,
+      buybackPaidCents: c.paid,
+      returnedToStockCents: c.returned,
+      grossMarginCents,
+      marginBps: bps(grossMarginCents, o.sales),
+      loss: grossMarginCents < 0 || c.cost > o.sales,
+    };
   });
 
   // Stock: classes that live products draw from, and live products, by what is left.
@@ -332,6 +434,7 @@ export async function getDashboard(db: DbOrTx, q: { range: DashboardPreset; from
   return {
     range: { preset: r.preset, from: r.from.toISOString(), to: r.to.toISOString(), previousFrom: r.previousFrom.toISOString(), bucket: r.bucket },
     figures,
+    result,
     products,
     series: [...buckets.values()],
     attention: {

@@ -6,7 +6,7 @@ import { dropEntries, dropPrizes, dropTemplates, dropWinners, drops } from '../.
 import type { Deps } from '../../deps.ts';
 import type { Job } from '../../jobs/scheduler.ts';
 import { audit } from '../audit/service.ts';
-import { isBanActive } from '../auth/auth.ts';
+import { isBanActive } from '../auth/auth-rules.ts';
 import { newServerSeed, nodeFair, sha256HexSync } from '../fairness/crypto.ts';
 import { awardReserved, releaseReserved } from '../inventory/service.ts';
 import { notify, notifyDropStarting } from '../notifications/service.ts';

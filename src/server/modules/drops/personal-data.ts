@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { cards } from '../catalog/tables.ts';
 import { dropEntries, dropTemplates, dropWinners, drops } from '../../db/schema/drops.ts';
-import type { PersonalDataSection } from '../personal-data.ts';
+import type { PersonalDataSection } from '../../lib/personal-data-section.ts';
 
 /**
  * Drops: a person's entries and wins. Entries in drops not yet drawn are deleted with the account

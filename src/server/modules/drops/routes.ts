@@ -22,26 +22,13 @@ import type { Context } from 'hono';
 import type { Deps } from '../../deps.ts';
 import type { AppEnv } from '../../http/types.ts';
 import { actorCtx, actorOf, requireAdmin, requireUser } from '../../http/guards.ts';
+import { auditedRefusals } from '../audit/duties.ts';
 import { createRouter, errorResponses, jsonContent, z } from '../../http/openapi.ts';
 import { openDueDrops } from './lifecycle.ts';
-import {
-  cancelDrop,
-  createDrop,
-  createTemplate,
-  deleteTemplate,
-  getAdminDrop,
-  getDropDetail,
-  getProof,
-  getTemplate,
-  listAdminDrops,
-  listAdminEntries,
-  listDrops,
-  listTemplates,
-  myEntry,
-  enterDrop,
-  updateDrop,
-  updateTemplate,
-} from './service.ts';
+import { cancelDrop, createDrop, updateDrop } from './service.ts';
+import { createTemplate, deleteTemplate, getTemplate, listTemplates, updateTemplate } from './templates.ts';
+import { getAdminDrop, getDropDetail, getProof, listAdminDrops, listAdminEntries, listDrops, myEntry } from './read.ts';
+import { enterDrop } from './entering.ts';
 
 const dropParams = z.object({ id: z.uuid('Not a drop id.') });
 const templateParams = z.object({ id: z.uuid('Not a recurring drop id.') });
@@ -198,7 +185,10 @@ export function dropsRoutes(deps: Deps) {
     }),
     async (c) => {
       const id = c.req.valid('param').id;
-      await db.transaction((tx) => updateDrop(tx, adminCtx(c), id, c.req.valid('json')));
+      const ctx = adminCtx(c);
+      await auditedRefusals(c, db, { actor: { userId: ctx.actorId }, action: 'drop.update', targetType: 'drop', targetId: id, ip: ctx.ip }, () =>
+        db.transaction((tx) => updateDrop(tx, ctx, id, c.req.valid('json'))),
+      );
       await openDueDrops(deps);
       return c.json(await getAdminDrop(db, id), 200);
     },
@@ -216,7 +206,10 @@ export function dropsRoutes(deps: Deps) {
     }),
     async (c) => {
       const id = c.req.valid('param').id;
-      await db.transaction((tx) => cancelDrop(tx, adminCtx(c), id));
+      const ctx = adminCtx(c);
+      await auditedRefusals(c, db, { actor: { userId: ctx.actorId }, action: 'drop.cancel', targetType: 'drop', targetId: id, ip: ctx.ip }, () =>
+        db.transaction((tx) => cancelDrop(tx, ctx, id)),
+      );
       await deps.bus.publish('public', 'drop.cancelled', { dropId: id }).catch(() => {});
       return c.json(await getAdminDrop(db, id), 200);
     },

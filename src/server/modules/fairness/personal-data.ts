@@ -1,7 +1,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { openings } from '../shop/tables.ts';
 import { userSeeds } from '../../db/schema/fairness.ts';
-import type { PersonalDataSection } from '../personal-data.ts';
+import type { PersonalDataSection } from '../../lib/personal-data-section.ts';
 
 /**
  * Seed pairs. An active server seed is a secret until rotated: the export gives its hash only.

@@ -3,11 +3,17 @@ import { clientSeedInputSchema, openingDetailSchema, poolSnapshotSchema, rotateR
 import type { Deps } from '../../deps.ts';
 import { actorOf, isMfaAdmin, requireUser } from '../../http/guards.ts';
 import { createRouter, errorResponses, jsonContent, z } from '../../http/openapi.ts';
-import { getOpening } from '../shop/read.ts';
+import type { DbOrTx } from '../../db/client.ts';
 import { getPool, getSeeds, rotateSeed, setClientSeed } from './service.ts';
 
-/** Provably fair: the user's seed pair, rotation, and the proof data of openings. */
-export function fairnessRoutes(deps: Deps) {
+/** An opening's proof data as the viewer may see it (404 otherwise): the shop's `getOpening`. */
+export type OpeningReader = (db: DbOrTx, id: string, viewer: { userId: string; isAdmin: boolean }) => Promise<z.infer<typeof openingDetailSchema>>;
+
+/**
+ * Provably fair: the user's seed pair, rotation, and the proof data of openings. Openings are the
+ * shop's, which sits above fairness, so modules/index.ts hands in their reader (issue 42).
+ */
+export function fairnessRoutes(deps: Deps, { getOpening }: { getOpening: OpeningReader }) {
   const app = createRouter();
   const { db } = deps;
 

@@ -36,17 +36,26 @@ export async function ensureActiveSeed(db: DbOrTx, userId: string): Promise<Seed
  * Reserves `count` consecutive nonces of the user's active seed and returns the seed with the
  * first of them. The row stays locked until the transaction ends.
  */
-export async function takeNonces(tx: Tx, userId: string, count: number): Promise<{ seed: SeedRow; firstNonce: number; poolVersion: string }> {
+export async function takeNonces(
+  tx: Tx,
+  userId: string,
+  count: number,
+): Promise<{ seed: SeedRow; firstNonce: number; poolVersion: string; oddsVersion: string }> {
   for (let attempt = 0; attempt < 2; attempt++) {
     const [row] = await tx
       .update(userSeeds)
       .set({ nextNonce: sql`${userSeeds.nextNonce} + ${count}` })
       .where(activeOf(userId))
-      // The opening needs the catalog's pool version too (shop/pools.ts); one statement for both.
-      .returning({ ...getTableColumns(userSeeds), poolVersion: sql<string>`(select ${catalogState.poolVersion} from ${catalogState} where ${catalogState.id} = 1)` });
+      // The opening needs the catalog's pool and odds versions too (shop/pools.ts, shop/revisions.ts);
+      // one statement for all three.
+      .returning({
+        ...getTableColumns(userSeeds),
+        poolVersion: sql<string>`(select ${catalogState.poolVersion} from ${catalogState} where ${catalogState.id} = 1)`,
+        oddsVersion: sql<string>`(select ${catalogState.oddsVersion} from ${catalogState} where ${catalogState.id} = 1)`,
+      });
     if (row) {
-      const { poolVersion, ...seed } = row;
-      return { seed, firstNonce: seed.nextNonce - count, poolVersion };
+      const { poolVersion, oddsVersion, ...seed } = row;
+      return { seed, firstNonce: seed.nextNonce - count, poolVersion, oddsVersion };
     }
     await insertSeed(tx, userId);
   }

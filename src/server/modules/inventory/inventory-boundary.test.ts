@@ -4,7 +4,7 @@ import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
 /**
- * Only modules/inventory writes card stock, owned cards and the stock logs (ADR 0011). ESLint
+ * Only modules/inventory writes card stock, owned cards, graded slabs and the stock logs (ADR 0011, 0023). ESLint
  * (eslint.config.js, no-restricted-syntax) refuses the Drizzle forms and raw SQL; this test scans
  * every server file as text too, which also catches SQL built in ways the lint rule cannot see.
  */
@@ -14,10 +14,10 @@ const serverDir = join(root, 'src', 'server');
 const inventoryDir = join(serverDir, 'modules', 'inventory');
 
 const RULES: Array<[string, RegExp]> = [
-  ['drizzle write of owned_cards / stock logs', /\.(insert|update|delete)\(\s*(ownedCards|stockMovements)\s*\)/],
+  ['drizzle write of owned_cards / stock logs', /\.(insert|update|delete)\(\s*(ownedCards|stockMovements|cardSlabs)\s*\)/],
   ['drizzle write of cards.stock', /\.(update\(\s*cards\s*\)\s*\.set|insert\(\s*cards\s*\)\s*\.values)\(\{[^}]*\bstock\b\s*[:,}]/],
   ['raw SQL update of cards.stock', /update\s+("?cards"?|\$\{cards\})\s+(\w+\s+)?set\s[^;`]*\bstock"?\s*=/i],
-  ['raw SQL write of owned_cards / stock logs', /(insert\s+into|update|delete\s+from)\s+("?(owned_cards|stock_movements)"?|\$\{(ownedCards|stockMovements)\})[\s(]/i],
+  ['raw SQL write of owned_cards / stock logs', /(insert\s+into|update|delete\s+from)\s+("?(owned_cards|stock_movements|card_slabs)"?|\$\{(ownedCards|stockMovements|cardSlabs)\})[\s(]/i],
 ];
 
 /** The rule names each text breaks. */

@@ -1,6 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
 import { stockMovements } from '../../db/schema/inventory.ts';
-import type { PersonalDataSection } from '../personal-data.ts';
+import type { PersonalDataSection } from '../../lib/personal-data-section.ts';
 
 /**
  * Stock movements name who caused them: the buyer of an opening, the seller of a buyback, the

@@ -14,8 +14,10 @@ import type { OwnedCardStatus } from '../../../shared/contracts/shop.ts';
 import { rowsOf, type Db, type DbOrTx } from '../../db/client.ts';
 import { cards } from '../catalog/tables.ts';
 import { stockMovements } from '../../db/schema/inventory.ts';
-import { ownedCards } from '../../db/schema/inventory.ts';
+import { cardSlabs, ownedCards } from '../../db/schema/inventory.ts';
 import { AppError } from '../../http/errors.ts';
+import { assignSlabs, moveSlabsByCount, type AssignedSlab } from './slabs.ts';
+import { plural } from '../../../shared/words.ts';
 
 /**
  * The inventory gateway (issue 14, ADR 0011): the only code that writes `cards.stock`,
@@ -97,7 +99,7 @@ export async function createCopy(
   tx: DbOrTx,
   move: 'grant' | 'drop',
   input: { cardId: string; ownerId: string } & MoveContext,
-): Promise<{ ownedCardId: string; card: { id: string; name: string; stock: number; valueCents: number } } | null> {
+): Promise<{ ownedCardId: string; card: { id: string; name: string; stock: number; valueCents: number }; slab: AssignedSlab | null } | null> {
   const ownedCardId = randomUUID();
   const m = MOVES[move];
   const res = await tx.execute(sql`
@@ -122,7 +124,9 @@ export async function createCopy(
   const [row] = rowsOf<{ id: string; name: string; stock: number; value_cents: number; copies: string | number }>(res);
   if (!row) return null;
   if (Number(row.copies) !== 1) throw new Error('a copy was taken from stock without its owned card');
-  return { ownedCardId, card: { id: row.id, name: row.name, stock: Number(row.stock), valueCents: Number(row.value_cents) } };
+  // A graded card: the copy is one specific slab (issue 38), in this transaction.
+  const [slab] = await assignSlabs(tx, [{ id: ownedCardId, cardId: row.id }]);
+  return { ownedCardId, card: { id: row.id, name: row.name, stock: Number(row.stock), valueCents: Number(row.value_cents) }, slab: slab ?? null };
 }
 
 // ───────────────────────── reservations (daily drops) ─────────────────────────
@@ -146,6 +150,8 @@ export async function reserveStock(
     if (applied.size > 0) await applyStock(tx, [...applied.keys()].map((cardId) => ({ cardId, delta: perCard.get(cardId)! })), 'drop_release', { ...ctx, note: null });
     return null;
   }
+  // Graded cards: the reserved copies are specific slabs, set aside with the stock.
+  await moveSlabsByCount(tx, perCard, 'in_stock', 'reserved');
   return new Map([...applied].map(([id, a]) => [id, a.stock_after]));
 }
 
@@ -156,6 +162,23 @@ export async function releaseReserved(tx: DbOrTx, entries: ReadonlyArray<{ cardI
   if (perCard.size === 0) return;
   const applied = await applyStock(tx, [...perCard].map(([cardId, q]) => ({ cardId, delta: q })), 'drop_release', { ...ctx, note: null });
   if (applied.size !== perCard.size) throw new Error('a reserved copy could not be returned to stock');
+  await holdOutOfStock(tx, (await moveSlabsByCount(tx, perCard, 'reserved', 'in_stock')) ?? [], ctx);
+}
+
+/**
+ * Slabs that came back to the shop without a certificate (copies from before slabs, migration
+ * 0026) are held, not in stock: their card's stock goes down by one each, logged, so a graded
+ * card's stock stays the number of its slabs in stock.
+ */
+async function holdOutOfStock(tx: DbOrTx, cardIds: readonly string[], ctx: MoveContext) {
+  if (cardIds.length === 0) return;
+  const perCard = new Map<string, number>();
+  for (const id of cardIds) perCard.set(id, (perCard.get(id) ?? 0) - 1);
+  const applied = await applyStock(tx, [...perCard].map(([cardId, delta]) => ({ cardId, delta })), 'admin_adjust', {
+    ...ctx,
+    note: 'Held out of stock: slab certificate missing',
+  });
+  if (applied.size !== perCard.size) throw new Error('a held slab could not leave stock');
 }
 
 /**
@@ -170,6 +193,19 @@ export async function awardReserved(tx: DbOrTx, input: { cardId: string; ownerId
   return copy;
 }
 
+/** The state a copy's slab is in while the copy is in each owned state (returns leave the copy). */
+const SLAB_STATE_OF: Record<OwnedCardStatus, string> = {
+  in_vault: 'owned',
+  // A graded copy's slab stays owned while listed (ADR 0028).
+  listed: 'owned',
+  in_shipment: 'shipping',
+  shipped: 'shipped',
+  delivered: 'shipped',
+  lost: 'lost',
+  sold_back: 'in_stock',
+  revoked: 'in_stock',
+};
+
 export interface MovedCopy {
   id: string;
   cardId: string;
@@ -178,11 +214,17 @@ export interface MovedCopy {
   from: OwnedCardStatus;
 }
 
+/** 409 listed: the copy is on the marketplace, so every other move waits until it is delisted (ADR 0028). */
+export function listedError(): AppError {
+  return new AppError(409, 'listed', 'This card is listed on the market. Delist it first; nothing changed.');
+}
+
 /** 409 invalid_card_state: the state machine does not allow this move from where the copies are. */
 export function invalidCardState(move: CopyMoveName, found: ReadonlyArray<{ id: string; status: OwnedCardStatus }>): AppError {
+  if (move !== 'delist' && found.some((f) => f.status === 'listed')) return listedError();
   const m = MOVES[move];
   const wrong = found.filter((f) => !(m.from as readonly string[]).includes(f.status));
-  const what = wrong.length ? `${wrong.length === 1 ? 'A card is' : `${wrong.length} cards are`} ${wrong[0]!.status.replace('_', ' ')}` : 'Some cards were not found';
+  const what = wrong.length ? `${wrong.length === 1 ? 'A card is' : `${plural(wrong.length, 'card')} are`} ${wrong[0]!.status.replace('_', ' ')}` : 'Some cards were not found';
   return new AppError(409, 'invalid_card_state', `${what}: only cards ${m.from.map((s) => s.replace('_', ' ')).join(' or ')} can be moved to ${m.to.replace('_', ' ')}. Nothing changed.`);
 }
 
@@ -204,6 +246,7 @@ export async function moveCopies(
   } & MoveContext,
 ): Promise<MovedCopy[]> {
   const m = MOVES[move];
+  const returns = m.stockDelta > 0;
   const ids = [...new Set(input.ids)].sort();
   if (ids.length === 0) return [];
   const idList = `{${ids.join(',')}}`;
@@ -216,17 +259,29 @@ export async function moveCopies(
       select count(*) = ${ids.length}::int and bool_and(t.status = any(${from}::owned_card_status[])
         and (${input.ownerId ?? null}::text is null or t.owner_id = ${input.ownerId ?? null}::text)) as ok
       from target t
+    ),
+    -- A graded copy's slab moves with it (issue 38): back to the shop on a return (held when its
+    -- certificate is missing), else to the state that matches the copy's.
+    slab_move as (
+      update ${cardSlabs} s set
+        "state" = (case when ${returns} and s.cert_missing then 'held' when ${returns} then 'in_stock' else ${SLAB_STATE_OF[m.to]} end)::slab_state,
+        "owned_card_id" = case when ${returns} then null else s.owned_card_id end, "updated_at" = now()
+      from target t, allowed a
+      where s.owned_card_id = t.id and a.ok and t.status = any(${from}::owned_card_status[])
+      returning t.id as owned_id, s.state
     )
     update ${ownedCards} o set "status" = ${m.to}::owned_card_status, "updated_at" = now()
     from target t, allowed a
     where o.id = t.id and a.ok and o.status = any(${from}::owned_card_status[])
-    returning o.id, o.card_id, o.owner_id, t.status as from_status`);
-  const moved = rowsOf<{ id: string; card_id: string; owner_id: string; from_status: OwnedCardStatus }>(res);
+    returning o.id, o.card_id, o.owner_id, t.status as from_status, (select sm.state from slab_move sm where sm.owned_id = o.id) as slab_state`);
+  const moved = rowsOf<{ id: string; card_id: string; owner_id: string; from_status: OwnedCardStatus; slab_state: string | null }>(res);
   if (moved.length !== ids.length) {
     const found = (
       await tx.select({ id: ownedCards.id, status: ownedCards.status, ownerId: ownedCards.ownerId }).from(ownedCards).where(sql`${ownedCards.id} = any(${idList}::uuid[])`)
     ).filter((f) => input.ownerId === undefined || f.ownerId === input.ownerId);
     if (moved.length > 0) throw new Error('a refused move changed some copies');
+    // A listed copy answers the same everywhere, whatever the caller's own refusal says (ADR 0028).
+    if (move !== 'delist' && found.some((f) => f.status === 'listed')) throw listedError();
     throw input.refused ? await input.refused(found) : invalidCardState(move, found);
   }
   const perCard = new Map<string, number>();
@@ -234,7 +289,29 @@ export async function moveCopies(
   const applied = await applyStock(tx, [...perCard].map(([cardId, delta]) => ({ cardId, delta })), m.reason, input);
   // Returns only add stock, and every moved copy's card exists (foreign key): all of them apply.
   if (applied.size !== perCard.size) throw new Error('stock of a moved copy did not move');
+  await holdOutOfStock(tx, moved.filter((r) => r.slab_state === 'held').map((r) => r.card_id), input);
   return moved.map((r) => ({ id: r.id, cardId: r.card_id, ownerId: r.owner_id, from: r.from_status }));
+}
+
+/**
+ * A marketplace sale (ADR 0028): the listed copy changes owner and lands in the buyer's vault, in
+ * one conditional UPDATE (only a copy still listed by `fromOwnerId` moves), logged as a 'market_sale'
+ * movement (no stock change; a graded copy's slab stays 'owned' and follows its copy). Returns
+ * false, having changed nothing, when the copy is not (any more) listed by that seller.
+ */
+export async function transferListedCopy(
+  tx: DbOrTx,
+  input: { id: string; fromOwnerId: string; toOwnerId: string } & MoveContext,
+): Promise<boolean> {
+  const [moved] = await tx
+    .update(ownedCards)
+    .set({ ownerId: input.toOwnerId, status: 'in_vault', updatedAt: new Date() })
+    .where(and(eq(ownedCards.id, input.id), eq(ownedCards.ownerId, input.fromOwnerId), eq(ownedCards.status, 'listed')))
+    .returning({ cardId: ownedCards.cardId });
+  if (!moved) return false;
+  const applied = await applyStock(tx, [{ cardId: moved.cardId, delta: 0 }], 'market_sale', input);
+  if (applied.size !== 1) throw new Error('a market sale was not logged');
+  return true;
 }
 
 // ───────────────────────── the hot path, as CTEs ─────────────────────────
@@ -330,7 +407,8 @@ const sqlList = (xs: readonly string[]) => sql.raw(xs.map((x) => `'${x}'`).join(
  * The stock half of the books: for every card, (1) its movements sum to its stock (initial +
  * returns − takes = stock), and (2) its stock plus its copies out of stock (in a vault or on their
  * way) plus its copies reserved for daily drops equals what was ever supplied (initial stock,
- * adjustments, imports). One grouped aggregate over each table, joined to the cards.
+ * adjustments, imports); (3) a graded card's stock is its slabs in stock and each of its copies
+ * out of stock is one slab where the copy is. One grouped aggregate over each table, joined to the cards.
  */
 export async function reconcileStock(db: Db | DbOrTx): Promise<StockReconcile> {
   const res = await db.execute(sql`
@@ -342,15 +420,26 @@ export async function reconcileStock(db: Db | DbOrTx): Promise<StockReconcile> {
     o as (
       select "card_id", count(*) as n from ${ownedCards} where "status" in (${sqlList(OUT_OF_STOCK_STATES)}) group by "card_id"
     ),
+    -- Graded cards (issue 38): stock is the slabs in stock, reservations the reserved slabs, and
+    -- each copy out of stock is one slab in the matching state; a raw card has no slabs.
+    sl as (
+      select s.card_id, count(*) filter (where s.state = 'in_stock') as in_stock, count(*) filter (where s.state = 'reserved') as reserved,
+        count(*) filter (where s.owned_card_id is not null and not (s.state::text = case oc.status when 'in_vault' then 'owned'
+          when 'in_shipment' then 'shipping' when 'shipped' then 'shipped' when 'delivered' then 'shipped' when 'lost' then 'lost' end)) as misplaced
+      from ${cardSlabs} s left join ${ownedCards} oc on oc.id = s.owned_card_id group by s.card_id
+    ),
     checked as (
       select c.id, c.stock, coalesce(m.net, 0) as net, coalesce(m.supply, 0) as supply, coalesce(o.n, 0) as out_of_stock,
-        coalesce(m.reserved, 0) as reserved
-      from ${cards} c left join m on m.card_id = c.id left join o on o.card_id = c.id
+        coalesce(m.reserved, 0) as reserved,
+        case when c.grading_company is not null then coalesce(sl.in_stock, 0) end as slabs_in_stock,
+        (c.grading_company is not null and (coalesce(sl.in_stock, 0) <> c.stock or coalesce(sl.reserved, 0) <> coalesce(m.reserved, 0)))
+          or (c.grading_company is null and sl.card_id is not null) or coalesce(sl.misplaced, 0) > 0 as slab_mismatch
+      from ${cards} c left join m on m.card_id = c.id left join o on o.card_id = c.id left join sl on sl.card_id = c.id
     ),
-    bad as (select * from checked where stock <> net or stock + out_of_stock + reserved <> supply or reserved < 0)
+    bad as (select * from checked where stock <> net or stock + out_of_stock + reserved <> supply or reserved < 0 or slab_mismatch)
     select (select count(*) from checked) as cards, (select count(*) from bad) as mismatches,
       (select coalesce(json_agg(b), '[]'::json) from (select * from bad order by id limit 100) b) as sample`);
-  const [row] = rowsOf<{ cards: string | number; mismatches: string | number; sample: Array<Record<string, string | number>> }>(res);
+  const [row] = rowsOf<{ cards: string | number; mismatches: string | number; sample: Array<Record<string, string | number | null>> }>(res);
   const sample = (row?.sample ?? []).map((b) => ({
     cardId: String(b.id),
     stock: Number(b.stock),
@@ -358,6 +447,7 @@ export async function reconcileStock(db: Db | DbOrTx): Promise<StockReconcile> {
     supply: Number(b.supply),
     ownedOut: Number(b.out_of_stock),
     reserved: Number(b.reserved),
+    slabsInStock: b.slabs_in_stock === null || b.slabs_in_stock === undefined ? null : Number(b.slabs_in_stock),
   }));
   const mismatches = Number(row?.mismatches ?? 0);
   return { ok: mismatches === 0, details: { cards: Number(row?.cards ?? 0), mismatches, sample } };

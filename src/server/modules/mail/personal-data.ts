@@ -1,6 +1,6 @@
 import { asc, sql } from 'drizzle-orm';
 import { mailMessages } from '../../db/schema/mail.ts';
-import type { PersonalDataSection } from '../personal-data.ts';
+import type { PersonalDataSection } from '../../lib/personal-data-section.ts';
 
 const toSubject = (email: string) => sql`lower(${mailMessages.to}) = lower(${email})`;
 

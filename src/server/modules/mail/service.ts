@@ -1,4 +1,4 @@
-import { and, count, desc, eq, lte, sql } from 'drizzle-orm';
+import { and, desc, eq, lte, sql } from 'drizzle-orm';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { DbOrTx } from '../../db/client.ts';
 import type { Deps } from '../../deps.ts';
@@ -177,8 +177,3 @@ export async function listMailbox(deps: Deps, to: string | undefined, limit = 50
   }));
 }
 
-/** Messages waiting for an SMTP attempt: the outbox's queue depth (/metrics). */
-export async function pendingMailCount(db: DbOrTx): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(mailMessages).where(eq(mailMessages.status, 'pending'));
-  return Number(row?.n ?? 0);
-}

@@ -1,4 +1,5 @@
-/** HTML + text bodies for every mail the app sends. Plain inline styles: mail clients ignore CSS files. */
+/** HTML + text bodies for every mail the app sends; the HTML frame is a React Email component (mail-layout.tsx). */
+import { renderMailHtml } from './mail-layout.tsx';
 
 export type MailKind =
   | 'verify-email'
@@ -17,16 +18,14 @@ export interface RenderedMail {
   links: string[];
 }
 
-export const escapeHtml = (s: string) =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-
-/**
- * The shared mail frame. `unsubscribe` (a notification kind's one-click link) adds a footer line
- * in both bodies; security mail never has one.
- */
 /** The site as mail shows it: a name, or the settings' name and support address. */
 export type MailSite = string | { siteName: string; supportEmail: string };
 
+/**
+ * A mail in the shared frame (mail-layout.tsx), as HTML and as plain text with the same words.
+ * `unsubscribe` (a notification kind's one-click link) adds a footer line in both bodies;
+ * security mail never has one.
+ */
 export function layout(
   siteIn: MailSite,
   title: string,
@@ -36,20 +35,7 @@ export function layout(
 ) {
   const siteName = typeof siteIn === 'string' ? siteIn : siteIn.siteName;
   const support = typeof siteIn === 'string' ? null : siteIn.supportEmail;
-  const site = escapeHtml(siteName);
-  const button = action
-    ? `<p style="margin:28px 0"><a href="${escapeHtml(action.url)}" style="background:#7c3aed;color:#fff;padding:12px 20px;border-radius:8px;text-decoration:none;font-weight:600">${escapeHtml(action.label)}</a></p>
-<p style="color:#a1a1aa;font-size:13px">If the button does not work, paste this link into your browser:<br><span style="word-break:break-all">${escapeHtml(action.url)}</span></p>`
-    : '';
-  const html = `<!doctype html><html><body style="margin:0;background:#09090b;color:#e4e4e7;font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif">
-<div style="max-width:560px;margin:0 auto;padding:32px 24px">
-<p style="font-size:20px;font-weight:700;color:#e879f9;margin:0 0 24px">${site}</p>
-<h1 style="font-size:22px;margin:0 0 16px;color:#fafafa">${escapeHtml(title)}</h1>
-${paragraphs.map((p) => `<p style="line-height:1.6;margin:0 0 12px">${escapeHtml(p)}</p>`).join('\n')}
-${button}
-<p style="color:#71717a;font-size:12px;margin-top:32px">You received this because of activity on your ${site} account.${support ? ` Questions? Write to <a href="mailto:${escapeHtml(support)}" style="color:#a1a1aa">${escapeHtml(support)}</a>.` : ''}</p>
-${unsubscribe ? `<p style="color:#71717a;font-size:12px"><a href="${escapeHtml(unsubscribe.url)}" style="color:#a1a1aa">${escapeHtml(unsubscribe.label)}</a></p>` : ''}
-</div></body></html>`;
+  const html = renderMailHtml({ siteName, supportEmail: support, title, paragraphs, action, unsubscribe });
   const text = [
     siteName,
     '',

@@ -45,7 +45,8 @@ describe('business counters', () => {
   });
 
   it('packs opened count per pack, on both open paths, not on a replay', async () => {
-    const admin = await t.makeUser({ role: 'admin' });
+    // The owner: this pack gives back more than its price, which only the owner sets (ADR 0024).
+    const admin = await t.makeUser({ role: 'owner' });
     const cat = await makeCatalog(t, [{ name: 'Metric common', cards: [{ value: 50, stock: 100 }, { value: 80, stock: 100 }] }]);
     const created = (await (await t.as(admin).post('/api/admin/products', { name: 'Metric Pack', priceCents: 100, description: 'Two cards.' })).json()) as { product: ProductSummary };
     const { id: productId, packId } = created.product;

@@ -1,8 +1,9 @@
+import { count, eq } from 'drizzle-orm';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { DbHandle } from '../../db/client.ts';
 import type { Deps } from '../../deps.ts';
 import { jobRunAges } from '../../jobs/scheduler.ts';
-import { pendingMailCount } from '../mail/service.ts';
+import { mailMessages } from '../mail/tables.ts';
 
 /**
  * The app's Prometheus metrics (ADR 0017). One Registry per database handle, i.e. per app, never
@@ -84,7 +85,9 @@ function createMetrics(deps: Pick<Deps, 'dbh' | 'config'>): Metrics {
     help: 'Mail messages waiting in the outbox for an SMTP attempt.',
     registers: [registry],
     async collect() {
-      this.set(await pendingMailCount(deps.dbh.db));
+      // A read of mail's published table, not its service: metrics sits below mail (issue 42).
+      const [row] = await deps.dbh.db.select({ n: count() }).from(mailMessages).where(eq(mailMessages.status, 'pending'));
+      this.set(Number(row?.n ?? 0));
     },
   });
   new Gauge({

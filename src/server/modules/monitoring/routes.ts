@@ -5,6 +5,7 @@ import { retentionOf } from '../../config.ts';
 import type { Deps } from '../../deps.ts';
 import { monitoringReports } from '../../db/schema/monitoring.ts';
 import { AppError, respondError, toAppError } from '../../http/errors.ts';
+import { rateLimitAddress } from '../../http/client-ip.ts';
 import { clientIp } from '../../http/security.ts';
 import type { AppEnv } from '../../http/types.ts';
 import { hitRateLimit } from '../../lib/rate-limit.ts';
@@ -53,7 +54,7 @@ export function monitoringRoutes(deps: Deps) {
     async (c) => {
       try {
         const ip = clientIp(c, deps.config.trustProxy);
-        const rl = await hitRateLimit(deps.dbh, `monitoring:${ip}`, PER_IP_PER_MINUTE, 60);
+        const rl = await hitRateLimit(deps.dbh, `monitoring:${rateLimitAddress(ip)}`, PER_IP_PER_MINUTE, 60);
         if (!rl.allowed) {
           throw new AppError(429, 'rate_limited', 'Too many reports.', undefined, rl.retryAfterSeconds);
         }

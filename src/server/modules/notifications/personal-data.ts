@@ -1,6 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
 import { notificationPreferences, notifications } from '../../db/schema/notifications.ts';
-import type { PersonalDataSection } from '../personal-data.ts';
+import type { PersonalDataSection } from '../../lib/personal-data-section.ts';
 
 /** The inbox and the channel choices: nothing the business needs once the account is gone. */
 export const notificationsPersonalData: PersonalDataSection = {

@@ -12,7 +12,7 @@ import {
 import type { Deps } from '../../deps.ts';
 import { actorOf, requireUser } from '../../http/guards.ts';
 import { createRouter, errorResponses, jsonContent, z } from '../../http/openapi.ts';
-import { clientIp } from '../../http/security.ts';
+import { clientAddressKey } from '../../http/client-ip.ts';
 import { enforceRateLimit } from '../../lib/rate-limit.ts';
 import {
   getPreferences,
@@ -116,7 +116,7 @@ export function notificationsRoutes(deps: Deps) {
     },
   );
 
-  const limit = async (ip: string) => enforceRateLimit(deps.dbh, `unsubscribe:${ip}`, UNSUBSCRIBE_PER_MINUTE, 60);
+  const limit = async (address: string) => enforceRateLimit(deps.dbh, `unsubscribe:${address}`, UNSUBSCRIBE_PER_MINUTE, 60);
 
   app.openapi(
     createRoute({
@@ -128,7 +128,7 @@ export function notificationsRoutes(deps: Deps) {
       responses: { 200: jsonContent(unsubscribeInfoSchema, 'The kind and the (partly hidden) address'), ...errorResponses },
     }),
     async (c) => {
-      await limit(clientIp(c, config.trustProxy));
+      await limit(clientAddressKey(c, config.trustProxy));
       return c.json(await unsubscribeInfo(deps, c.req.valid('query').token), 200);
     },
   );
@@ -143,7 +143,7 @@ export function notificationsRoutes(deps: Deps) {
       responses: { 200: jsonContent(unsubscribeInfoSchema, 'Mail of this kind is off'), ...errorResponses },
     }),
     async (c) => {
-      await limit(clientIp(c, config.trustProxy));
+      await limit(clientAddressKey(c, config.trustProxy));
       return c.json(await unsubscribe(deps, c.req.valid('json').token), 200);
     },
   );

@@ -35,6 +35,17 @@ export interface NotifyData {
   drop_starting: { dropId: string; dropTitle: string; closesAt: string };
   referral_qualified: { referralId: string; role: 'referrer' | 'referee'; friendUsername: string; amountCents: number; currency: string };
   wishlist_live: { productId: string; productName: string; cardId: string; cardName: string };
+  market_sold: { listingId: string; cardName: string; priceCents: number; feeCents: number; proceedsCents: number };
+  /** ADR 0028 part 2: `event` says what happened to the offer (told to the other side, or to the buyer on expiry and lapse). */
+  market_offer: {
+    offerId: string;
+    event: 'received' | 'accepted' | 'rejected' | 'countered' | 'expired' | 'lapsed' | 'counter_declined';
+    cardName: string;
+    amountCents: number;
+    listingId: string | null;
+    /** On an accepted offer told to the seller (a card offer), what they received. */
+    proceedsCents?: number;
+  };
   security: {
     event: 'new_sign_in' | 'two_factor_enabled' | 'two_factor_disabled' | 'password_changed' | 'password_reset';
     ip?: string | null;

@@ -2,6 +2,7 @@ import { NOTIFICATION_KIND_INFO, type NotificationKind } from '../../../shared/c
 import { formatMoney } from '../../../shared/money.ts';
 import { layout, type MailSite, type RenderedMail } from '../mail/templates.ts';
 import type { NotifyData } from './service.ts';
+import { plural } from '../../../shared/words.ts';
 
 /** What a notification says, in the inbox and in its mail. `link` is an app path (or null). */
 export interface RenderedNotification {
@@ -45,7 +46,7 @@ export function renderNotification<K extends NotificationKind>(
     case 'buyback_paid': {
       const x = d as NotifyData['buyback_paid'];
       const amount = formatMoney(x.amountCents, currency);
-      const cards = x.cardCount === 1 ? '1 card' : `${x.cardCount} cards`;
+      const cards = plural(x.cardCount, 'card');
       return { title: 'Buyback paid', body: `${amount} for ${cards} was paid to your balance.`, link: '/profile/history', details: [], actionLabel: 'See your history', subject: `Buyback paid: ${amount}` };
     }
     case 'shipment_status': {
@@ -100,6 +101,41 @@ export function renderNotification<K extends NotificationKind>(
         actionLabel: 'See the pack',
         subject: `On your wishlist: ${x.cardName} is in ${x.productName}`,
       };
+    }
+    case 'market_sold': {
+      const x = d as NotifyData['market_sold'];
+      const price = formatMoney(x.priceCents, currency);
+      const proceeds = formatMoney(x.proceedsCents, currency);
+      return {
+        title: `${x.cardName} sold`,
+        body: `Your listing of ${x.cardName} sold for ${price}: ${proceeds} was added to your balance.`,
+        link: '/profile/history',
+        details: [`The marketplace fee was ${formatMoney(x.feeCents, currency)}.`],
+        actionLabel: 'See your history',
+        subject: `Sold on ${siteName}: ${x.cardName} for ${price}`,
+      };
+    }
+    case 'market_offer': {
+      const x = d as NotifyData['market_offer'];
+      const amount = formatMoney(x.amountCents, currency);
+      const T: Record<NotifyData['market_offer']['event'], { title: string; body: string; link: string }> = {
+        received: { title: `Offer on ${x.cardName}`, body: `Someone offered ${amount} for ${x.cardName}. The money is held: accept it and the sale happens at once.`, link: '/profile/market' },
+        accepted: {
+          title: `${x.cardName}: offer accepted`,
+          body:
+            x.proceedsCents !== undefined
+              ? `Your ${x.cardName} sold for ${amount}: ${formatMoney(x.proceedsCents, currency)} was added to your balance.`
+              : `Your offer of ${amount} for ${x.cardName} was accepted: the card is in your vault.`,
+          link: x.proceedsCents !== undefined ? '/profile/history' : '/collect',
+        },
+        rejected: { title: `${x.cardName}: offer declined`, body: `Your offer of ${amount} for ${x.cardName} was declined. The held money is back in your balance.`, link: '/profile/market' },
+        countered: { title: `${x.cardName}: counter-offer`, body: `The seller of ${x.cardName} answered your offer with ${amount}. Accept it, or decline to get your held money back.`, link: '/profile/market' },
+        counter_declined: { title: `${x.cardName}: counter declined`, body: `The buyer declined your counter of ${amount} for ${x.cardName}.`, link: '/profile/market' },
+        expired: { title: `${x.cardName}: offer expired`, body: `Your offer of ${amount} for ${x.cardName} expired. The held money is back in your balance.`, link: '/profile/market' },
+        lapsed: { title: `${x.cardName}: offer closed`, body: `The listing of ${x.cardName} ended, so your offer of ${amount} closed. The held money is back in your balance.`, link: '/profile/market' },
+      };
+      const m = T[x.event];
+      return { ...m, details: [], actionLabel: 'See your offers', subject: `${siteName}: ${m.title}` };
     }
     case 'security': {
       const x = d as NotifyData['security'];

@@ -1,3 +1,4 @@
+import { isOwnAccount } from '../audit/duties.ts';
 import type { ActorCtx } from '../../http/types.ts';
 import { and, count, desc, eq, ilike, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
@@ -19,7 +20,8 @@ import { getDefaultRateBp } from '../buyback/rates.ts';
 import { lookRefs } from '../catalog/look-refs.ts';
 import type { Actor } from '../../http/types.ts';
 import { assertWithinAdminLimits, selfDealingError } from '../wallet/adjust-policy.ts';
-import { likePattern, ownedCardColumns, ownedCardDto, type OwnedCardRow } from '../collection/service.ts';
+import { ownedCardColumns, ownedCardDto, type OwnedCardRow } from '../collection/service.ts';
+import { likePattern } from '../../lib/like.ts';
 
 /**
  * Owned cards across every user, for /admin/owned: list, grant a copy from stock, revoke one back
@@ -114,7 +116,8 @@ async function findUser(db: DbOrTx, who: string) {
 export async function grantCard(tx: Tx, ctx: AdminCtx, input: z.output<typeof grantCardSchema>) {
   const target = await findUser(tx, input.user);
   // Granting to oneself and selling the card back would be a self-credit by another name.
-  if (target.id === ctx.actorId) throw selfDealingError('grant a card to');
+  // An account they referred counts as theirs too (ADR 0024).
+  if (await isOwnAccount(tx, ctx.actorId, target.id)) throw selfDealingError('grant a card to');
   // The inventory's conditional take: never below zero, even when two grants race for the last copy.
   const granted = await createCopy(tx, 'grant', {
     cardId: input.cardId,
@@ -165,7 +168,7 @@ export async function revokeCard(tx: Tx, ctx: AdminCtx, ownedCardId: string, rea
   if (!row) throw new Error('revoke moved nothing');
   // Thrown after the move on purpose: the transaction rolls it back, and the check sees the
   // owner of the very row that was locked.
-  if (row.ownerId === ctx.actorId) throw selfDealingError('revoke a card from');
+  if (await isOwnAccount(tx, ctx.actorId, row.ownerId)) throw selfDealingError('revoke a card from');
   const [card] = await tx.select({ stock: cards.stock, name: cards.name }).from(cards).where(eq(cards.id, row.cardId));
   await audit(tx, {
     actorId: ctx.actorId,

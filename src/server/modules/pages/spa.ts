@@ -12,6 +12,7 @@ import { pageHeadFor } from '../../../shared/page-heads.ts';
 import { matchRoute, type RouteDef, type RouteId } from '../../../shared/routes.ts';
 import { siteShellHtml } from '../../../shared/site-shell.ts';
 import type { Deps } from '../../deps.ts';
+import { bootTag } from '../../http/boot-script.ts';
 import type { AppEnv } from '../../http/types.ts';
 import { webDistDir } from '../../lib/paths.ts';
 import { publicCardPageResponse } from '../catalog/public.ts';
@@ -19,8 +20,29 @@ import { firstVaultCards } from '../collection/service.ts';
 import { injectMeta, pullMeta } from '../pulls/meta.ts';
 import { findSharedPull } from '../pulls/service.ts';
 import { publicSettings } from '../settings/registry-service.ts';
+import { pageDrawer, type ApiFetch, type DrawnPage } from './ssr.ts';
 
 const ROOT_DIV = '<div id="root"></div>';
+/** The build's entry script tag in index.html (Vite writes `<script type="module" crossorigin src=…>`). */
+const ENTRY_SCRIPT = /<script type="module" crossorigin src="(\/assets\/[^"]+\.js)"><\/script>/;
+/** The build's one stylesheet link in index.html. */
+const STYLESHEET_LINK = /<link rel="stylesheet" crossorigin href="(\/assets\/[^"]+\.css)">/;
+
+/**
+ * The stylesheet, in the page itself: it is the one request that blocks the first paint, and the
+ * app has one stylesheet (17 KB compressed, no url()s), so a first visit saves a round trip before
+ * anything shows. The price is those bytes on every page load rather than once from the cache;
+ * after the first page, the app navigates without loading HTML again (ADR 0027).
+ */
+function inlineStylesheet(html: string, distDir: string): string {
+  const m = STYLESHEET_LINK.exec(html);
+  if (!m) return html;
+  const file = path.join(distDir, m[1]!);
+  if (!existsSync(file)) return html;
+  // A `</style` inside the CSS (only ever in a string) would end the element early.
+  const css = readFileSync(file, 'utf8').replace(/<\/style/gi, '<\\/style');
+  return html.replace(m[0], () => `<style>${css}</style>`);
+}
 
 /**
  * The site header as the page's first paint (shared/site-shell.ts) on the shop's public pages,
@@ -50,8 +72,17 @@ const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;
  *   mode or URL would fetch twice and warn that the preload went unused). Every page starts with
  *   the site config and the session (shared/early-requests.ts); a few name more by their address.
  */
-function withPreloads(html: string, route: RouteDef & { id: string }, url: URL, chunks: RouteChunks, signedIn: boolean): string {
-  if (route.notFound || route.access === 'admin' || route.access === 'owner') return html;
+function withPreloads(html: string, route: RouteDef & { id: string }, url: URL, chunks: RouteChunks, signedIn: boolean, drawn: boolean): string {
+  if (route.access === 'admin' || route.access === 'owner') return html;
+  // A page drawn on the server carries its data: only its code is worth naming.
+  // Its code starts after its first paint (http/boot-script.ts): the page is already there to
+  // read, so the bytes of that paint (the HTML, the images it shows first) get the connection first.
+  if (drawn) {
+    const m = ENTRY_SCRIPT.exec(html);
+    if (!m) return html;
+    return html.replace(m[0], () => bootTag(m[1]!, chunks[route.id] ?? []));
+  }
+  if (route.notFound) return html;
   const mayLoad = route.access === 'public' || signedIn;
   const code = new Set<string>();
   if (mayLoad) for (const f of chunks[route.id] ?? []) code.add(f);
@@ -111,19 +142,35 @@ async function firstCardImageLinks(deps: Deps, route: RouteDef & { id: string },
 }
 
 /**
- * Serves the built SPA: hashed assets with a year of caching, and index.html for every page
- * route — 200 for a route in the table, 404 for the two catch-alls (the SPA then draws the
- * matching not-found page).
+ * The pages a visitor's first HTML holds in full (docs/decisions/0027): the shop's public pages.
+ * Not /unsubscribe, which acts on its key; not the sign-in and account screens (another layout,
+ * forms that need the app). A signed-in request gets the SPA's shell: its pages differ per user.
  */
-export function spaRoutes(deps: Deps, distDir = webDistDir) {
+const drawnOnServer = (route: RouteDef & { id: RouteId }, signedIn: boolean) => !signedIn && route.area === 'site' && route.access === 'public' && route.id !== 'unsubscribe';
+
+/** What the API reads to tell who is asking, from where: passed on to its in-process reads. */
+const FORWARDING_HEADERS = ['x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'x-real-ip', 'forwarded', 'user-agent', 'accept-language'];
+
+/** The HTML a server-drawn page fills #root with when drawing it failed: the app may still manage. */
+const DRAW_FAILED =
+  '<main id="main" class="mx-auto max-w-xl px-4 py-24 text-center text-zinc-100"><h1 class="text-2xl font-bold">Something went wrong</h1>' +
+  '<p class="mt-3 text-zinc-300">This page could not be shown. We have been told about it. Reload the page, or try again in a minute.</p></main>';
+
+/**
+ * Serves the built SPA: hashed assets with a year of caching, and index.html for every page
+ * route — 200 for a route in the table, 404 for the two catch-alls and for a public page whose
+ * subject does not exist. A visitor's public pages come drawn by the server (ssr.ts), to hydrate.
+ */
+export function spaRoutes(deps: Deps, distDir = webDistDir, apiFetch?: ApiFetch) {
   const app = new Hono<AppEnv>();
   const indexFile = path.join(distDir, 'index.html');
   const chunksFile = path.join(distDir, ROUTE_CHUNKS_FILE);
+  const drawPage = apiFetch ? pageDrawer(path.join(distDir, '..', 'ssr'), apiFetch) : null;
   let indexHtml: string | null = null;
   let routeChunks: RouteChunks = {};
   const loadIndex = () => {
     if (indexHtml === null || !deps.config.isProduction) {
-      indexHtml = existsSync(indexFile) ? readFileSync(indexFile, 'utf8') : null;
+      indexHtml = existsSync(indexFile) ? inlineStylesheet(readFileSync(indexFile, 'utf8'), distDir) : null;
       routeChunks = existsSync(chunksFile) ? (JSON.parse(readFileSync(chunksFile, 'utf8')) as RouteChunks) : {};
     }
     return indexHtml;
@@ -151,10 +198,35 @@ export function spaRoutes(deps: Deps, distDir = webDistDir) {
   app.get('*', compress(), async (c) => {
     const built = loadIndex();
     const route = matchRoute(c.req.path);
-    const status = route.notFound ? 404 : 200;
+    let status: 200 | 404 | 500 = route.notFound ? 404 : 200;
     c.header('Cache-Control', 'no-cache');
     const signedIn = Boolean(c.get('actor'));
-    const html = built && withPreloads(withShell(built, route, signedIn), route, new URL(c.req.url), routeChunks, signedIn);
+    let drawn: DrawnPage | null = null;
+    if (built && drawPage && drawnOnServer(route, signedIn)) {
+      const url = new URL(c.req.url);
+      try {
+        const headers: Record<string, string> = {};
+        for (const h of FORWARDING_HEADERS) {
+          const v = c.req.header(h);
+          if (v !== undefined) headers[h] = v;
+        }
+        drawn = await drawPage(url.pathname + url.search, { env: c.env, headers });
+      } catch (err) {
+        (c.get('log') ?? deps.log).error('server render failed', { err, route: route.id, path: c.req.path });
+        drawn = { status: 500, markup: DRAW_FAILED, state: '' };
+      }
+      if (drawn) status = drawn.status === 404 ? 404 : drawn.status === 500 ? 500 : status;
+    }
+    const html =
+      built &&
+      withPreloads(
+        drawn ? built.replace(ROOT_DIV, `<div id="root">${drawn.markup}</div>${drawn.state}`) : withShell(built, route, signedIn),
+        route,
+        new URL(c.req.url),
+        routeChunks,
+        signedIn,
+        Boolean(drawn?.state),
+      );
     if (!html) {
       return c.html(
         `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${deps.config.siteName}</title></head>` +

@@ -131,6 +131,9 @@ describe('sandbox deposits', () => {
       expect(ex.status).toBe(200);
       const limits = await ex.json();
       expect(limits.selfExclusion.duration).toBe('7d');
+      // The balance says so, so the pages disable the buy buttons with the reason.
+      const bal = await (await t.as(u).get('/api/wallet/balance')).json();
+      expect(bal.selfExcludedUntil).toBe(limits.selfExclusion.endsAt);
       expect(Date.parse(limits.selfExclusion.endsAt) - Date.now()).toBeGreaterThan(6.9 * 86_400_000);
 
       const { res, body } = await start(u, 1000);

@@ -1,6 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
 import { deposits } from '../../db/schema/payments.ts';
-import type { PersonalDataSection } from '../personal-data.ts';
+import type { PersonalDataSection } from '../../lib/personal-data-section.ts';
 
 /** Deposits are payment records: kept on deletion (accounting, refunds, disputes). */
 export const paymentsPersonalData: PersonalDataSection = {

@@ -156,7 +156,7 @@ export function paymentsRoutes(deps: Deps, opts: PaymentsOptions = {}) {
 
   // Outside production the sandbox is a developer's tool: it pays only for this machine. In
   // production it runs only with ALLOW_SANDBOX_PAYMENTS (loadConfig and createPaymentProvider).
-  const sandboxOnly = (c: { env?: unknown }) => {
+  const sandboxOnly = (c: { env?: unknown; req: { raw: Request } }) => {
     if (provider.name !== 'sandbox') throw notFound('The test-mode checkout is off: payments go through Stripe.');
     if (!deps.config.isProduction && !isLoopbackPeer(c)) throw loopbackOnlyError('The test-mode checkout');
   };
@@ -185,7 +185,8 @@ export function paymentsRoutes(deps: Deps, opts: PaymentsOptions = {}) {
       try {
         const r = await withIdempotency(
           db,
-          { userId: actor.userId, key, scope: `POST /api/payments/sandbox/deposits/${id}/pay`, body: {} },
+          // The card typed is part of the request: the same key with another card is another request.
+          { userId: actor.userId, key, scope: `POST /api/payments/sandbox/deposits/${id}/pay`, body: cardNumber === null ? {} : { cardNumber } },
           async (t) => {
             const deposit = await sandboxPay(deps, t, actor.userId, id, new Date(), cardNumber);
             const { balanceCents } = await getBalance(t, actor.userId);

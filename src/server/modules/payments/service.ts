@@ -10,11 +10,12 @@ import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import type { Logger } from '../../lib/logger.ts';
 import { notify } from '../notifications/service.ts';
 import { applyDepositBonus } from '../promo/service.ts';
-import { onDepositRefunded, onDepositSucceeded } from '../referrals/service.ts';
+import { onDepositRefunded, onDepositSucceeded } from '../referrals/qualification.ts';
 import { activeSelfExclusion, assertCanDeposit, PENDING_DEPOSIT_TTL_MS } from '../responsible-play/service.ts';
 import { clearingAccount, credit, debit, lockBalance } from '../wallet/service.ts';
 import { metricsFor } from '../metrics/metrics.ts';
 import type { PaymentProvider } from './provider.ts';
+import { instantText } from '../../../shared/words.ts';
 
 /**
  * Deposits. A deposit is created pending; only the provider's confirmation credits it — the
@@ -206,7 +207,7 @@ export async function sandboxPay(deps: Deps, tx: Tx, userId: string, depositId: 
   }
   const ex = await activeSelfExclusion(tx, userId, now);
   if (ex) {
-    throw new AppError(403, 'self_excluded', `You have excluded yourself until ${ex.endsAt.toISOString().replace('T', ' ').slice(0, 16)} UTC, so depositing is blocked until then.`);
+    throw new AppError(403, 'self_excluded', `You have excluded yourself until ${instantText(ex.endsAt)}, so depositing is blocked until then.`);
   }
   const dep = await succeedDeposit(deps, tx, depositId, { actorId: userId, now, payerFingerprint: sandboxPayerFingerprint(cardNumber) });
   return toDeposit(dep!);

@@ -1,6 +1,6 @@
 import { asc, or, sql } from 'drizzle-orm';
 import { rateLimits } from '../../db/schema/platform.ts';
-import type { PersonalDataSection } from '../personal-data.ts';
+import type { PersonalDataSection } from '../../lib/personal-data-section.ts';
 
 /**
  * Rate-limit counters whose key names the person: `…:email:<email>` (auth) or `…:<user id>`.

@@ -1,6 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
 import { promoCodes, promoRedemptions } from '../../db/schema/promo.ts';
-import type { PersonalDataSection } from '../personal-data.ts';
+import type { PersonalDataSection } from '../../lib/personal-data-section.ts';
 
 /** Redemptions are credits paid out (kept); codes a staff member created stay with the business. */
 export const promoPersonalData: PersonalDataSection = {

@@ -15,7 +15,7 @@ let t: MoneyTestContext;
 let admin: string;
 beforeAll(async () => {
   t = await moneyTestContext({ logLevel: 'error' });
-  admin = await t.makeUser({ role: 'admin' });
+  admin = await t.makeUser({ role: 'owner' });
 });
 afterAll(() => t.close());
 

@@ -11,6 +11,7 @@ import {
 } from '../../../shared/contracts/wallet.ts';
 import type { Deps } from '../../deps.ts';
 import { actorCtx, actorOf, requireAdmin, requireUser, requireVerified } from '../../http/guards.ts';
+import { auditedRefusals, staffRole } from '../audit/duties.ts';
 import { createRouter, errorResponses, jsonContent, z } from '../../http/openapi.ts';
 import { requireIdempotencyKey, sendIdempotent, withIdempotency } from '../../lib/idempotency.ts';
 import { enforceRateLimit } from '../../lib/rate-limit.ts';
@@ -92,8 +93,11 @@ export function promoRoutes(deps: Deps) {
       responses: { 201: jsonContent(z.object({ promo: promoSchema }), 'Created'), ...errorResponses },
     }),
     async (c) => {
-      const ctx = actorCtx(c, config.trustProxy);
-      const promo = await db.transaction((tx) => createPromo(tx, ctx, c.req.valid('json')));
+      const ctx = { ...actorCtx(c, config.trustProxy), role: staffRole(c), currency: config.currency };
+      const body = c.req.valid('json');
+      const promo = await auditedRefusals(c, db, { actor: { userId: ctx.actorId }, action: 'promo.create', targetType: 'promo_code', ip: ctx.ip, after: body }, () =>
+        db.transaction((tx) => createPromo(tx, ctx, body)),
+      );
       return c.json({ promo }, 201);
     },
   );
@@ -141,8 +145,12 @@ export function promoRoutes(deps: Deps) {
       responses: { 200: jsonContent(z.object({ promo: promoSchema }), 'Updated'), ...errorResponses },
     }),
     async (c) => {
-      const ctx = actorCtx(c, config.trustProxy);
-      const promo = await db.transaction((tx) => updatePromo(tx, ctx, c.req.valid('param').id, c.req.valid('json')));
+      const ctx = { ...actorCtx(c, config.trustProxy), role: staffRole(c), currency: config.currency };
+      const { id } = c.req.valid('param');
+      const body = c.req.valid('json');
+      const promo = await auditedRefusals(c, db, { actor: { userId: ctx.actorId }, action: 'promo.update', targetType: 'promo_code', targetId: id, ip: ctx.ip, after: body }, () =>
+        db.transaction((tx) => updatePromo(tx, ctx, id, body)),
+      );
       return c.json({ promo }, 200);
     },
   );

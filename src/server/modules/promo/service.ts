@@ -1,3 +1,5 @@
+import { isStaffRole, ownerRequiredError, referrerOf, type StaffRole } from '../audit/duties.ts';
+import { setting } from '../settings/store.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { ActorCtx } from '../../http/types.ts';
 import { and, desc, eq, isNull, or, sql } from 'drizzle-orm';
@@ -18,6 +20,7 @@ import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import { audit } from '../audit/service.ts';
 import { assertCanSpend } from '../responsible-play/service.ts';
 import { credit, getBalance, lockBalance } from '../wallet/service.ts';
+import { plural, withArticle } from '../../../shared/words.ts';
 
 /**
  * Promo codes. Redemption locks the promo row (SELECT … FOR UPDATE) and increments the counter
@@ -58,8 +61,49 @@ export async function listPromos(db: DbOrTx): Promise<Promo[]> {
   return rows.map(toPromo);
 }
 
-export async function createPromo(db: Tx, ctx: ActorCtx, input: CreatePromoInput): Promise<Promo> {
+/**
+ * Separation of duties (ADR 0024): what a code can pay out, per redemption (a credit, or a deposit
+ * bonus's cap) and in all (× the total limit; none = unbounded), stays within the owner's
+ * `promo.limits` unless the owner makes it. Checked on the code as it will be after the change.
+ */
+function assertPromoWithinLimits(
+  role: StaffRole,
+  next: { kind: 'credit' | 'deposit_bonus'; amountCents: number | null; bonusCapCents: number | null; totalLimit: number | null; active: boolean },
+  currency: string,
+): void {
+  if (role === 'owner' || !next.active) return;
+  const limits = setting('promo.limits');
+  const per = (next.kind === 'credit' ? next.amountCents : next.bonusCapCents) ?? 0;
+  const field = next.kind === 'credit' ? 'amountCents' : 'bonusCapCents';
+  if (per > limits.maxPerRedemptionCents) {
+    const cap = formatMoney(limits.maxPerRedemptionCents, currency);
+    throw ownerRequiredError(`Codes worth more than ${cap} per redemption need the owner. Ask the owner to create this one.`, { [field]: [`At most ${cap} without the owner.`] });
+  }
+  const total = next.totalLimit === null ? Number.POSITIVE_INFINITY : per * next.totalLimit;
+  if (total > limits.maxTotalCents) {
+    const cap = formatMoney(limits.maxTotalCents, currency);
+    throw ownerRequiredError(
+      next.totalLimit === null
+        ? `A code without a total limit could pay out without end: set a total limit (at most ${cap} in all), or ask the owner.`
+        : `This code could pay out ${formatMoney(total, currency)} in all; above ${cap} needs the owner. Lower the limit or ask the owner.`,
+      { totalLimit: [`At most ${cap} in all without the owner.`] },
+    );
+  }
+}
+
+export async function createPromo(db: Tx, ctx: ActorCtx & { role?: StaffRole; currency?: string }, input: CreatePromoInput): Promise<Promo> {
   const code = normalizeCode(input.code);
+  assertPromoWithinLimits(
+    ctx.role ?? 'admin',
+    {
+      kind: input.kind,
+      amountCents: input.kind === 'credit' ? (input.amountCents ?? null) : null,
+      bonusCapCents: input.kind === 'credit' ? null : (input.bonusCapCents ?? null),
+      totalLimit: input.totalLimit ?? null,
+      active: input.active ?? true,
+    },
+    ctx.currency ?? 'USD',
+  );
   const [existing] = await db
     .select({ id: promoCodes.id })
     .from(promoCodes)
@@ -94,7 +138,7 @@ export async function createPromo(db: Tx, ctx: ActorCtx, input: CreatePromoInput
   return promo;
 }
 
-export async function updatePromo(db: Tx, ctx: ActorCtx, id: string, input: UpdatePromoInput): Promise<Promo> {
+export async function updatePromo(db: Tx, ctx: ActorCtx & { role?: StaffRole; currency?: string }, id: string, input: UpdatePromoInput): Promise<Promo> {
   const [before] = await db.select().from(promoCodes).where(eq(promoCodes.id, id)).for('update');
   if (!before) throw notFound('No promo code with this id.');
   const isCredit = before.kind === 'credit';
@@ -118,6 +162,11 @@ export async function updatePromo(db: Tx, ctx: ActorCtx, id: string, input: Upda
     fields.totalLimit = [`Already redeemed ${before.redeemedCount} times; the limit cannot be lower.`];
   }
   if (Object.keys(fields).length) throw badRequest('Some fields need attention.', fields);
+  assertPromoWithinLimits(
+    ctx.role ?? 'admin',
+    { kind: before.kind, amountCents: next.amountCents === null ? null : Number(next.amountCents), bonusCapCents: next.bonusCapCents === null ? null : Number(next.bonusCapCents), totalLimit: next.totalLimit, active: next.active },
+    ctx.currency ?? 'USD',
+  );
   const [row] = await db
     .update(promoCodes)
     .set({ ...next, updatedAt: new Date() })
@@ -183,14 +232,21 @@ export async function redeemPromo(
   if (!promo || !promo.active) throw promoError('promo_invalid', 'That code is not valid. Check the spelling and try again.', 404);
   if (promo.startsAt && promo.startsAt > now) throw promoError('promo_not_started', 'That code is not active yet.');
   if (promo.endsAt && promo.endsAt <= now) throw promoError('promo_expired', 'That code has expired.');
-  // Whoever created or edited a code can't redeem it: that would be an admin crediting themselves.
-  const [touched] = await tx
-    .select({ id: auditLog.id })
+  // Every code is staff-made, so no staff account redeems one (ADR 0024).
+  const [redeemer] = await tx.select({ role: user.role }).from(user).where(eq(user.id, input.userId));
+  if (isStaffRole(redeemer?.role)) {
+    throw promoError('promo_staff', 'Staff accounts cannot redeem promo codes. Codes are for customers.', 403);
+  }
+  // Whoever created or edited a code can't redeem it, nor can an account a referral links to
+  // them: that would be an admin crediting themselves.
+  const staffOfCode = await tx
+    .selectDistinct({ id: auditLog.actorId })
     .from(auditLog)
-    .where(and(eq(auditLog.targetType, 'promo_code'), eq(auditLog.targetId, promo.id), eq(auditLog.actorId, input.userId)))
-    .limit(1);
-  if (promo.createdBy === input.userId || touched) {
-    throw promoError('promo_own_code', "You can't redeem a code you created or edited. Codes are for customers.", 403);
+    .where(and(eq(auditLog.targetType, 'promo_code'), eq(auditLog.targetId, promo.id)));
+  const makers = new Set([promo.createdBy, ...staffOfCode.map((r) => r.id)].filter((x): x is string => !!x));
+  const referrer = await referrerOf(tx, input.userId);
+  if (makers.has(input.userId) || (referrer && makers.has(referrer))) {
+    throw promoError('promo_own_code', "You can't redeem a code you (or whoever referred you) created or edited. Codes are for customers.", 403);
   }
   if (promo.minAccountAgeDays) {
     const [u] = await tx.select({ createdAt: user.createdAt }).from(user).where(eq(user.id, input.userId));
@@ -198,7 +254,7 @@ export async function redeemPromo(
     if (ageDays < promo.minAccountAgeDays) {
       throw promoError(
         'promo_account_too_new',
-        `This code is for accounts at least ${promo.minAccountAgeDays} day${promo.minAccountAgeDays === 1 ? '' : 's'} old.`,
+        `This code is for accounts at least ${plural(promo.minAccountAgeDays, 'day')} old.`,
         403,
       );
     }
@@ -271,7 +327,7 @@ export async function redeemPromo(
     balanceCents,
     bonusPercent: promo.bonusPercent,
     bonusCapCents: Number(promo.bonusCapCents),
-    message: `Your next deposit gets a ${promo.bonusPercent}% bonus, up to ${formatMoney(Number(promo.bonusCapCents), input.currency)}.`,
+    message: `Your next deposit gets ${withArticle(`${promo.bonusPercent}%`)} bonus, up to ${formatMoney(Number(promo.bonusCapCents), input.currency)}.`,
   };
 }
 

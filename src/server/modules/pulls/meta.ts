@@ -1,5 +1,6 @@
 import { OG_IMAGE_HEIGHT, OG_IMAGE_WIDTH, pullOgImagePath, pullPagePath, type SharedPull } from '../../../shared/contracts/pulls.ts';
 import { formatMoney } from '../../../shared/money.ts';
+import { withArticle } from '../../../shared/words.ts';
 
 /**
  * Link previews: crawlers do not run the SPA, so the server writes a page's Open Graph and
@@ -53,7 +54,7 @@ export function pullMeta(data: SharedPull, opts: { publicUrl: string; siteName: 
   const value = formatMoney(p.valueCents, opts.currency);
   return {
     title: `${p.card.name} (${value}) pulled from ${p.productName} · ${opts.siteName}`,
-    description: `${p.username} pulled ${p.card.name}, a ${p.card.className} card worth ${value}, from ${p.productName} on ${opts.siteName}. Every pull is provably fair.`,
+    description: `${p.username} pulled ${p.card.name}, ${withArticle(p.card.className)} card worth ${value}, from ${p.productName} on ${opts.siteName}. Every pull is provably fair.`,
     url: `${opts.publicUrl}${pullPagePath(p.ownedCardId)}`,
     image: `${opts.publicUrl}${pullOgImagePath(p.ownedCardId)}`,
     imageAlt: `${p.card.name}, ${p.card.className}, worth ${value}`,

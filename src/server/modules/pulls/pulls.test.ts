@@ -24,7 +24,8 @@ const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
 beforeAll(async () => {
   t = await moneyTestContext();
-  const admin = await t.makeUser({ role: 'admin' });
+  // The owner: this pack gives back more than its price, which only the owner sets (ADR 0024).
+  const admin = await t.makeUser({ role: 'owner' });
   owner = await t.makeUser();
   // Test users' usernames are their ids: give this one its own, so the id cannot hide in it.
   await t.deps.db.update(user).set({ username: 'lucky_puller' }).where(eq(user.id, owner));
@@ -65,6 +66,7 @@ describe('GET /api/pulls/{id}', () => {
       nonce: opening.fairness.nonce,
       serverSeedHash: opening.fairness.serverSeedHash,
       poolHash: opening.fairness.poolHash,
+      revisionHash: opening.fairness.revisionHash,
       seedRevealed: false,
     });
     const text = JSON.stringify(body);
@@ -124,6 +126,25 @@ describe('GET /api/pulls/{id}/og.png', () => {
     const { data: px } = await sharp(png).extract({ left: 276, top: 200, width: 1, height: 1 }).raw().toBuffer({ resolveWithObject: true });
     // (WebP is lossy: within a step or two.)
     [0x22, 0xc5, 0x5e].forEach((v, i) => expect(Math.abs(px[i]! - v)).toBeLessThanOrEqual(3));
+  });
+});
+
+describe('uncached renders are limited per address (issue 39)', () => {
+  it('a cached image still answers; a new render past the limit is 429 with Retry-After', async () => {
+    expect((await t.as(null).get(`/api/pulls/${pullId}/og.png`)).status).toBe(200);
+    const before = t.deps.config.ogRendersPerMinute;
+    // This address has rendered in this minute already: with a limit of 1, the next new render is refused.
+    (t.deps.config as { ogRendersPerMinute?: number }).ogRendersPerMinute = 1;
+    try {
+      const other = opening.cards[0]!.ownedCardId;
+      const refused = await t.as(null).get(`/api/pulls/${other}/og.png`);
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      // The cached one is not a render: still 200.
+      expect((await t.as(null).get(`/api/pulls/${pullId}/og.png`)).status).toBe(200);
+    } finally {
+      (t.deps.config as { ogRendersPerMinute?: number }).ogRendersPerMinute = before;
+    }
   });
 });
 

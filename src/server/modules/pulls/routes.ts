@@ -1,7 +1,9 @@
 import { createRoute } from '@hono/zod-openapi';
 import { pullIdSchema, sharedPullSchema } from '../../../shared/contracts/pulls.ts';
 import type { Deps } from '../../deps.ts';
+import { clientAddressKey } from '../../http/client-ip.ts';
 import { createRouter, errorResponses, jsonContent, z } from '../../http/openapi.ts';
+import { enforceRateLimit } from '../../lib/rate-limit.ts';
 import { etagMatches } from '../catalog/response-cache.ts';
 import { storageFor, type Storage } from '../uploads/storage.ts';
 import { ogFingerprint, renderOgImage } from './og.ts';
@@ -44,6 +46,7 @@ export function pullsRoutes(deps: Deps, storage: Storage = storageFor(deps.confi
         200: { description: 'The image', content: { 'image/png': { schema: z.any().openapi({ type: 'string', format: 'binary' }) } } },
         304: { description: 'Not modified (ETag)' },
         404: errorResponses[404],
+        429: errorResponses[429],
       },
     }),
     async (c) => {
@@ -55,6 +58,8 @@ export function pullsRoutes(deps: Deps, storage: Storage = storageFor(deps.confi
       if (etagMatches(c.req.header('if-none-match'), etag)) return c.body(null, 304, headers) as never;
       let png = rendered.get(etag);
       if (!png) {
+        // A render costs 100–180 ms of CPU: each address may start only so many a minute (issue 39).
+        await enforceRateLimit(deps.dbh, `og-render:${clientAddressKey(c, config.trustProxy)}`, config.ogRendersPerMinute ?? 20, 60);
         png = await renderOgImage(input, storage);
         rendered.set(etag, png);
         if (rendered.size > OG_CACHE_MAX) rendered.delete(rendered.keys().next().value!);

@@ -17,6 +17,7 @@ export async function findSharedPull(db: Db, id: string): Promise<SharedPull | n
       nonce: openings.nonce,
       serverSeedHash: openings.serverSeedHash,
       poolHash: openings.poolHash,
+      revisionHash: openings.revisionHash,
       seedActive: userSeeds.active,
       slot: ownedCards.slot,
     })
@@ -33,6 +34,7 @@ export async function findSharedPull(db: Db, id: string): Promise<SharedPull | n
       nonce: o.nonce,
       serverSeedHash: o.serverSeedHash,
       poolHash: o.poolHash,
+      revisionHash: o.revisionHash,
       seedRevealed: !o.seedActive,
     },
     refs: await refsFor(db, [pull.card]),

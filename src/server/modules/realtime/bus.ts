@@ -58,7 +58,7 @@ export interface Bus {
 
 // Ids are unique by time and counter within a process, and by this tag across processes (and
 // restarts). The tag was 3 random bytes drawn per id: a synchronous crypto call costing about
-// 9 µs, twice per opening (docs/performance.md, session 37).
+// 9 µs, twice per opening (session 37: `git show 7e84b7c:docs/performance.md`).
 const processTag = randomBytes(6).toString('hex');
 let counter = 0;
 function nextId(): string {

@@ -1,5 +1,6 @@
 import type { Logger } from '../../lib/logger.ts';
 import type { Bus, BusEvent } from './bus.ts';
+import { isStreamsEnd, STREAMS_END, type StreamsEnd } from './session-streams.ts';
 
 export const HEARTBEAT_MS = 15_000;
 /** How often idle streams are looked at; a stream idle for HEARTBEAT_MS gets a ping within this. */
@@ -18,6 +19,8 @@ const PROMOTE_RETRY_MS = 25;
 
 const encoder = new TextEncoder();
 const PING = encoder.encode(': ping\n\n');
+/** The last frame of a stream whose session ended: the page signs out instead of reconnecting as the user. */
+const SESSION_ENDED = encoder.encode('event: session.ended\ndata: {}\n\n');
 
 /**
  * The last frame of every stream when the process shuts down: `retry` tells the EventSource how
@@ -53,11 +56,26 @@ interface Client {
   /** When direct: the socket under `node`, written with frames already in chunked framing. */
   socket: { write(chunk: Uint8Array): boolean } | null;
   userTopic: string | null;
+  /** The session the stream was opened with (null for a visitor). */
+  sessionId: string | null;
   lastWrite: number;
+  onEnd: (() => void) | undefined;
   /** Bytes written to this client in event-loop turn `turn` (see MAX_QUEUED_BYTES). */
   turn: number;
   turnBytes: number;
   done: boolean;
+}
+
+/**
+ * The backstop for "streams end with the session" (issue 39): a revocation published on the bus
+ * can miss a stream (opened in the instant between the session's deletion and the event, or a
+ * NOTIFY lost with a dropped LISTEN connection). Every `everyMs`, the process asks once, for all
+ * its open signed-in streams together, which of their sessions are still good, and ends the rest.
+ */
+export interface SessionSweep {
+  everyMs: number;
+  /** Of `sessionIds`, those that still exist, have not expired and whose user may still sign in. */
+  alive(sessionIds: string[]): Promise<ReadonlySet<string>>;
 }
 
 /**
@@ -67,7 +85,17 @@ interface Client {
  */
 export interface Fanout {
   /** Opens a stream for one client; `userTopic` is `user:<id>` for a signed-in client. */
-  open(opts: { userTopic: string | null; signedIn: boolean; lastEventId: string | undefined; node?: NodeResponse | undefined }): ReadableStream<Uint8Array>;
+  open(opts: {
+    userTopic: string | null;
+    signedIn: boolean;
+    lastEventId: string | undefined;
+    node?: NodeResponse | undefined;
+    sessionId?: string | null | undefined;
+    /** Called once when the stream ends, however it ends (the route's per-address count). */
+    onEnd?: () => void;
+  }): ReadableStream<Uint8Array>;
+  /** Closes this process's streams of a user (or of some of their sessions); answers how many. */
+  endStreams(end: StreamsEnd): number;
   readonly clientCount: number;
 }
 
@@ -110,11 +138,13 @@ function chunkOf(bytes: Uint8Array): Uint8Array {
   return chunk;
 }
 
-export function createFanout(bus: Bus, shutdown: AbortSignal, log: Logger): Fanout {
+export function createFanout(bus: Bus, shutdown: AbortSignal, log: Logger, opts: { sessionSweep?: SessionSweep } = {}): Fanout {
   const everyone = new Set<Client>();
   const byUser = new Map<string, Set<Client>>();
   let unsubscribe: (() => void) | null = null;
   let heartbeat: ReturnType<typeof setInterval> | null = null;
+  let sweeper: ReturnType<typeof setInterval> | null = null;
+  let sweeping = false;
   // Advanced by a setImmediate after writes: by then the corked chunked writes have been handed
   // to the sockets, so whatever is still buffered is real backlog.
   let turn = 0;
@@ -177,6 +207,10 @@ export function createFanout(bus: Bus, shutdown: AbortSignal, log: Logger): Fano
   };
 
   const onEvent = (event: BusEvent) => {
+    if (event.topic === 'internal') {
+      if (event.type === STREAMS_END && isStreamsEnd(event.data)) endStreams(event.data);
+      return;
+    }
     const targets = event.topic === 'public' ? everyone : byUser.get(event.topic);
     if (!targets?.size) return;
     const frame = frameOf(event);
@@ -193,6 +227,30 @@ export function createFanout(bus: Bus, shutdown: AbortSignal, log: Logger): Fano
     for (const client of everyone) if (now - client.lastWrite >= HEARTBEAT_MS) write(client, PING, now, true);
   };
 
+  /** Ends the streams whose session is gone (see SessionSweep); one query per run, never two at once. */
+  const sweep = async () => {
+    const check = opts.sessionSweep;
+    if (!check || sweeping || shutdown.aborted) return;
+    const ids = new Set<string>();
+    for (const client of everyone) if (client.sessionId) ids.add(client.sessionId);
+    if (ids.size === 0) return;
+    sweeping = true;
+    try {
+      const alive = await check.alive([...ids]);
+      const now = Date.now();
+      // Only streams whose session was asked about: one opened during the query is left for the next run.
+      for (const client of [...everyone]) {
+        if (!client.sessionId || !ids.has(client.sessionId) || alive.has(client.sessionId)) continue;
+        write(client, SESSION_ENDED, now, false);
+        end(client);
+      }
+    } catch (err) {
+      log.warn('could not check the sessions of realtime streams', { err });
+    } finally {
+      sweeping = false;
+    }
+  };
+
   const add = (client: Client) => {
     everyone.add(client);
     if (client.userTopic) {
@@ -206,11 +264,16 @@ export function createFanout(bus: Bus, shutdown: AbortSignal, log: Logger): Fano
       heartbeat = setInterval(beat, HEARTBEAT_CHECK_MS);
       heartbeat.unref();
     }
+    if (!sweeper && opts.sessionSweep && client.sessionId) {
+      sweeper = setInterval(() => void sweep(), opts.sessionSweep.everyMs);
+      sweeper.unref();
+    }
   };
 
   function remove(client: Client) {
     if (client.done) return;
     client.done = true;
+    client.onEnd?.();
     everyone.delete(client);
     if (client.userTopic) {
       const set = byUser.get(client.userTopic);
@@ -222,6 +285,8 @@ export function createFanout(bus: Bus, shutdown: AbortSignal, log: Logger): Fano
       unsubscribe = null;
       if (heartbeat) clearInterval(heartbeat);
       heartbeat = null;
+      if (sweeper) clearInterval(sweeper);
+      sweeper = null;
     }
   }
 
@@ -247,6 +312,22 @@ export function createFanout(bus: Bus, shutdown: AbortSignal, log: Logger): Fano
     }
   }
 
+  function endStreams(e: StreamsEnd): number {
+    const set = byUser.get(`user:${e.userId}`);
+    if (!set) return 0;
+    const only = e.sessionIds ? new Set(e.sessionIds) : null;
+    const now = Date.now();
+    let ended = 0;
+    for (const client of [...set]) {
+      if (only && !only.has(client.sessionId ?? '')) continue;
+      if (e.exceptSessionId !== undefined && client.sessionId === e.exceptSessionId) continue;
+      write(client, SESSION_ENDED, now, false);
+      end(client);
+      ended++;
+    }
+    return ended;
+  }
+
   shutdown.addEventListener(
     'abort',
     () => {
@@ -262,18 +343,31 @@ export function createFanout(bus: Bus, shutdown: AbortSignal, log: Logger): Fano
   );
 
   return {
-    open({ userTopic, signedIn, lastEventId, node }) {
+    open({ userTopic, signedIn, lastEventId, node, sessionId = null, onEnd }) {
       let client: Client | null = null;
       return new ReadableStream<Uint8Array>(
         {
           start(controller) {
             const now = Date.now();
-            const c: Client = { controller, node, direct: false, socket: null, userTopic, lastWrite: now, turn, turnBytes: 0, done: false };
+            const c: Client = {
+              controller,
+              node,
+              direct: false,
+              socket: null,
+              userTopic,
+              sessionId,
+              onEnd,
+              lastWrite: now,
+              turn,
+              turnBytes: 0,
+              done: false,
+            };
             const hello = encoder.encode(`event: hello\ndata: ${JSON.stringify({ user: signedIn })}\nretry: 3000\n\n`);
             controller.enqueue(hello);
             if (shutdown.aborted) {
               controller.enqueue(goodbyeFrame());
               c.done = true;
+              onEnd?.();
               controller.close();
               return;
             }
@@ -301,6 +395,7 @@ export function createFanout(bus: Bus, shutdown: AbortSignal, log: Logger): Fano
         new ByteLengthQueuingStrategy({ highWaterMark: MAX_QUEUED_BYTES }),
       );
     },
+    endStreams,
     get clientCount() {
       return everyone.size;
     },

@@ -6,6 +6,7 @@ import type { Deps } from '../../deps.ts';
 import type { DbHandle } from '../../db/client.ts';
 import { createRouter } from '../../http/openapi.ts';
 import { createLogger } from '../../lib/logger.ts';
+import { testConfig } from '../../test/harness.ts';
 import { createBus, type Bus } from './bus.ts';
 import { MAX_QUEUED_BYTES } from './fanout.ts';
 import { realtimeRoutes } from './routes.ts';
@@ -22,7 +23,7 @@ beforeAll(async () => {
   const log = createLogger('silent');
   bus = await createBus({ kind: 'pglite' } as DbHandle, log);
   shutdown = new AbortController();
-  const deps = { bus, log, shutdown: shutdown.signal } as unknown as Deps;
+  const deps = { bus, log, shutdown: shutdown.signal, config: testConfig({ sseMaxStreamsPerAddress: 1000, sseMaxStreamsPerUser: 1000 }) } as unknown as Deps;
   const app = createRouter();
   app.use('*', async (c, next) => {
     const user = c.req.header('x-test-user');

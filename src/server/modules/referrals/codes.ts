@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { GENERATED_CODE_LENGTH, REFERRAL_CODE_ALPHABET } from '../../../shared/contracts/referrals.ts';
+import { RESERVED_WORDS } from '../../../shared/reserved-names.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { referralCodes } from '../../db/schema/referrals.ts';
 import { AppError, badRequest, conflict } from '../../http/errors.ts';
@@ -27,7 +28,7 @@ export function normaliseCode(code: string): string {
  * Words a vanity code may not contain (checked on the upper-cased code): names that pass for the
  * house, and a short list of slurs and obscenities. Short on purpose; an admin can void an abuse.
  */
-export const RESERVED_WORDS = ['ADMIN', 'SUPPORT', 'PACKVAULT', 'STAFF', 'HELP', 'OFFICIAL', 'MODERATOR', 'SYSTEM', 'ROOT', 'OWNER', 'SECURITY', 'BILLING', 'REFUND'];
+export { RESERVED_WORDS };
 const OFFENSIVE_WORDS = ['FUCK', 'SHIT', 'CUNT', 'BITCH', 'NIGG', 'FAGG', 'RETARD', 'WHORE', 'SLUT', 'RAPE', 'NAZI', 'HITLER', 'PENIS', 'VAGINA', 'DICK', 'PUSSY', 'COCK', 'ASSHOLE', 'KIKE', 'CHINK', 'TWAT', 'WANK', 'PORN'];
 
 /** True when the code is clean: no reserved or offensive word in it, digits read as letters too (5H1T). */

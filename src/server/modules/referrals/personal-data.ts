@@ -1,6 +1,6 @@
 import { asc, eq, or } from 'drizzle-orm';
 import { referralCodes, referralRewards, referrals } from '../../db/schema/referrals.ts';
-import type { PersonalDataSection } from '../personal-data.ts';
+import type { PersonalDataSection } from '../../lib/personal-data-section.ts';
 
 /**
  * The code is deleted with the account (an invite link to a deleted account leads nowhere).

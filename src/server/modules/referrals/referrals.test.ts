@@ -14,17 +14,18 @@ import { debit, getBalance, moneyTransaction } from '../wallet/service.ts';
 import { idem, ledgerInvariants, moneyTestContext, type MoneyTestContext } from '../wallet/test-support.ts';
 import { INVITE_LOOKUPS } from './routes.ts';
 import { payPurchaseShares } from './shares.ts';
-import { normaliseEmail } from './service.ts';
+import { normaliseEmail, STAFF_REASON } from './service.ts';
 import { isCleanCode } from './codes.ts';
 import { authSeedSteps } from '../auth/seed.ts';
 import { DEMO_OWNER_EMAIL, DEMO_USER_EMAIL } from '../auth/demo-accounts.ts';
 import { referralsSeedStep } from '../../seed/referrals.ts';
+import { erasePersonalData } from '../personal-data.ts';
 
 let t: MoneyTestContext;
 let admin: string;
 beforeAll(async () => {
   t = await moneyTestContext();
-  admin = await t.makeUser({ role: 'admin' });
+  admin = await t.makeUser({ role: 'owner' });
 });
 afterAll(() => t.close());
 
@@ -145,7 +146,7 @@ describe('invite', () => {
 
   it('unknown, malformed and 10 KB codes get one identical 404 and no cookie', async () => {
     const answers = [];
-    for (const code of ['ZZZZZZZ', 'bad!code', encodeURIComponent('<script>'), 'A'.repeat(10_240), '%00']) {
+    for (const code of ['ZZZZZZZ', 'bad!code', encodeURIComponent('<script>'), 'A'.repeat(10_240)]) {
       const res = await t.request(`/api/referrals/invite/${code}`);
       expect(res.status, code.slice(0, 10)).toBe(404);
       expect(res.headers.getSetCookie().some((c) => c.startsWith('pv_ref='))).toBe(false);
@@ -156,6 +157,11 @@ describe('invite', () => {
     const bogus = await t.request('/api/referrals/remembered', { headers: { cookie: 'pv_ref=NOPE123' } });
     expect(bogus.status).toBe(404);
     expect(await bogus.text()).toBe(answers[0]);
+    // A NUL never reaches the lookup: the encoding guard answers it first (issue 39), still without a cookie.
+    const nul = await t.request('/api/referrals/invite/%00');
+    expect(nul.status).toBe(400);
+    expect(((await nul.json()) as { error: { code: string } }).error.code).toBe('invalid_encoding');
+    expect(nul.headers.getSetCookie().some((c) => c.startsWith('pv_ref='))).toBe(false);
   });
 
   it('a banned or deleted inviter is not found', async () => {
@@ -289,6 +295,31 @@ describe('rewards', () => {
     expect(me.totals).toEqual({ earnedCents: 500, pending: 0, qualified: 1 });
     expect((await json(await t.as(f).get('/api/referrals/me'))).referredBy).toMatchObject({ status: 'qualified' });
     await clean();
+  });
+
+  it('a friend who deleted their account is "a deleted account" on the referrer’s page (null name), never their pseudonym', async () => {
+    const r = await t.makeUser();
+    const f = await friendOf(r);
+    await deposit(f, 2000);
+    expect((await referralFor(f)).status).toBe('qualified');
+    const before = await json(await t.as(r).get('/api/referrals/me'));
+    expect(before.invitees[0].username).toEqual(expect.any(String));
+    expect(before.rewards[0].friendUsername).toBe(before.invitees[0].username);
+    const [row] = await t.deps.db.select().from(user).where(eq(user.id, f));
+    await t.deps.db.transaction((tx) => erasePersonalData(tx, { id: f, email: row!.email, username: row!.username, name: row!.name }));
+    const after = await json(await t.as(r).get('/api/referrals/me'));
+    expect(after.invitees).toEqual([expect.objectContaining({ username: null, status: 'qualified' })]);
+    expect(after.rewards).toEqual([expect.objectContaining({ kind: 'referrer_bonus', friendUsername: null })]);
+    expect(JSON.stringify(after)).not.toContain('deleted-');
+    // The other way round: the inviter deleted, the friend's "invited by" names no one.
+    const r2 = await t.makeUser();
+    const f2 = await friendOf(r2);
+    const [row2] = await t.deps.db.select().from(user).where(eq(user.id, r2));
+    await t.deps.db.transaction((tx) => erasePersonalData(tx, { id: r2, email: row2!.email, username: row2!.username, name: row2!.name }));
+    expect((await json(await t.as(f2).get('/api/referrals/me'))).referredBy).toEqual({ username: null, status: 'pending' });
+    // Admins still see the row's pseudonym (the books keep an owner).
+    const detail = await json(await t.as(admin).get(`/api/admin/referrals/${(await referralFor(f)).id}`));
+    expect(detail.referee.username).toMatch(/^deleted-/);
   });
 
   it('below the threshold nothing is paid', async () => {
@@ -490,7 +521,8 @@ describe('demo seed', () => {
     const [owner] = await t.deps.db.select().from(user).where(eq(user.email, DEMO_OWNER_EMAIL));
     const rows = await t.deps.db.select().from(referrals).where(eq(referrals.referrerId, demo!.id));
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ refereeId: owner!.id, status: 'pending' });
+    // The owner is staff, and staff are never referees (ADR 0024): the demo referral shows the rule.
+    expect(rows[0]).toMatchObject({ refereeId: owner!.id, status: 'rejected', reason: STAFF_REASON });
     const [code] = await t.deps.db.select().from(referralCodes).where(eq(referralCodes.userId, demo!.id));
     expect(rows[0]!.code).toBe(code!.code);
     expect((await t.request(`/api/referrals/invite/${code!.code}`)).status).toBe(200);

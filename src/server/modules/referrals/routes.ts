@@ -18,14 +18,16 @@ import {
 import type { Config } from '../../config.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Deps } from '../../deps.ts';
-import { actorCtx, actorOf, requireAdmin, requireUser } from '../../http/guards.ts';
+import { actorCtx, actorOf, requireAdmin, requireOwner, requireUser } from '../../http/guards.ts';
 import { createRouter, errorResponses, jsonContent, z } from '../../http/openapi.ts';
-import { clientIp } from '../../http/security.ts';
+import { clientAddressKey } from '../../http/client-ip.ts';
 import type { AppEnv } from '../../http/types.ts';
 import { enforceRateLimit } from '../../lib/rate-limit.ts';
 import { moneyTransaction } from '../wallet/service.ts';
 import { codeTaken, setVanityCode } from './codes.ts';
-import { claimReferral, getInvite, getMyReferrals, getReferralDetail, listReferrals, voidReferral } from './service.ts';
+import { claimReferral, getInvite } from './service.ts';
+import { getMyReferrals } from './my-referrals.ts';
+import { getReferralDetail, listReferrals, voidReferral } from './admin.ts';
 import { getReferralSettings, putReferralSettings, REFERRAL_SETTINGS_KEY } from './settings.ts';
 import { afterSettingCommit } from '../settings/store.ts';
 
@@ -60,7 +62,7 @@ function rememberCode(c: Context<AppEnv>, config: Config, code: string) {
 export function referralsRoutes(deps: Deps) {
   const app = createRouter();
   const { db, config } = deps;
-  const limit = (c: Context<AppEnv>) => enforceRateLimit(deps.dbh, `referral-invite:${clientIp(c, config.trustProxy)}`, INVITE_LOOKUPS, INVITE_WINDOW_SECONDS);
+  const limit = (c: Context<AppEnv>) => enforceRateLimit(deps.dbh, `referral-invite:${clientAddressKey(c, config.trustProxy)}`, INVITE_LOOKUPS, INVITE_WINDOW_SECONDS);
 
   // Public ------------------------------------------------------------------------------------------
 
@@ -175,8 +177,8 @@ export function referralsRoutes(deps: Deps) {
       method: 'put',
       path: '/admin/referrals/settings',
       tags: ['referrals'],
-      summary: 'Change the programme (audited with before/after); referrals already qualified keep their terms',
-      middleware: [requireAdmin] as const,
+      summary: 'Change the programme (owner only: it creates money; audited with before/after); referrals already qualified keep their terms',
+      middleware: [requireAdmin, requireOwner] as const,
       request: { body: json(referralSettingsSchema) },
       responses: { 200: jsonContent(referralSettingsSchema, 'Settings'), ...errorResponses },
     }),

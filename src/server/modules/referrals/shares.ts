@@ -1,3 +1,4 @@
+import { staffAmong } from '../audit/duties.ts';
 import { and, asc, eq, gt, gte, lt, sql } from 'drizzle-orm';
 import type { Job } from '../../jobs/scheduler.ts';
 import { referralRewards, referrals } from '../../db/schema/referrals.ts';
@@ -38,6 +39,8 @@ export async function payPurchaseShares(deps: Deps, now = new Date()): Promise<n
     total += await moneyTransaction(deps, async (tx) => {
       const [ref] = await tx.select().from(referrals).where(eq(referrals.id, id)).for('update');
       if (!ref || ref.status !== 'qualified' || !ref.shareBps || !ref.shareUntil || !ref.qualifiedAt || ref.shareCapCents === null) return 0;
+      // A referrer (or friend) who became staff earns no more shares (ADR 0024).
+      if ((await staffAmong(tx, [ref.referrerId, ref.refereeId])).size) return 0;
       let left = Number(ref.shareCapCents) - Number(ref.sharePaidCents);
       if (left <= 0) return 0;
       const unpaid = await tx

@@ -1,6 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
 import { depositLimits, selfExclusions } from '../../db/schema/responsible-play.ts';
-import type { PersonalDataSection } from '../personal-data.ts';
+import type { PersonalDataSection } from '../../lib/personal-data-section.ts';
 
 /** Deposit limits and self-exclusions: protections for a live account, deleted with it. */
 export const responsiblePlayPersonalData: PersonalDataSection = {

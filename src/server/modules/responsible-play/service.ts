@@ -11,6 +11,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import { depositLimits, selfExclusions } from '../../db/schema/responsible-play.ts';
 import { deposits } from '../payments/tables.ts';
 import { AppError } from '../../http/errors.ts';
+import { instantText } from '../../../shared/words.ts';
 
 /**
  * Responsible play: deposit limits per rolling day/week/month and self-exclusion.
@@ -51,7 +52,7 @@ function excludedError(endsAt: Date, what: string) {
   return new AppError(
     403,
     'self_excluded',
-    `You have excluded yourself until ${endsAt.toISOString().replace('T', ' ').slice(0, 16)} UTC, so ${what} is blocked until then.`,
+    `You have excluded yourself until ${instantText(endsAt)}, so ${what} is blocked until then.`,
   );
 }
 

@@ -25,6 +25,7 @@ function entry(store: SettingsStore, key: SettingKey): SettingEntry {
     help: d.help,
     group: d.group,
     ownerOnly: 'ownerOnly' in d && d.ownerOnly === true,
+    ownerReason: ('ownerOnly' in d && d.ownerOnly === true && 'ownerReason' in d ? d.ownerReason : null) ?? null,
     public: 'public' in d && d.public === true,
     updatedAt: store.updatedAt(key)?.toISOString() ?? null,
   };

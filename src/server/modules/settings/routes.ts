@@ -2,6 +2,7 @@ import { createRoute } from '@hono/zod-openapi';
 import { adminSettingsSchema, settingEntrySchema, settingUpdateSchema } from '../../../shared/contracts/settings.ts';
 import type { Deps } from '../../deps.ts';
 import { actorCtx, actorOf, requireAdmin } from '../../http/guards.ts';
+import { auditedRefusals } from '../audit/duties.ts';
 import { createRouter, errorResponses, jsonContent, z } from '../../http/openapi.ts';
 import { listSettings, updateSetting } from './registry-service.ts';
 import { attachProcessSettings } from './store.ts';
@@ -9,8 +10,9 @@ import { attachProcessSettings } from './store.ts';
 /**
  * /api/admin/settings: the registry's settings (ADR 0016). Building the router makes this app's
  * deps the process's settings source (cache loaded now, refreshed over the bus).
- * Every key needs an MFA admin; the owner-only ones (the admin adjustment limits, which bound
- * what admins themselves may move) answer 403 owner_role_required to a plain admin.
+ * Every key needs an MFA admin; the owner-only ones (everything that creates or moves money, the
+ * site's identity, and the bounds on admins themselves: `ownerOnly` in the registry, ADR 0024)
+ * answer 403 owner_role_required to a plain admin, audited as `settings.update.refused`.
  */
 export function settingsRoutes(deps: Deps) {
   attachProcessSettings(deps);
@@ -45,7 +47,12 @@ export function settingsRoutes(deps: Deps) {
     async (c) => {
       const { key } = c.req.valid('param');
       const { value } = c.req.valid('json');
-      return c.json(await updateSetting(deps, actorOf(c), actorCtx(c, config.trustProxy), key, value), 200);
+      const ctx = actorCtx(c, config.trustProxy);
+      // An admin's try at an owner-only (money or identity) setting is refused and recorded.
+      const entry = await auditedRefusals(c, deps.db, { actor: { userId: ctx.actorId }, action: 'settings.update', targetType: 'app_setting', targetId: key, ip: ctx.ip, after: { value } }, () =>
+        updateSetting(deps, actorOf(c), ctx, key, value),
+      );
+      return c.json(entry, 200);
     },
   );
 

@@ -83,12 +83,14 @@ describe('GET/PUT /api/admin/settings', () => {
     const body = (await res.json()) as AdminSettings;
     expect(body.settings.map((s) => s.key).sort()).toEqual([...SETTING_KEYS].sort());
     const rate = body.settings.find((s) => s.key === 'buyback.defaultRateBp')!;
-    expect(rate).toMatchObject({ value: 8500, default: 8500, group: 'Shop', ownerOnly: false });
+    expect(rate).toMatchObject({ value: 8500, default: 8500, group: 'Shop', ownerOnly: true, ownerReason: expect.stringMatching(/money/) });
+    const pulls = body.settings.find((s) => s.key === 'pulls.thresholds')!;
+    expect(pulls).toMatchObject({ ownerOnly: false, ownerReason: null });
     expect(body.callerIsOwner).toBe(false);
   });
 
   it('an unknown key is 404; a bad value is 400 with field messages and changes nothing', async () => {
-    const admin = await t.makeUser({ role: 'admin' });
+    const admin = await t.makeUser({ role: 'owner' });
     expect((await put(admin, 'no.such.key', 1)).status).toBe(404);
 
     const high = await put(admin, 'buyback.defaultRateBp', 10_001);
@@ -117,6 +119,24 @@ describe('GET/PUT /api/admin/settings', () => {
     expect(res.status).toBe(403);
     expect((await errorOf(res)).code).toBe('owner_role_required');
     expect(await storedValue('wallet.adjustLimits')).toBeUndefined();
+  });
+
+  it('every setting that creates or moves money, and the site identity, is the owner’s: an admin is refused and audited (ADR 0024)', async () => {
+    const ownerOnly = SETTING_KEYS.filter((k) => 'ownerOnly' in SETTINGS[k] && SETTINGS[k].ownerOnly);
+    for (const k of ['site.identity', 'buyback.defaultRateBp', 'payments.depositLimits', 'shipping.settings', 'referrals.settings', 'wallet.adjustLimits', 'catalog.valueLimits', 'promo.limits', 'shop.returnLimits']) {
+      expect(ownerOnly, k).toContain(k);
+    }
+    const admin = await t.makeUser({ role: 'admin' });
+    for (const k of ownerOnly) {
+      const res = await put(admin, k, SETTINGS[k].default);
+      expect(res.status, k).toBe(403);
+      expect((await errorOf(res)).code, k).toBe('owner_role_required');
+      expect(await storedValue(k), k).toBeUndefined();
+    }
+    const refused = await t.deps.db.select().from(auditLog).where(and(eq(auditLog.actorId, admin), eq(auditLog.action, `${SETTING_AUDIT_ACTION}.refused`)));
+    expect(refused.map((r) => r.targetId).sort()).toEqual([...ownerOnly].sort());
+    // The one any admin tunes: what counts as a big pull (no money moves by it).
+    expect((await put(admin, 'pulls.thresholds', SETTINGS['pulls.thresholds'].default)).status).toBe(200);
   });
 
   it('a change is stored, cached, audited with before and after, and listed in the history', async () => {
@@ -191,7 +211,7 @@ describe('the cache', () => {
 
 describe('consumers honour the moved values', () => {
   it('the buyback quote follows the default rate set through the settings API', async () => {
-    const admin = await t.makeUser({ role: 'admin' });
+    const admin = await t.makeUser({ role: 'owner' });
     const u = await t.makeUser();
     const cls = await makeClass(t);
     const card = await makeCard(t, { classId: cls.id, valueCents: 1000 });
@@ -204,7 +224,7 @@ describe('consumers honour the moved values', () => {
   });
 
   it('a deposit under the new minimum is refused, and the deposit options show the new limits', async () => {
-    const admin = await t.makeUser({ role: 'admin' });
+    const admin = await t.makeUser({ role: 'owner' });
     const u = await t.makeUser();
     expect((await put(admin, 'payments.depositLimits', { minCents: 2000, maxCents: 50_000 })).status).toBe(200);
     const refused = await t.as(u).post('/api/wallet/deposits', { amountCents: 1500 }, idem());
@@ -216,14 +236,14 @@ describe('consumers honour the moved values', () => {
   });
 
   it('the site name and support email reach the public config', async () => {
-    const admin = await t.makeUser({ role: 'admin' });
+    const admin = await t.makeUser({ role: 'owner' });
     expect((await put(admin, 'site.identity', { siteName: 'Card Cove', supportEmail: 'help@cardcove.test' })).status).toBe(200);
     expect(await (await t.request('/api/config')).json()).toMatchObject({ siteName: 'Card Cove', supportEmail: 'help@cardcove.test' });
     expect((await put(admin, 'site.identity', SETTINGS['site.identity'].default)).status).toBe(200);
   });
 
   it('the shipping options follow the fees set through the settings API', async () => {
-    const admin = await t.makeUser({ role: 'admin' });
+    const admin = await t.makeUser({ role: 'owner' });
     const u = await t.makeUser();
     const next = { ...SETTINGS['shipping.settings'].default, baseFeeCents: 999, countries: ['US'] };
     expect((await put(admin, 'shipping.settings', next)).status).toBe(200);

@@ -17,7 +17,7 @@ import { user } from '../auth/tables.ts';
 import { cards } from '../catalog/tables.ts';
 import { shipmentCards, shipments, shippingOrigins } from '../../db/schema/shipping.ts';
 import { AppError, notFound } from '../../http/errors.ts';
-import { likePattern } from '../collection/service.ts';
+import { likePattern } from '../../lib/like.ts';
 import { listAddresses } from './addresses.ts';
 import { loadShipment, reference, suggestedRefund, toSummary } from './service.ts';
 

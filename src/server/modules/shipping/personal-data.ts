@@ -1,6 +1,6 @@
 import { asc, eq, inArray } from 'drizzle-orm';
 import { shipmentCards, shipmentEvents, shipments, shippingAddresses } from '../../db/schema/shipping.ts';
-import type { PersonalDataSection } from '../personal-data.ts';
+import type { PersonalDataSection } from '../../lib/personal-data-section.ts';
 
 const ERASED = { name: '(erased)', line1: '(erased)', line2: '', city: '(erased)', region: '', postalCode: '', country: '', phone: '' };
 

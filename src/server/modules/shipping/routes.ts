@@ -37,7 +37,8 @@ import {
 } from '../../../shared/contracts/shipping.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
-import { actorOf, requireAdmin, requireUser, requireVerified } from '../../http/guards.ts';
+import { auditedRefusals } from '../audit/duties.ts';
+import { actorOf, requireAdmin, requireOwner, requireUser, requireVerified } from '../../http/guards.ts';
 import { createRouter, errorResponses, jsonContent, z } from '../../http/openapi.ts';
 import { clientIp } from '../../http/security.ts';
 import { requireIdempotencyKey, sendIdempotent, withIdempotency } from '../../lib/idempotency.ts';
@@ -304,7 +305,9 @@ export function shippingRoutes(deps: Deps) {
       const results: BulkAdvanceResult['results'] = [];
       for (const id of ids) {
         try {
-          const n = await db.transaction(async (tx) => notifyShipment(deps, tx, await advanceShipment(tx, id, actor, { to })));
+          const n = await auditedRefusals(c, db, { actor: { userId: actor.id }, action: `shipment.${to}`, targetType: 'shipment', targetId: id, ip: actor.ip, after: { to } }, () =>
+            db.transaction(async (tx) => notifyShipment(deps, tx, await advanceShipment(tx, id, actor, { to }))),
+          );
           await tell(n);
           results.push({ id, ok: true, status: n.status, error: null });
         } catch (err) {
@@ -344,7 +347,9 @@ export function shippingRoutes(deps: Deps) {
       const { id } = c.req.valid('param');
       const body = c.req.valid('json');
       const actor = adminActor(c);
-      const n = await db.transaction(async (tx) => notifyShipment(deps, tx, await advanceShipment(tx, id, actor, body)));
+      const n = await auditedRefusals(c, db, { actor: { userId: actor.id }, action: `shipment.${body.to}`, targetType: 'shipment', targetId: id, ip: actor.ip, after: { to: body.to } }, () =>
+        db.transaction(async (tx) => notifyShipment(deps, tx, await advanceShipment(tx, id, actor, body))),
+      );
       await tell(n);
       return c.json(await adminShipment(db, id), 200);
     },
@@ -364,7 +369,9 @@ export function shippingRoutes(deps: Deps) {
       const { id } = c.req.valid('param');
       const { reason } = c.req.valid('json');
       const actor = adminActor(c);
-      const n = await moneyTransaction(deps, async (tx) => notifyShipment(deps, tx, await cancelShipment(tx, id, actor, { reason })));
+      const n = await auditedRefusals(c, db, { actor: { userId: actor.id }, action: 'shipment.cancel', targetType: 'shipment', targetId: id, ip: actor.ip, after: { reason } }, () =>
+        moneyTransaction(deps, async (tx) => notifyShipment(deps, tx, await cancelShipment(tx, id, actor, { reason }))),
+      );
       await tell(n);
       return c.json(await adminShipment(db, id), 200);
     },
@@ -384,7 +391,9 @@ export function shippingRoutes(deps: Deps) {
       const { id } = c.req.valid('param');
       const body = c.req.valid('json');
       const actor = adminActor(c);
-      const n = await moneyTransaction(deps, async (tx) => notifyShipment(deps, tx, await resolveShipment(tx, id, actor, body)));
+      const n = await auditedRefusals(c, db, { actor: { userId: actor.id }, action: `shipment.${body.outcome}`, targetType: 'shipment', targetId: id, ip: actor.ip, after: body }, () =>
+        moneyTransaction(deps, async (tx) => notifyShipment(deps, tx, await resolveShipment(tx, id, actor, body))),
+      );
       await tell(n);
       return c.json(await adminShipment(db, id), 200);
     },
@@ -552,8 +561,8 @@ export function shippingRoutes(deps: Deps) {
       method: 'put',
       path: '/admin/shipping/settings',
       tags: ['admin shipping'],
-      summary: 'Set the fees, insurance and countries shipped to. Audited.',
-      middleware: [requireAdmin] as const,
+      summary: 'Set the fees, insurance and countries shipped to (owner only). Audited.',
+      middleware: [requireAdmin, requireOwner] as const,
       request: { body: json(shippingSettingsSchema) },
       responses: { 200: jsonContent(shippingSettingsSchema, 'Settings'), ...errorResponses },
     }),

@@ -1,3 +1,4 @@
+import { isOwnAccount, ownRecordError } from '../audit/duties.ts';
 import { randomUUID } from 'node:crypto';
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
@@ -32,11 +33,13 @@ import { ownedCards } from '../inventory/tables.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import { audit } from '../audit/service.ts';
-import { moveCopies } from '../inventory/service.ts';
+import { listedError, moveCopies } from '../inventory/service.ts';
 import { notify as notifyUser } from '../notifications/service.ts';
 import { credit, debit, getBalance, lockBalance } from '../wallet/service.ts';
 import { assertShipsTo, defaultOrigin } from './addresses.ts';
 import { getShippingSettings } from './settings.ts';
+import { setting } from '../settings/store.ts';
+import { plural } from '../../../shared/words.ts';
 
 /**
  * Shipments: the fee is a journal entry (wallet), the cards move through the inventory gateway,
@@ -97,11 +100,12 @@ async function vaultCards(db: DbOrTx, userId: string, ids: readonly string[], lo
     if (!r) problems.push(`${id}: not in your vault`);
     else if (r.status !== 'in_vault') problems.push(`${id}: ${r.name} is ${STATUS_LABEL[r.status].toLowerCase()}`);
   }
+  if (rows.some((r) => r.status === 'listed')) throw listedError();
   if (problems.length) {
     throw new AppError(
       409,
       'card_unavailable',
-      `${problems.length === 1 ? 'A card is' : `${problems.length} cards are`} not in your vault (already in a shipment, sold back or not yours). Nothing was charged; refresh and pick again.`,
+      `${problems.length === 1 ? 'A card is' : `${plural(problems.length, 'card')} are`} not in your vault (already in a shipment, sold back or not yours). Nothing was charged; refresh and pick again.`,
       { ownedCardIds: problems },
     );
   }
@@ -203,7 +207,7 @@ export async function createShipment(
       referenceId: shipmentId,
       actorId: userId,
       idempotencyKey: opts.idempotencyKey ? `shipping:${opts.idempotencyKey}` : null,
-      memo: `Shipping fee, ${picked.length} card${picked.length === 1 ? '' : 's'}`,
+      memo: `Shipping fee, ${plural(picked.length, 'card')}`,
     });
     feeEntryId = moved.entryId;
   }
@@ -276,6 +280,11 @@ async function lockShipment(tx: Tx, id: string, userId?: string): Promise<Shipme
   return row;
 }
 
+/** Separation of duties (ADR 0024): staff never act in the back office on their own shipments, or those of accounts they referred. */
+async function assertNotOwnShipment(tx: Tx, actor: Actor, row: ShipmentRow): Promise<void> {
+  if (actor.role === 'admin' && actor.id && row.userId && (await isOwnAccount(tx, actor.id, row.userId))) throw ownRecordError('act on this shipment');
+}
+
 async function ownerOf(db: DbOrTx, id: string): Promise<string | null> {
   const [row] = await db.select({ userId: shipments.userId }).from(shipments).where(eq(shipments.id, id));
   return row?.userId ?? null;
@@ -311,6 +320,7 @@ export async function cancelShipment(tx: Tx, id: string, actor: Actor, opts: { u
   if (!owner) throw notFound('No such shipment.');
   await lockBalance(tx, owner);
   const row = await lockShipment(tx, id, opts.userId);
+  await assertNotOwnShipment(tx, actor, row);
   const allowed: readonly ShipmentStatus[] = actor.role === 'admin' ? OPEN_SHIPMENT_STATUSES : ['requested'];
   if (!allowed.includes(row.status)) {
     throw invalidShipmentState(row.status, actor.role === 'admin' ? 'be cancelled once shipped' : 'be cancelled any more (only a requested shipment can be)');
@@ -344,6 +354,7 @@ export async function advanceShipment(
   input: { to: 'packing' | 'shipped' | 'delivered'; carrier?: Carrier; trackingNumber?: string; note?: string },
 ): Promise<Notice> {
   const row = await lockShipment(tx, id);
+  await assertNotOwnShipment(tx, actor, row);
   if (NEXT_STATUS[row.status] !== input.to) throw invalidShipmentState(row.status, `move to ${SHIPMENT_STATUS_LABEL[input.to].toLowerCase()}`);
   const set: Partial<typeof shipments.$inferInsert> = { status: input.to, updatedAt: new Date() };
   if (input.to === 'shipped') {
@@ -381,6 +392,7 @@ export async function resolveShipment(
   if (!owner) throw notFound('No such shipment.');
   await lockBalance(tx, owner);
   const row = await lockShipment(tx, id);
+  await assertNotOwnShipment(tx, actor, row);
   if (row.status !== 'shipped') throw invalidShipmentState(row.status, `be marked ${input.outcome} (only a shipped one can be)`);
   const ids = await cardIdsOf(tx, id);
   const ctx = { actorId: actor.id, referenceType: 'shipment', referenceId: id, note: input.reason };
@@ -395,7 +407,7 @@ export async function resolveShipment(
     .where(eq(shipments.id, id))
     .returning();
   await addEvent(tx, id, input.outcome, actor, input.reason);
-  if (!writeOff) await addEvent(tx, id, 'cards_restored', { id: null, role: 'system' }, `${ids.length} card${ids.length === 1 ? '' : 's'} back in the vault`);
+  if (!writeOff) await addEvent(tx, id, 'cards_restored', { id: null, role: 'system' }, `${plural(ids.length, 'card')} back in the vault`);
   if (refundEntryId) await addEvent(tx, id, 'refunded', { id: null, role: 'system' }, `${refundCents} cents`);
   await audit(tx, {
     actorId: actor.id,
@@ -509,7 +521,11 @@ export async function loadShipment(db: DbOrTx, id: string, opts: { viewer: 'user
     events: events.map(({ e, username }): ShipmentEvent => ({
       id: e.id,
       type: e.type as ShipmentEventType,
-      actor: { id: e.actorId, username: username ?? null, role: e.actorRole as ShipmentEvent['actor']['role'] },
+      // The customer sees the shop act, never which staff member (issue 39): no id, no username.
+      actor:
+        opts.viewer === 'user' && e.actorRole === 'admin'
+          ? { id: null, username: setting('site.identity').siteName, role: 'admin' }
+          : { id: e.actorId, username: username ?? null, role: e.actorRole as ShipmentEvent['actor']['role'] },
       at: e.createdAt.toISOString(),
       note: e.note,
     })),

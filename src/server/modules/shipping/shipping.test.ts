@@ -20,6 +20,7 @@ import type {
 } from '../../../shared/contracts/shipping.ts';
 import { DEFAULT_SHIPPING_SETTINGS } from '../../../shared/contracts/shipping.ts';
 import { auditLog } from '../../db/schema/audit.ts';
+import { user } from '../../db/schema/auth.ts';
 import { mailMessages } from '../../db/schema/mail.ts';
 import { shippingAddresses } from '../../db/schema/shipping.ts';
 import { ledgerEntries } from '../../db/schema/wallet.ts';
@@ -32,9 +33,12 @@ import { addAddress, fund, ship, shipOk, shipper, US_ADDRESS } from './test-supp
 
 let t: MoneyTestContext;
 let admin: string;
+/** Shipping fees are the owner's (ADR 0024). */
+let owner: string;
 beforeAll(async () => {
   t = await moneyTestContext();
   admin = await t.makeUser({ role: 'admin' });
+  owner = await t.makeUser({ role: 'owner' });
 });
 afterAll(() => t.close());
 
@@ -112,19 +116,19 @@ describe('settings and quote', () => {
     expect(opts).toMatchObject({ baseFeeCents: 500, perCardFeeCents: 50, maxCards: 500 });
     expect(opts.countryOptions.find((c) => c.code === 'JP')?.name).toBe('Japan');
 
-    const bad = await t.as(admin).put('/api/admin/shipping/settings', { ...DEFAULT_SHIPPING_SETTINGS, baseFeeCents: -1, countries: ['US', 'US'] });
+    const bad = await t.as(owner).put('/api/admin/shipping/settings', { ...DEFAULT_SHIPPING_SETTINGS, baseFeeCents: -1, countries: ['US', 'US'] });
     expect(bad.status).toBe(400);
     expect(Object.keys((await fieldsOf(bad)).fields ?? {})).toEqual(expect.arrayContaining(['baseFeeCents', 'countries']));
     expect((await t.as(u).put('/api/admin/shipping/settings', DEFAULT_SHIPPING_SETTINGS)).status).toBe(403);
 
     const next: ShippingSettings = { ...DEFAULT_SHIPPING_SETTINGS, countries: [...DEFAULT_SHIPPING_SETTINGS.countries, 'SE'] };
-    const put = await t.as(admin).put('/api/admin/shipping/settings', next);
+    const put = await t.as(owner).put('/api/admin/shipping/settings', next);
     expect(put.status).toBe(200);
     expect(((await (await t.as(admin).get('/api/admin/shipping/settings')).json()) as ShippingSettings).countries).toContain('SE');
     expect((await t.as(u).post('/api/shipping/addresses', { ...US_ADDRESS, country: 'SE', postalCode: '114 55' })).status).toBe(201);
     const audited = await t.deps.db.select().from(auditLog).where(eq(auditLog.action, 'shipping.settings.update'));
     expect(audited.length).toBeGreaterThan(0);
-    await t.as(admin).put('/api/admin/shipping/settings', DEFAULT_SHIPPING_SETTINGS);
+    await t.as(owner).put('/api/admin/shipping/settings', DEFAULT_SHIPPING_SETTINGS);
   });
 
   it('quotes base + per card + insurance on the declared value, and the shortfall', async () => {
@@ -235,13 +239,13 @@ describe('requesting a shipment', () => {
 
   it('400 when the address country is no longer shipped to', async () => {
     const { userId, owned, address } = await shipper(t, { count: 1 });
-    await t.as(admin).put('/api/admin/shipping/settings', { ...DEFAULT_SHIPPING_SETTINGS, countries: ['GB'] });
+    await t.as(owner).put('/api/admin/shipping/settings', { ...DEFAULT_SHIPPING_SETTINGS, countries: ['GB'] });
     try {
       const res = await ship(t, userId, { ownedCardIds: owned, addressId: address.id });
       expect(res.status).toBe(400);
       expect((await fieldsOf(res)).fields?.addressId?.[0]).toMatch(/United States/);
     } finally {
-      await t.as(admin).put('/api/admin/shipping/settings', DEFAULT_SHIPPING_SETTINGS);
+      await t.as(owner).put('/api/admin/shipping/settings', DEFAULT_SHIPPING_SETTINGS);
     }
     expect(await balanceOf(userId)).toBe(10_000);
   });
@@ -301,6 +305,14 @@ describe("a shipment's life", () => {
     expect(delivered).toMatchObject({ status: 'delivered', nextStatus: null });
     expect(delivered.events.map((e) => e.type)).toEqual(['requested', 'packing', 'shipped', 'delivered']);
     expect(delivered.events[1]!.actor).toMatchObject({ id: admin, role: 'admin' });
+    // The customer's timeline names the shop, never the staff member (issue 39).
+    const mine = await t.as(userId).get(`/api/shipping/shipments/${shipment.id}`);
+    const customerView = JSON.stringify(await mine.json());
+    expect(customerView).not.toContain(admin);
+    const [staff] = await t.deps.db.select({ username: user.username }).from(user).where(eq(user.id, admin));
+    expect(customerView).not.toContain(`"${staff!.username}"`);
+    const mineEvents = (JSON.parse(customerView) as Shipment).events;
+    expect(mineEvents.find((e) => e.type === 'packing')!.actor).toEqual({ id: null, username: 'Packvault', role: 'admin' });
     expect(Object.values(await statusesOf(t, owned))).toEqual(['delivered', 'delivered']);
     expect((await advance(shipment.id, { to: 'delivered' })).status).toBe(409);
     const audits = await t.deps.db.select({ action: auditLog.action }).from(auditLog).where(eq(auditLog.targetId, shipment.id));

@@ -12,7 +12,7 @@ import type {
   ProductSummary,
 } from '../../../shared/contracts/shop.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
-import { packs, products, purchases } from '../../db/schema/shop.ts';
+import { oddsRevisions, packs, products, purchases } from '../../db/schema/shop.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import type { Deps } from '../../deps.ts';
 import { audit } from '../audit/service.ts';
@@ -20,7 +20,10 @@ import { cards } from '../catalog/tables.ts';
 import { wishlistCardsWentLive } from '../collection/collecting.ts';
 import { classesOf, packStats, slotOddsTable, soldOutReasons } from './odds.ts';
 import { eligibleWhere, poolStats, productDto, productWithPack, summaries, type PackRow } from './read.ts';
+import { publishWithin } from './revisions.ts';
 import { invalidate } from '../realtime/invalidation.ts';
+import { assertPriceCutWithinLimits, assertReturnWithinLimits, packExpectedValue, type ShopActor } from './return-limits.ts';
+import { likePattern } from '../../lib/like.ts';
 
 /** Admin: products and packs (odds). Every change is audited in the same transaction. */
 
@@ -35,7 +38,7 @@ const ORDER = {
 export async function listAdminProducts(db: Db, q: z.output<typeof adminProductListQuerySchema>) {
   const where = and(
     q.status !== 'all' ? eq(products.status, q.status) : undefined,
-    q.q ? ilike(products.name, `%${q.q.replace(/[\\%_]/g, (m) => `\\${m}`)}%`) : undefined,
+    q.q ? ilike(products.name, likePattern(q.q)) : undefined,
   );
   const [rows, [total]] = await Promise.all([
     db
@@ -98,14 +101,21 @@ export async function tellWishersOfCards(deps: Deps, tx: DbOrTx, cardIds: readon
   }
 }
 
-export async function createProduct(deps: Deps, ctx: ActorCtx, input: z.output<typeof productInputSchema>): Promise<ProductSummary> {
+export async function createProduct(deps: Deps, ctx: ShopActor, input: z.output<typeof productInputSchema>): Promise<ProductSummary> {
   return deps.db.transaction(async (tx) => {
     let packId = input.packId;
     let pack: PackRow | undefined;
     if (packId) {
-      [pack] = await tx.select().from(packs).where(eq(packs.id, packId));
+      // Locked: its odds cannot change between the check below and the commit.
+      [pack] = await tx.select().from(packs).where(eq(packs.id, packId)).for('update');
       if (!pack) throw badRequest('That pack does not exist.', { packId: ['Pick an existing pack.'] });
-      if (input.status === 'live') assertCanGoLive(pack);
+      if (input.status === 'live') {
+        assertCanGoLive(pack);
+        // A new live product may not promise back more than the owner's bound (ADR 0024).
+        if (ctx.role !== 'owner') {
+          assertReturnWithinLimits(ctx, input, null, { priceCents: input.priceCents, status: 'live', evCents: await packExpectedValue(tx, pack) }, 'priceCents');
+        }
+      }
     } else {
       if (input.status === 'live') assertCanGoLive({ slots: [] } as unknown as PackRow);
       packId = randomUUID();
@@ -128,6 +138,7 @@ export async function createProduct(deps: Deps, ctx: ActorCtx, input: z.output<t
       .returning();
     await audit(tx, { actorId: ctx.actorId, action: 'product.create', targetType: 'product', targetId: p!.id, after: productDto(p!), ip: ctx.ip });
     if (p!.status === 'live' && pack) await tellWishers(deps, tx, p!, pack);
+    await publishWithin(tx, [p!.id]);
     return adminProduct(tx, p!.id);
   });
 }
@@ -145,8 +156,15 @@ async function afterProductWrite<T>(db: object, write: () => Promise<T>): Promis
   }
 }
 
-export async function updateProduct(deps: Deps, ctx: ActorCtx, id: string, patch: z.output<typeof productPatchSchema>): Promise<ProductSummary> {
+export async function updateProduct(deps: Deps, ctx: ShopActor, id: string, patch: z.output<typeof productPatchSchema>): Promise<ProductSummary> {
   return afterProductWrite(deps.db, () => deps.db.transaction(async (tx) => {
+    // Packs, then the product (the order updatePack takes them in): the price, status and odds
+    // the bounds below check cannot change under them before the commit.
+    const [current] = await tx.select({ packId: products.packId }).from(products).where(eq(products.id, id));
+    if (!current) throw notFound('No product with this id.');
+    const packIds = [...new Set([current.packId, patch.packId ?? current.packId])].sort();
+    await tx.select({ id: packs.id }).from(packs).where(inArray(packs.id, packIds)).orderBy(asc(packs.id)).for('update');
+    await tx.select({ id: products.id }).from(products).where(eq(products.id, id)).for('update');
     const row = await productWithPack(tx, id);
     if (!row) throw notFound('No product with this id.');
     let pack = row.pack;
@@ -155,7 +173,17 @@ export async function updateProduct(deps: Deps, ctx: ActorCtx, id: string, patch
       if (!other) throw badRequest('That pack does not exist.', { packId: ['Pick an existing pack.'] });
       pack = other;
     }
-    if ((patch.status ?? row.p.status) === 'live') assertCanGoLive(pack);
+    const status = patch.status ?? row.p.status;
+    if (status === 'live') assertCanGoLive(pack);
+    // Separation of duties (ADR 0024): a staff change to what a live product costs or promises
+    // stays within the owner's bounds. A rename or a new description needs no check.
+    if (ctx.role !== 'owner' && status === 'live' && (patch.priceCents !== undefined || patch.status !== undefined || patch.packId !== undefined)) {
+      const price = patch.priceCents ?? row.p.priceCents;
+      await assertPriceCutWithinLimits(tx, ctx, row.p, row.p, { priceCents: price, status });
+      const before = { priceCents: row.p.priceCents, status: row.p.status, evCents: await packExpectedValue(tx, row.pack) };
+      const evCents = pack === row.pack ? before.evCents : await packExpectedValue(tx, pack);
+      assertReturnWithinLimits(ctx, { name: patch.name ?? row.p.name }, before, { priceCents: price, status, evCents }, 'priceCents');
+    }
     const set: Partial<typeof products.$inferInsert> = { updatedAt: new Date() };
     if (patch.name !== undefined) set.name = patch.name;
     if (patch.description !== undefined) set.description = patch.description;
@@ -171,6 +199,7 @@ export async function updateProduct(deps: Deps, ctx: ActorCtx, id: string, patch
     await audit(tx, { actorId: ctx.actorId, action: 'product.update', targetType: 'product', targetId: id, before: productDto(row.p), after: productDto(after!), ip: ctx.ip });
     // Going live, or a live product switching packs, can put wished-for cards in reach.
     if (after!.status === 'live' && (row.p.status !== 'live' || after!.packId !== row.p.packId)) await tellWishers(deps, tx, after!, pack);
+    await publishWithin(tx, [id]);
     return adminProduct(tx, id);
   }));
 }
@@ -181,6 +210,11 @@ export async function deleteProduct(db: Db, ctx: ActorCtx, id: string): Promise<
     if (!row) throw notFound('No product with this id.');
     const [sold] = await tx.select({ n: count() }).from(purchases).where(eq(purchases.productId, id));
     if (Number(sold?.n ?? 0) > 0) throw conflict('This product has been sold, so it stays for the records. Archive it instead.', 'product_has_sales');
+    // Published odds are a public, append-only record (issue 44): a product that had them stays.
+    const [published] = await tx.select({ n: count() }).from(oddsRevisions).where(eq(oddsRevisions.productId, id));
+    if (Number(published?.n ?? 0) > 0) {
+      throw conflict('This product was live, so its odds are published for good. Archive it instead.', 'product_has_sales');
+    }
     await tx.delete(products).where(eq(products.id, id));
     // Its pack goes too when nothing else sells it.
     const [others] = await tx.select({ n: count() }).from(products).where(eq(products.packId, row.pack.id));
@@ -229,11 +263,29 @@ async function assertClassesExist(db: DbOrTx, input: z.output<typeof packInputSc
   if (Object.keys(fields).length) throw badRequest('Some classes in the odds do not exist.', fields);
 }
 
-export async function updatePack(deps: Deps, ctx: ActorCtx, id: string, input: z.output<typeof packInputSchema>): Promise<AdminPackDetail> {
+export async function updatePack(deps: Deps, ctx: ShopActor, id: string, input: z.output<typeof packInputSchema>): Promise<AdminPackDetail> {
   return afterProductWrite(deps.db, () => deps.db.transaction(async (tx) => {
     const [before] = await tx.select().from(packs).where(eq(packs.id, id)).for('update');
     if (!before) throw notFound('No pack with this id.');
     await assertClassesExist(tx, input);
+    if (ctx.role !== 'owner') {
+      // Separation of duties (ADR 0024): new odds or a new pool may not make a live product of
+      // this pack promise back more than the owner's bound. Its products are locked after the
+      // pack, as updateProduct takes them, so no price cut slips in between.
+      const selling = await tx
+        .select({ name: products.name, priceCents: products.priceCents, status: products.status })
+        .from(products)
+        .where(and(eq(products.packId, id), eq(products.status, 'live')))
+        .orderBy(asc(products.id))
+        .for('update');
+      if (selling.length) {
+        const evBefore = await packExpectedValue(tx, before);
+        const evAfter = await packExpectedValue(tx, input);
+        for (const p of selling) {
+          assertReturnWithinLimits(ctx, p, { ...p, evCents: evBefore }, { ...p, evCents: evAfter }, 'slots');
+        }
+      }
+    }
     const [after] = await tx
       .update(packs)
       .set({ name: input.name, slots: input.slots, pool: input.pool, updatedAt: new Date() })
@@ -243,6 +295,7 @@ export async function updatePack(deps: Deps, ctx: ActorCtx, id: string, input: z
     // New odds or a new pool may put wished-for cards in the live products that sell this pack.
     const live = await tx.select({ id: products.id, name: products.name }).from(products).where(and(eq(products.packId, id), eq(products.status, 'live')));
     for (const p of live) await tellWishers(deps, tx, p, after!);
+    await publishWithin(tx, live.map((p) => p.id));
     return packDetail(tx, after!);
   }));
 }

@@ -17,7 +17,8 @@ describe.runIf(onPostgres)('concurrent openings on PostgreSQL', () => {
 
   beforeAll(async () => {
     t = await moneyTestContext();
-    const admin = await t.makeUser({ role: 'admin' });
+    // The owner: this pack gives back more than its price, which only the owner sets (ADR 0024).
+    const admin = await t.makeUser({ role: 'owner' });
     // Scarce Rares: the pack sells out during the run, so races for the last copies happen.
     const cat = await makeCatalog(t, [
       { name: 'Common', cards: Array.from({ length: 6 }, (_, i) => ({ value: 50 + i, stock: 400 })) },

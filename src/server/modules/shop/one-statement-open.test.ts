@@ -34,7 +34,8 @@ const usualOdds = () =>
 
 beforeAll(async () => {
   t = await moneyTestContext();
-  admin = await t.makeUser({ role: 'admin' });
+  // The owner: this pack gives back more than its price, which only the owner sets (ADR 0024).
+  admin = await t.makeUser({ role: 'owner' });
   cat = await makeCatalog(t, [
     { name: 'Common', cards: [{ value: 50, stock: 1000 }, { value: 80, stock: 1000 }, { value: 120, stock: 1000 }] },
     { name: 'Rare', cards: [{ value: 2000, stock: 1000 }, { value: 3000, stock: 1000 }] },

@@ -10,8 +10,10 @@ import { requestHash, storeKeySql } from '../../lib/idempotency.ts';
 import { PG, pgCode } from '../../db/errors.ts';
 import { poolStored, takeNoncesSql } from '../fairness/service.ts';
 import { openedCopiesCte, takeStockCtes } from '../inventory/service.ts';
+import { assignedSlabs, assignSlabsCtes, SLAB_JSON, type AssignedSlab } from '../inventory/slabs.ts';
 import { debitCtes, debitValues } from '../wallet/service.ts';
 import { forgetPools, forgetPoolVersion, lastPoolVersion, poolVersion } from './pools.ts';
+import { confirmPublished, forgetOddsVersion, lastOddsVersion, oddsVersion, revisionPublished } from './revisions.ts';
 import { openingsDto, productWithPack, type PackRow, type ProductRow } from './read.ts';
 import {
   openingsOf,
@@ -19,6 +21,7 @@ import {
   purchaseDto,
   poolsFor,
   refsOf,
+  revisionsFor,
   type Actor,
   type DrawSeed,
   type OpenOutcome,
@@ -131,8 +134,8 @@ async function seedOf(dbh: Deps['dbh'], userId: string): Promise<CachedSeed | nu
 }
 
 /** What the statement returns per card taken: the card's own columns (TAKEN_CARD_OWN_COLUMNS). */
-type OwnTaken = Pick<TakenCard, 'id' | 'stock_after' | 'name' | 'set_name' | 'number' | 'value_cents' | 'image_key' | 'class_id' | 'architect_id' | 'texture_id'>;
-const TAKEN_CARD_OWN_COLUMNS = 'c.name, c.set_name, c.number, c.value_cents, c.image_key, c.class_id, c.architect_id, c.texture_id';
+type OwnTaken = Pick<TakenCard, 'id' | 'stock_after' | 'name' | 'set_name' | 'number' | 'value_cents' | 'image_key' | 'class_id' | 'architect_id' | 'texture_id' | 'graded'>;
+const TAKEN_CARD_OWN_COLUMNS = 'c.name, c.set_name, c.number, c.value_cents, c.image_key, c.class_id, c.architect_id, c.texture_id, c.grading_company is not null as graded';
 
 /** The taken cards as the general path returns them (TAKEN_CARD_COLUMNS): with class, frame and texture. */
 function withLooks(rows: OwnTaken[], looks: Looks): TakenCard[] {
@@ -161,13 +164,14 @@ function withLooks(rows: OwnTaken[], looks: Looks): TakenCard[] {
       architect_frame_image_key: arch.frameImageKey,
       architect_layout: arch.layout,
       texture,
+      graded: r.graded,
     };
   });
 }
 
 type Placeholder =
   | 'uid' | 'key' | 'request_hash' | 'stored' | 'at' | 'product_id' | 'pack_id' | 'price' | 'product_name' | 'slots' | 'pack_revision'
-  | 'quantity' | 'seed_id' | 'next_nonce' | 'client_seed' | 'server_seed_hash' | 'pool_version' | 'want' | 'card_ids' | 'want_count'
+  | 'quantity' | 'seed_id' | 'next_nonce' | 'client_seed' | 'server_seed_hash' | 'pool_version' | 'odds_version' | 'want' | 'card_ids' | 'want_count'
   | 'purchase_id' | 'total' | 'entry_id' | 'packs' | 'owned' | 'openings' | 'rows_written';
 const v = (name: Placeholder) => sql.placeholder(name);
 
@@ -178,7 +182,7 @@ const v = (name: Placeholder) => sql.placeholder(name);
  * It returns what the opening wrote, not its realtime events: the route builds those from this
  * answer and publishes them after the commit (ADR 0019). Building them here as JSON, with a join
  * back to the cards taken, cost the database about 8 % of the statement (docs/performance.md,
- * session 39).
+ * "What bounds the figures").
  */
 function statementSql(): SQL {
   return sql`
@@ -208,7 +212,9 @@ function statementSql(): SQL {
         gate: sql`(select count(*) from balance_lock) >= 0`,
       })}
     ),
-    version as (select 1 from "catalog_state" where "id" = 1 and "pool_version" = ${v('pool_version')}::uuid),
+    version as (
+      select 1 from "catalog_state" where "id" = 1 and "pool_version" = ${v('pool_version')}::uuid and "odds_version" = ${v('odds_version')}::uuid
+    ),
     want as (select * from json_to_recordset(${v('want')}::json) as w(id uuid, n integer, emptied boolean)),
     locked as materialized (
       select c.id from "cards" c where c.id = any(${v('card_ids')}::uuid[]) and (select count(*) from balance_lock) >= 0 order by c.id for update
@@ -239,11 +245,11 @@ function statementSql(): SQL {
     owned as (select * from json_to_recordset(${v('owned')}::json) as y(id uuid, card_id uuid, opening_id uuid, slot integer)),
     opened as (
       insert into ${openings} ("id", "user_id", "user_pack_id", "purchase_id", "product_id", "pack_id", "seed_id", "server_seed_hash",
-        "client_seed", "nonce", "slots", "odds_hash", "pool_hash", "draws", "total_value_cents", "created_at")
+        "client_seed", "nonce", "slots", "odds_hash", "pool_hash", "revision_hash", "draws", "total_value_cents", "created_at")
       select x.id, ${v('uid')}::text, x.user_pack_id, ${v('purchase_id')}::uuid, ${v('product_id')}::uuid, ${v('pack_id')}::uuid, ${v('seed_id')}::uuid,
-        ${v('server_seed_hash')}::text, ${v('client_seed')}::text, x.nonce, ${v('slots')}::jsonb, x.odds_hash, x.pool_hash, x.draws,
+        ${v('server_seed_hash')}::text, ${v('client_seed')}::text, x.nonce, ${v('slots')}::jsonb, x.odds_hash, x.pool_hash, x.revision_hash, x.draws,
         (select coalesce(sum(t.value_cents), 0) from owned y join taken t on t.id = y.card_id where y.opening_id = x.id), ${v('at')}::timestamptz
-      from json_to_recordset(${v('openings')}::json) as x(id uuid, user_pack_id uuid, nonce integer, odds_hash text, pool_hash text, draws jsonb)
+      from json_to_recordset(${v('openings')}::json) as x(id uuid, user_pack_id uuid, nonce integer, odds_hash text, pool_hash text, revision_hash text, draws jsonb)
       -- Only with the nonces reserved: a stale nonce then reads as 'seed', not as a duplicate.
       where exists (select 1 from nonces)
       returning 1
@@ -262,6 +268,16 @@ function statementSql(): SQL {
         at: sql`${v('at')}::timestamptz`,
       },
     })},
+    -- A graded card's copy is one specific slab (issue 38): its slabs in stock are locked after
+    -- the cards (the gate), numbered and given to the new copies. A raw card has none: one empty
+    -- probe of card_slabs_in_stock_idx per card drawn.
+    ${assignSlabsCtes({
+      name: 'slab',
+      copies: sql`owned`,
+      cardIds: sql`${v('card_ids')}::uuid[]`,
+      need: sql`select count(*) as n from owned y join taken t on t.id = y.card_id where t.graded`,
+      gate: sql`(select count(*) from locked) >= 0`,
+    })},
     refuted as (
       select concat_ws(',',
         case when not exists (select 1 from key) then 'replay' end,
@@ -269,13 +285,14 @@ function statementSql(): SQL {
         case when not exists (select 1 from product) then 'product' end,
         case when not exists (select 1 from nonces) then 'seed' end,
         case when not exists (select 1 from version) then 'pool' end,
-        case when (select count(*) from taken) <> ${v('want_count')}::int then 'stock' end,
+        case when (select count(*) from taken) <> ${v('want_count')}::int or (select count(*) from slab) <> (select n from slab_need) then 'stock' end,
         case when not exists (select 1 from debit) then 'funds' end,
         case when (select count(*) from purchase) + (select count(*) from packs) + (select count(*) from opened) + (select count(*) from cards_owned)
           <> ${v('rows_written')}::int then 'rows' end
       ) as reasons
     )
-    select packvault_check(r.reasons = '', r.reasons) as ok, (select "balance_after" from debit) as balance_cents, (select json_agg(taken) from taken) as cards
+    select packvault_check(r.reasons = '', r.reasons) as ok, (select "balance_after" from debit) as balance_cents, (select json_agg(taken) from taken) as cards,
+      (select json_agg(${SLAB_JSON}) from slab s) as slabs
     from refuted r`;
 }
 
@@ -339,6 +356,18 @@ async function attempt(
   }
   // A pool snapshot is written once by the general path; until then its openings go that way.
   if (!plan.drawn.every((d) => poolStored(d.poolHash))) return null;
+  // The odds revision: computed once per catalogue odds version, published by the general path (or
+  // an admin's edit) before this path draws under it; the statement re-checks the version, and
+  // the openings' foreign key the publication.
+  const oddsV = lastOddsVersion() ?? (await oddsVersion(db));
+  let revisions;
+  try {
+    revisions = await revisionsFor(db as DbOrTx, oddsV, plan);
+  } catch {
+    forgetOddsVersion();
+    return null;
+  }
+  for (const r of revisions) if (!revisionPublished(r.hash) && !(await confirmPublished(db, r.hash))) return null;
 
   const entryId = randomUUID();
   const total = p.priceCents * input.quantity;
@@ -354,6 +383,7 @@ async function attempt(
     nonce: d.nonce,
     odds_hash: d.oddsHash,
     pool_hash: d.poolHash,
+    revision_hash: d.revisionHash,
     draws: d.draws,
   }));
   const ownedJson = plan.drawn.flatMap((d, i) => d.draws.map((r, j) => ({ id: ownedIds[i]![j]!, card_id: r.cardId, opening_id: d.item.openingId, slot: r.slot })));
@@ -381,6 +411,7 @@ async function attempt(
     client_seed: seed.clientSeed,
     server_seed_hash: seed.serverSeedHash,
     pool_version: version,
+    odds_version: oddsV,
     want: JSON.stringify(want),
     card_ids: cardIds,
     want_count: want.length,
@@ -404,7 +435,7 @@ async function attempt(
     }),
   };
 
-  type Row = { ok: boolean; balance_cents: string | number; cards: OwnTaken[] };
+  type Row = { ok: boolean; balance_cents: string | number; cards: OwnTaken[]; slabs: AssignedSlab[] | string | null };
   let result: Row | undefined;
   try {
     [result] = await deps.dbh.run<Row>(statement.sql, fillPlaceholders(statement.params, values));
@@ -415,7 +446,10 @@ async function attempt(
     if (pgCode(err) === undefined) throw err;
     const reasons = refuted(err);
     if (reasons.length === 0 || reasons.includes('product')) products.delete(p.id);
-    if (reasons.length === 0 || reasons.includes('pool')) forgetPoolVersion();
+    if (reasons.length === 0 || reasons.includes('pool')) {
+      forgetPoolVersion();
+      forgetOddsVersion();
+    }
     if (reasons.includes('stock')) forgetPools();
     return null;
   }
@@ -428,7 +462,8 @@ async function attempt(
     await looksOf(db, result.cards.map((t) => ({ classId: t.class_id, architectId: t.architect_id, textureId: t.texture_id }))),
   );
   const taken = new Map(cards.map((t) => [t.id, t]));
-  const opened = openingsOf(plan, taken, seed, now, (i, j) => ownedIds[i]![j]!);
+  const slabs = result.slabs === null ? undefined : new Map(assignedSlabs(result.slabs).map((sl) => [sl.ownedCardId, sl]));
+  const opened = openingsOf(plan, taken, seed, now, (i, j) => ownedIds[i]![j]!, slabs);
   const balanceCents = Number(result.balance_cents);
   return {
     openings: opened,

@@ -1,6 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
 import { openings, products, purchases, userPacks } from '../../db/schema/shop.ts';
-import type { PersonalDataSection } from '../personal-data.ts';
+import type { PersonalDataSection } from '../../lib/personal-data-section.ts';
 
 /**
  * Purchases, packs and openings are sales records with their fairness proofs: kept on deletion.
@@ -55,6 +55,7 @@ export const shopPersonalData: PersonalDataSection = {
         nonce: o.nonce,
         oddsHash: o.oddsHash,
         poolHash: o.poolHash,
+        revisionHash: o.revisionHash,
         draws: o.draws,
         totalValueCents: o.totalValueCents,
         createdAt: o.createdAt.toISOString(),

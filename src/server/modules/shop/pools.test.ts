@@ -29,7 +29,8 @@ const poolOf = async (hash: string) => ((await (await t.as(user).get(`/api/fairn
 
 beforeAll(async () => {
   t = await moneyTestContext();
-  admin = await t.makeUser({ role: 'admin' });
+  // The owner: this pack gives back more than its price, which only the owner sets (ADR 0024).
+  admin = await t.makeUser({ role: 'owner' });
   user = await t.makeUser();
   await fund(t, user, 1_000_000);
   cat = await makeCatalog(t, [{ name: 'Only', cards: [{ value: 100, stock: 1000 }, { value: 200, stock: 1000 }] }]);

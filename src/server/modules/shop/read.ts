@@ -16,8 +16,10 @@ import type {
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { user } from '../auth/tables.ts';
 import { cardClasses, cards } from '../catalog/tables.ts';
+import { effectiveTexture } from '../catalog/cards.ts';
 import { openings, packs, products } from '../../db/schema/shop.ts';
 import { ownedCards } from '../inventory/tables.ts';
+import { slabsOfCopies, slabView, type AssignedSlab } from '../inventory/slabs.ts';
 import { userSeeds } from '../fairness/tables.ts';
 import { notFound } from '../../http/errors.ts';
 import { lookRefs } from '../catalog/look-refs.ts';
@@ -181,17 +183,25 @@ const pullSelect = {
     classId: cards.classId,
     architectId: cards.architectId,
     valueCents: cards.valueCents,
-    textureId: sql<string | null>`coalesce(${cards.textureId}, ${cardClasses.defaultTextureId})`,
+    textureId: effectiveTexture,
   },
   className: cardClasses.name,
   classColour: cardClasses.colour,
   classSortOrder: cardClasses.sortOrder,
+  graded: sql<boolean>`${cards.gradingCompany} is not null`,
   username: user.username,
   productName: products.name,
 };
 
+/** The slabs of the graded copies among `rows` (issue 38): one read, only when there are any. */
+async function slabsOfGraded(db: DbOrTx, rows: ReadonlyArray<{ o: { id: string }; graded: boolean }>) {
+  const ids = rows.filter((r) => r.graded).map((r) => r.o.id);
+  return ids.length ? slabsOfCopies(db, ids) : new Map<string, AssignedSlab>();
+}
+
 type PullRow = {
   o: typeof ownedCards.$inferSelect;
+  graded: boolean;
   c: Omit<PulledCard, 'className' | 'classColour' | 'classSortOrder'>;
   className: string;
   classColour: string;
@@ -200,11 +210,11 @@ type PullRow = {
   productName: string;
 };
 
-function pullDto(r: PullRow): Pull {
+function pullDto(r: PullRow, slab: AssignedSlab | undefined): Pull {
   return {
     ownedCardId: r.o.id,
     openingId: r.o.openingId!,
-    card: { ...r.c, className: r.className, classColour: r.classColour, classSortOrder: r.classSortOrder },
+    card: { ...r.c, className: r.className, classColour: r.classColour, classSortOrder: r.classSortOrder, ...(slab ? { slab: slabView(slab) } : {}) },
     valueCents: r.o.valueCents,
     productId: r.o.productId!,
     productName: r.productName,
@@ -224,7 +234,8 @@ async function pulls(db: DbOrTx, where: SQL, limit: number): Promise<Pull[]> {
     .where(and(sql`${ownedCards.openingId} is not null`, where))
     .orderBy(desc(ownedCards.valueCents), desc(ownedCards.acquiredAt))
     .limit(limit);
-  return rows.map(pullDto);
+  const slabs = await slabsOfGraded(db, rows);
+  return rows.map((r) => pullDto(r, slabs.get(r.o.id)));
 }
 
 /** One pull by its owned card's id (the copy's later fate does not matter: the pull is history). */
@@ -292,7 +303,7 @@ export async function openingsDto(db: DbOrTx, rows: Array<typeof openings.$infer
   const ids = rows.map((r) => r.id);
   const [owned, seeds, prods] = await Promise.all([
     db
-      .select({ o: ownedCards, c: pullSelect.c, className: cardClasses.name, classColour: cardClasses.colour, classSortOrder: cardClasses.sortOrder })
+      .select({ o: ownedCards, c: pullSelect.c, className: cardClasses.name, classColour: cardClasses.colour, classSortOrder: cardClasses.sortOrder, graded: pullSelect.graded })
       .from(ownedCards)
       .innerJoin(cards, eq(cards.id, ownedCards.cardId))
       .innerJoin(cardClasses, eq(cardClasses.id, cards.classId))
@@ -305,6 +316,7 @@ export async function openingsDto(db: DbOrTx, rows: Array<typeof openings.$infer
   ]);
   const seedOf = new Map(seeds.map((s) => [s.id, s]));
   const nameOf = new Map(prods.map((p) => [p.id, p.name]));
+  const slabs = await slabsOfGraded(db, owned);
   const byOpening = new Map<string, typeof owned>();
   for (const o of owned) {
     const k = o.o.openingId!;
@@ -330,6 +342,7 @@ export async function openingsDto(db: DbOrTx, rows: Array<typeof openings.$infer
         classSortOrder: x.classSortOrder,
         slot: x.o.slot ?? 0,
         ownedCardId: x.o.id,
+        ...(slabs.has(x.o.id) ? { slab: slabView(slabs.get(x.o.id)!) } : {}),
       })),
       totalValueCents: r.totalValueCents,
       fairness: {
@@ -339,12 +352,22 @@ export async function openingsDto(db: DbOrTx, rows: Array<typeof openings.$infer
         slots: r.slots,
         oddsHash: r.oddsHash,
         poolHash: r.poolHash,
+        revisionHash: r.revisionHash,
         draws: r.draws,
         serverSeed: seed && !seed.active ? seed.serverSeed : null,
       },
       createdAt: r.createdAt.toISOString(),
     };
   });
+}
+
+/** The caller's own openings, in the order asked; any id not theirs (or unknown) is a 404. */
+export async function openingsForReplay(db: DbOrTx, userId: string, ids: string[]) {
+  const rows = await db.select().from(openings).where(and(inArray(openings.id, ids), eq(openings.userId, userId)));
+  if (rows.length !== ids.length) throw notFound('No opening with this id.');
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const list = await openingsDto(db, ids.map((id) => byId.get(id)!));
+  return { openings: list, refs: await refsFor(db, list.flatMap((o) => o.cards)) };
 }
 
 export async function getOpening(db: DbOrTx, id: string, viewer: { userId: string; isAdmin: boolean }) {
@@ -368,30 +391,51 @@ export async function listOpenings(db: Db, userId: string, page: number, pageSiz
  * P(card from slot s) = P(class in s) / number of eligible in-stock cards of that class.
  */
 export async function packsForCard(db: Db, cardId: string): Promise<CardPackOdds> {
-  const [card] = await db.select({ id: cards.id, classId: cards.classId }).from(cards).where(eq(cards.id, cardId));
+  const [card] = await db.select({ id: cards.id }).from(cards).where(eq(cards.id, cardId));
   if (!card) throw notFound('No such card.');
+  return { items: (await packsForCards(db, [cardId])).get(cardId) ?? [] };
+}
+
+/**
+ * packsForCard for many cards at once (a wishlist, a set's missing cards): one grouped query per
+ * live pack, whatever the number of cards. Unknown ids, and cards no live pack gives, map to nothing.
+ */
+export async function packsForCards(db: Db, cardIds: readonly string[]): Promise<Map<string, CardPackOdds['items']>> {
+  const out = new Map<string, CardPackOdds['items']>();
+  if (!cardIds.length) return out;
   const live = await db
     .select({ p: products, pack: packs })
     .from(products)
     .innerJoin(packs, eq(packs.id, products.packId))
     .where(eq(products.status, 'live'))
     .orderBy(products.sortOrder, products.name);
-  const items: CardPackOdds['items'] = [];
   for (const { p, pack } of live) {
     const slots = pack.slots as PackSlot[];
-    if (!classesOf(slots).includes(card.classId)) continue;
+    const classIds = classesOf(slots);
+    if (!classIds.length) continue;
     const pool = pack.pool as PackPool;
-    const [row] = await db
-      .select({ n: sql<number>`count(*)::int`, mine: sql<number>`count(*) filter (where ${cards.id} = ${card.id})::int` })
-      .from(cards)
-      .where(eligibleWhere([card.classId], pool));
-    if (!row || row.mine === 0 || row.n === 0) continue;
-    const perSlot = slots.map((s) => {
-      const total = s.odds.reduce((a, e) => a + e.weight, 0);
-      const w = s.odds.find((e) => e.classId === card.classId)?.weight ?? 0;
-      return total ? w / total / row.n : 0;
-    });
-    items.push({ productId: p.id, productName: p.name, priceCents: p.priceCents, perSlot, expectedPerPack: perSlot.reduce((a, b) => a + b, 0) });
+    // Which asked-for cards this pack can give, and per class how many cards share its draws.
+    const [asked, sizes] = await Promise.all([
+      db.select({ id: cards.id, classId: cards.classId }).from(cards).where(and(eligibleWhere(classIds, pool), inArray(cards.id, [...cardIds]))),
+      db.select({ classId: cards.classId, n: sql<number>`count(*)::int` }).from(cards).where(eligibleWhere(classIds, pool)).groupBy(cards.classId),
+    ]);
+    if (!asked.length) continue;
+    const item = new Map<string, CardPackOdds['items'][number]>();
+    for (const { classId, n } of sizes) {
+      const perSlot = slots.map((s) => {
+        const total = s.odds.reduce((a, e) => a + e.weight, 0);
+        const w = s.odds.find((e) => e.classId === classId)?.weight ?? 0;
+        return total ? w / total / Number(n) : 0;
+      });
+      item.set(classId, { productId: p.id, productName: p.name, priceCents: p.priceCents, perSlot, expectedPerPack: perSlot.reduce((a, b) => a + b, 0) });
+    }
+    for (const { id, classId } of asked) {
+      const odds = item.get(classId);
+      if (!odds) continue;
+      const list = out.get(id) ?? [];
+      list.push(odds);
+      out.set(id, list);
+    }
   }
-  return { items };
+  return out;
 }

@@ -8,11 +8,16 @@ import {
   openInputSchema,
   openingListQuerySchema,
   openingListSchema,
+  openingReplayQuerySchema,
+  openingReplaySchema,
   openResultSchema,
   packInputSchema,
   packPreviewInputSchema,
   productDetailSchema,
   cardPackOddsSchema,
+  cardOddsListSchema,
+  cardOddsQuerySchema,
+  MAX_CARD_ODDS_IDS,
   productInputSchema,
   productListSchema,
   productPatchSchema,
@@ -40,11 +45,12 @@ import { notifyBigPullLater } from '../notifications/service.ts';
 import { BIG_PULL_THRESHOLD } from '../../../shared/contracts/notifications.ts';
 import { PULL_THRESHOLDS_KEY, setting } from '../settings/store.ts';
 import { adminProduct, createProduct, deleteProduct, getAdminPack, listAdminProducts, previewPack, updatePack, updateProduct } from './admin.ts';
-import { listLiveProducts, packsForCard, listOpenings, openingsDto, productDetail, productWithPack, refsFor, topPulls } from './read.ts';
+import { listLiveProducts, packsForCard, packsForCards, listOpenings, openingsDto, openingsForReplay, productDetail, productWithPack, refsFor, topPulls } from './read.ts';
 import { forgetProductGuesses, isStoredOpen, openInOneStatement, storedOpenResult, type StoredOpen } from './one-statement-open.ts';
 import { onInvalidate } from '../realtime/invalidation.ts';
 import type { BusEvent } from '../realtime/bus.ts';
 import { metricsFor } from '../metrics/metrics.ts';
+import { auditedRefusals, staffRole } from '../audit/duties.ts';
 import { inventory, openPacks, purchasePacks, StockRace, type OpenOutcome } from './service.ts';
 
 const idParams = z.object({ id: z.string().uuid('Not a valid id.') });
@@ -137,6 +143,22 @@ export function shopRoutes(deps: Deps) {
       responses: { 200: jsonContent(cardPackOddsSchema, 'Packs and odds'), ...errorResponses },
     }),
     async (c) => c.json(await packsForCard(db, c.req.valid('param').id), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/shop/card-odds',
+      tags: ['shop'],
+      summary: `The live packs that can give each of these cards (?ids=a,b, up to ${MAX_CARD_ODDS_IDS}), with the odds`,
+      request: { query: cardOddsQuerySchema },
+      responses: { 200: jsonContent(cardOddsListSchema, 'Packs and odds per card'), ...errorResponses },
+    }),
+    async (c) => {
+      const ids = c.req.valid('query').ids;
+      const byCard = await packsForCards(db, ids);
+      return c.json({ cards: ids.map((cardId) => ({ cardId, packs: byCard.get(cardId) ?? [] })) }, 200);
+    },
   );
 
   app.openapi(
@@ -338,9 +360,30 @@ export function shopRoutes(deps: Deps) {
     },
   );
 
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/shop/openings/replay',
+      tags: ['shop'],
+      summary: 'Your openings by id (?ids=a,b, up to 10), in that order, to replay their reveal',
+      middleware: [requireUser] as const,
+      request: { query: openingReplayQuerySchema },
+      responses: { 200: jsonContent(openingReplaySchema, 'Openings'), ...errorResponses },
+    }),
+    async (c) => {
+      c.header('Cache-Control', 'no-store');
+      return c.json(await openingsForReplay(db, actorOf(c).userId, c.req.valid('query').ids), 200);
+    },
+  );
+
   // Admin ----------------------------------------------------------------------------------------
 
   const ctx = (c: Parameters<typeof actorOf>[0]) => actorCtx(c, deps.config.trustProxy);
+  // Price and odds writes need the role and currency: the owner's bounds bind the others (ADR 0024).
+  const shopActor = (c: Parameters<typeof actorOf>[0]) => ({ ...ctx(c), role: staffRole(c), currency: deps.config.currency });
+  /** Runs a price or odds write; a refusal under the owner's bounds is audited `<action>.refused`. */
+  const refusals = <T,>(c: Parameters<typeof actorOf>[0], action: string, targetType: string, targetId: string | null, after: unknown, fn: () => Promise<T>) =>
+    auditedRefusals(c, db, { actor: { userId: ctx(c).actorId }, action, targetType, targetId, ip: ctx(c).ip, after }, fn);
 
   app.openapi(
     createRoute({
@@ -365,7 +408,11 @@ export function shopRoutes(deps: Deps) {
       request: { body: body(productInputSchema) },
       responses: { 201: jsonContent(z.object({ product: productSummarySchema }), 'Created'), ...errorResponses },
     }),
-    async (c) => c.json({ product: await createProduct(deps, ctx(c), c.req.valid('json')) }, 201),
+    async (c) => {
+      const input = c.req.valid('json');
+      const product = await refusals(c, 'product.create', 'product', null, input, () => createProduct(deps, shopActor(c), input));
+      return c.json({ product }, 201);
+    },
   );
 
   app.openapi(
@@ -391,7 +438,12 @@ export function shopRoutes(deps: Deps) {
       request: { params: idParams, body: body(productPatchSchema) },
       responses: { 200: jsonContent(z.object({ product: productSummarySchema }), 'Updated'), ...errorResponses },
     }),
-    async (c) => c.json({ product: await updateProduct(deps, ctx(c), c.req.valid('param').id, c.req.valid('json')) }, 200),
+    async (c) => {
+      const { id } = c.req.valid('param');
+      const patch = c.req.valid('json');
+      const product = await refusals(c, 'product.update', 'product', id, patch, () => updateProduct(deps, shopActor(c), id, patch));
+      return c.json({ product }, 200);
+    },
   );
 
   app.openapi(
@@ -446,7 +498,11 @@ export function shopRoutes(deps: Deps) {
       request: { params: idParams, body: body(packInputSchema) },
       responses: { 200: jsonContent(adminPackDetailSchema, 'Updated'), ...errorResponses },
     }),
-    async (c) => c.json(await updatePack(deps, ctx(c), c.req.valid('param').id, c.req.valid('json')), 200),
+    async (c) => {
+      const { id } = c.req.valid('param');
+      const input = c.req.valid('json');
+      return c.json(await refusals(c, 'pack.update', 'pack', id, input, () => updatePack(deps, shopActor(c), id, input)), 200);
+    },
   );
 
   return app;

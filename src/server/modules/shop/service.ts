@@ -7,13 +7,16 @@ import { rowsOf, type DbOrTx, type Tx } from '../../db/client.ts';
 import { openings, purchases, userPacks, type packs } from '../../db/schema/shop.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import { openedCopiesCte, takeStockCtes } from '../inventory/service.ts';
+import { assignSlabs, slabView, type AssignedSlab } from '../inventory/slabs.ts';
 import { assertCanSpend } from '../responsible-play/service.ts';
 import { debit, getBalance } from '../wallet/service.ts';
 import { nodeFair, sha256HexSync } from '../fairness/crypto.ts';
 import { storePool, takeNonces } from '../fairness/service.ts';
 import { firstEmptyClass, forgetPools, poolVersion, readPool, type Pool } from './pools.ts';
+import { coveredBy, oddsVersion, publishRevision, revisionFor, RevisionRace, type Revision } from './revisions.ts';
 import { productDto, productWithPack, sortedRefs, type ProductRow } from './read.ts';
 import { frozenJson } from '../../lib/frozen-json.ts';
+import { instantText } from '../../../shared/words.ts';
 
 /**
  * Buying and opening packs. Everything runs inside the caller's transaction (withIdempotency +
@@ -46,7 +49,7 @@ export function assertOnSale(p: ProductRow, now: Date) {
     throw new AppError(
       409,
       'not_released',
-      `${p.name} goes on sale at ${p.releaseAt.toISOString().replace('T', ' ').slice(0, 16)} UTC. Come back then.`,
+      `${p.name} goes on sale at ${instantText(p.releaseAt)}. Come back then.`,
     );
   }
 }
@@ -182,6 +185,8 @@ export async function purchasePacks(tx: Tx, actor: Actor, input: PurchaseInput, 
   const pool = await readPool(tx, await poolVersion(tx), b.pack.slots, b.pack.pool);
   const missing = firstEmptyClass(b.pack.slots, pool);
   if (missing) throw soldOut(`${b.product.name} is sold out: no cards of one of its classes are in stock.`);
+  // A sale: the terms it is sold under are published by its commit at the latest (issue 44).
+  await publishRevision(tx, await revisionOf(tx, await oddsVersion(tx), b.product, b.pack.slots, b.pack.pool));
   return {
     purchase: b.purchase,
     packs: b.rows.map((r) => userPackDto(r.id, b.purchase.id, b.product, r.slots, r.createdAt)),
@@ -229,6 +234,8 @@ export interface TakenCard {
   architect_frame_image_key: string;
   architect_layout: ArchitectLayout | string;
   texture: { imageKey: string; blendMode: BlendMode; opacity: number } | string | null;
+  /** A graded card: each copy taken is one of its slabs (issue 38). */
+  graded: boolean;
 }
 
 /** The look references of the drawn cards, from the rows the stock update returned (no extra query). */
@@ -271,6 +278,8 @@ export interface DrawnItem {
   poolHash: string;
   oddsHash: string;
   pools: Readonly<Record<string, readonly string[]>>;
+  /** The odds revision it is drawn under (set by the caller once published; null until then). */
+  revisionHash: string | null;
 }
 
 export interface DrawPlan {
@@ -365,7 +374,7 @@ export async function planDraws(seed: DrawSeed, firstNonce: number, items: ToOpe
     const poolHash = st.changed ? sha256HexSync(poolCanonical(startPools)) : st.base.hash;
     if (result.draws.some((d) => d.exhausted)) st.changed = true;
     st.pools = result.poolsAfter;
-    drawn.push({ item, nonce, draws: result.draws, poolHash, oddsHash: oddsHashOf(item.slots), pools: startPools });
+    drawn.push({ item, nonce, draws: result.draws, poolHash, oddsHash: oddsHashOf(item.slots), pools: startPools, revisionHash: null });
   }
   const want = new Map<string, number>();
   const emptied = new Map<string, boolean>();
@@ -379,9 +388,35 @@ export async function planDraws(seed: DrawSeed, firstNonce: number, items: ToOpe
   return { drawn, want, emptied };
 }
 
+/** A revision read while the catalogue moved, like a stale stock hint: retry on a fresh read. */
+async function revisionOf(db: DbOrTx, version: string, product: ProductRow, slots: PackSlot[], pool: PackRow['pool']): Promise<Revision> {
+  try {
+    return await revisionFor(db, version, product, slots, pool);
+  } catch (err) {
+    if (err instanceof RevisionRace) throw new StockRace();
+    throw err;
+  }
+}
+
+/**
+ * The revision of each drawn opening (set on `plan`), one per product, price and odds snapshot,
+ * cached per odds version; the distinct revisions are returned to be published. An opening whose
+ * pool (in stock) is not inside its revision's pools was read across a catalogue change: retry.
+ */
+export async function revisionsFor(db: DbOrTx, version: string, plan: DrawPlan): Promise<Revision[]> {
+  const out = new Map<string, Revision>();
+  for (const d of plan.drawn) {
+    const rev = await revisionOf(db, version, d.item.product, d.item.slots, d.item.pack.pool);
+    if (!coveredBy(d.poolHash, d.pools, rev)) throw staleHint();
+    d.revisionHash = rev.hash;
+    out.set(rev.hash, rev);
+  }
+  return [...out.values()];
+}
+
 /** The columns of a taken card that an opening's answer shows (the stock update returns them). */
 /** (`c.id`, `c.stock as stock_after` and `w.n as taken_n` come from the inventory's take.) */
-export const TAKEN_CARD_COLUMNS = `c.name, c.set_name, c.number, c.value_cents, c.image_key, c.class_id, c.architect_id,
+export const TAKEN_CARD_COLUMNS = `c.name, c.set_name, c.number, c.value_cents, c.image_key, c.class_id, c.architect_id, c.grading_company is not null as graded,
         coalesce(c.texture_id, cc.default_texture_id) as texture_id,
         cc.name as class_name, cc.colour as class_colour, cc.sort_order as class_sort_order,
         a.frame_image_key as architect_frame_image_key, a.layout as architect_layout,
@@ -395,10 +430,13 @@ export function openingsOf(
   seed: DrawSeed,
   now: Date,
   ownedIdOf: (openingIndex: number, drawIndex: number) => string,
+  slabs?: ReadonlyMap<string, AssignedSlab>,
 ): Opening[] {
   return plan.drawn.map((d, i) => {
     const revealed = d.draws.map((r, j) => {
       const c = taken.get(r.cardId)!;
+      const ownedCardId = ownedIdOf(i, j);
+      const slab = slabs?.get(ownedCardId);
       return {
         id: c.id,
         name: c.name,
@@ -413,7 +451,8 @@ export function openingsOf(
         architectId: c.architect_id,
         textureId: c.texture_id,
         slot: r.slot,
-        ownedCardId: ownedIdOf(i, j),
+        ownedCardId,
+        ...(slab ? { slab: slabView(slab) } : {}),
       };
     });
     return {
@@ -432,6 +471,7 @@ export function openingsOf(
         slots: d.item.slots,
         oddsHash: d.oddsHash,
         poolHash: d.poolHash,
+        revisionHash: d.revisionHash,
         draws: d.draws,
         serverSeed: null,
       },
@@ -445,8 +485,12 @@ export function openingsOf(
  * definition; a card whose last copy is taken leaves the pool for later draws of this request.
  */
 async function settle(tx: Tx, actor: Actor, items: ToOpen[], now: Date): Promise<{ openings: Opening[]; poolHashes: string[]; refs: LookRefs }> {
-  const { seed, firstNonce, poolVersion: version } = await takeNonces(tx, actor.userId, items.length);
+  const { seed, firstNonce, poolVersion: version, oddsVersion: oddsV } = await takeNonces(tx, actor.userId, items.length);
   const plan = await planDraws(seed, firstNonce, items, await poolsFor(tx, version, items));
+  // Each opening names the revision it is drawn under, published in this transaction at the
+  // latest (the openings' foreign key refuses any other).
+  const revisions = await revisionsFor(tx, oddsV, plan);
+  for (const r of revisions) await publishRevision(tx, r);
 
   // The movements name the purchase, or the openings when owned packs of several purchases open.
   const bought = [...new Set(items.map((i) => i.purchaseId))];
@@ -504,6 +548,7 @@ async function settle(tx: Tx, actor: Actor, items: ToOpen[], now: Date): Promise
       slots: d.item.slots,
       odds_hash: d.oddsHash,
       pool_hash: d.poolHash,
+      revision_hash: d.revisionHash,
       draws: d.draws,
       total_value_cents: o.totalValueCents,
     });
@@ -519,11 +564,11 @@ async function settle(tx: Tx, actor: Actor, items: ToOpen[], now: Date): Promise
   await tx.execute(sql`
     with o as (
       insert into ${openings} ("id", "user_id", "user_pack_id", "purchase_id", "product_id", "pack_id", "seed_id", "server_seed_hash",
-        "client_seed", "nonce", "slots", "odds_hash", "pool_hash", "draws", "total_value_cents", "created_at")
+        "client_seed", "nonce", "slots", "odds_hash", "pool_hash", "revision_hash", "draws", "total_value_cents", "created_at")
       select x.id, ${actor.userId}::text, x.user_pack_id, x.purchase_id, x.product_id, x.pack_id, ${seed.id}::uuid, ${seed.serverSeedHash}::text,
-        ${seed.clientSeed}::text, x.nonce, x.slots, x.odds_hash, x.pool_hash, x.draws, x.total_value_cents, ${now.toISOString()}::timestamptz
+        ${seed.clientSeed}::text, x.nonce, x.slots, x.odds_hash, x.pool_hash, x.revision_hash, x.draws, x.total_value_cents, ${now.toISOString()}::timestamptz
       from json_to_recordset(${JSON.stringify(openingRows)}::json) as x(id uuid, user_pack_id uuid, purchase_id uuid, product_id uuid,
-        pack_id uuid, nonce integer, slots jsonb, odds_hash text, pool_hash text, draws jsonb, total_value_cents integer)
+        pack_id uuid, nonce integer, slots jsonb, odds_hash text, pool_hash text, revision_hash text, draws jsonb, total_value_cents integer)
     )
     , ${openedCopiesCte({
       name: 'copies',
@@ -540,6 +585,20 @@ async function settle(tx: Tx, actor: Actor, items: ToOpen[], now: Date): Promise
       },
     })}
     select count(*) from copies`);
+  // Each copy of a graded card is one specific slab, taken in this transaction (issue 38); raw
+  // cards, nearly every draw, skip this statement.
+  if (updated.some((u) => u.graded)) {
+    const gradedIds = new Set(updated.filter((u) => u.graded).map((u) => u.id));
+    const slabs = await assignSlabs(
+      tx,
+      ownedRows.filter((r) => gradedIds.has(r.card_id as string)).map((r) => ({ id: r.id as string, cardId: r.card_id as string })),
+    );
+    const byCopy = new Map(slabs.map((sl) => [sl.ownedCardId, sl]));
+    for (const o of out) for (const c of o.cards) {
+      const sl = byCopy.get(c.ownedCardId);
+      if (sl) c.slab = slabView(sl);
+    }
+  }
   return { openings: out, poolHashes: [...poolHashes], refs: refsOf(updated) };
 }
 

@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AdminPackDetail, CardPackOdds, OpenResult, PoolSnapshot, ProductDetail, ProductSummary, PurchaseResult, Seeds } from '../../../shared/contracts/shop.ts';
+import type { AdminPackDetail, CardOddsList, CardPackOdds, OpenResult, PoolSnapshot, ProductDetail, ProductSummary, PurchaseResult, Seeds } from '../../../shared/contracts/shop.ts';
 import { verifyOpening } from '../../../shared/fairness.ts';
 import { auditLog } from '../../db/schema/audit.ts';
 import { cards } from '../../db/schema/catalog.ts';
@@ -22,7 +22,8 @@ const events: BusEvent[] = [];
 
 beforeAll(async () => {
   t = await moneyTestContext();
-  admin = await t.makeUser({ role: 'admin' });
+  // The owner: this pack gives back more than its price, which only the owner sets (ADR 0024).
+  admin = await t.makeUser({ role: 'owner' });
   cat = await makeCatalog(t, [
     { name: 'Common', cards: [{ value: 50, stock: 100 }, { value: 80, stock: 100 }, { value: 120, stock: 100 }] },
     { name: 'Rare', cards: [{ value: 2000, stock: 5 }, { value: 3000, stock: 5 }] },
@@ -124,6 +125,26 @@ describe('shop pages', () => {
     expect(mine.expectedPerPack).toBeCloseTo(rare.expectedPerPack);
     expect((await t.as(null).get('/api/cards/00000000-0000-0000-0000-000000000000/packs')).status).toBe(404);
     expect((await t.as(null).get('/api/cards/not-an-id/packs')).status).toBe(404);
+  });
+
+  it('tells the same for many cards at once, in the order asked', async () => {
+    const detail = (await (await t.as(null).get(`/api/shop/products/${productId}`)).json()) as ProductDetail;
+    const unknown = '00000000-0000-0000-0000-000000000000';
+    const ids = [...detail.cardOdds.map((c) => c.cardId), unknown];
+    const res = await t.as(null).get(`/api/shop/card-odds?ids=${ids.join(',')}`);
+    expect(res.status).toBe(200);
+    const { cards } = (await res.json()) as CardOddsList;
+    expect(cards.map((c) => c.cardId)).toEqual(ids);
+    for (const odds of detail.cardOdds) {
+      // The batch answers exactly what the one-card endpoint answers.
+      const one = (await (await t.as(null).get(`/api/cards/${odds.cardId}/packs`)).json()) as CardPackOdds;
+      expect(cards.find((c) => c.cardId === odds.cardId)!.packs).toEqual(one.items);
+    }
+    expect(cards.at(-1)!.packs).toEqual([]);
+    expect((await t.as(null).get('/api/shop/card-odds?ids=not-an-id')).status).toBe(400);
+    expect((await t.as(null).get('/api/shop/card-odds')).status).toBe(400);
+    const tooMany = Array.from({ length: 101 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`);
+    expect((await t.as(null).get(`/api/shop/card-odds?ids=${tooMany.join(',')}`)).status).toBe(400);
   });
 
   it('hides draft products from the public', async () => {
@@ -278,6 +299,33 @@ describe('opening', () => {
     expect((await buy(u, { productId, quantity: 1 })).status).toBe(409);
     expect((await getBalance(t.deps.db, u)).balanceCents).toBe(5000);
     for (const s of saved) await t.deps.db.update(cards).set({ stock: s.stock }).where(eq(cards.id, s.id));
+  });
+});
+
+describe('replaying an opening', () => {
+  it('reads your own openings by id in the order asked; anyone else gets a 404, bad ids a 400', async () => {
+    const u = await t.makeUser();
+    await fund(t, u, 1000);
+    const r = (await (await open(u, { productId, quantity: 2 })).json()) as OpenResult;
+    const [a, b] = r.openings;
+    const res = await t.as(u).get(`/api/shop/openings/replay?ids=${b!.id},${a!.id}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    const replay = (await res.json()) as { openings: OpenResult['openings']; refs: OpenResult['refs'] };
+    // The same cards as the opening's own answer, in the order the URL names them.
+    expect(replay.openings.map((o) => o.id)).toEqual([b!.id, a!.id]);
+    expect(replay.openings[0]!.cards.map((c) => c.ownedCardId)).toEqual(b!.cards.map((c) => c.ownedCardId));
+    expect(replay.refs.classes.length).toBeGreaterThan(0);
+    // One id of someone else's spoils the whole request, and says nothing about it.
+    const other = await t.makeUser();
+    expect((await t.as(other).get(`/api/shop/openings/replay?ids=${a!.id}`)).status).toBe(404);
+    expect((await t.as(u).get(`/api/shop/openings/replay?ids=${a!.id},${crypto.randomUUID()}`)).status).toBe(404);
+    expect((await t.as(null).get(`/api/shop/openings/replay?ids=${a!.id}`)).status).toBe(401);
+    const bad = await t.as(u).get('/api/shop/openings/replay?ids=nope');
+    expect(bad.status).toBe(400);
+    expect(Object.keys(((await bad.json()) as { error: { fields?: Record<string, string[]> } }).error.fields ?? {})).toEqual(['ids.0']);
+    const tooMany = Array.from({ length: 11 }, () => crypto.randomUUID()).join(',');
+    expect((await t.as(u).get(`/api/shop/openings/replay?ids=${tooMany}`)).status).toBe(400);
   });
 });
 

@@ -1,3 +1,4 @@
+import { isOwnAccount } from '../audit/duties.ts';
 import type { ActorCtx } from '../../http/types.ts';
 import { and, eq, gte, inArray, sql } from 'drizzle-orm';
 import {
@@ -76,7 +77,7 @@ export function selfDealingError(what: string): AppError {
   return new AppError(
     403,
     'self_dealing',
-    `You can't ${what} your own account. Ask another admin (or the owner) to do it; this attempt was recorded.`,
+    `You can't ${what} your own account (or one you referred). Ask another admin (or the owner) to do it; this attempt was recorded.`,
   );
 }
 
@@ -130,6 +131,7 @@ export async function assertAdjustAllowed(
   amountCents: number,
   currency: string,
 ): Promise<void> {
-  if (targetUserId === actor.userId) throw selfDealingError('adjust the balance of');
+  // An account they referred counts as theirs too (ADR 0024).
+  if (await isOwnAccount(tx, actor.userId, targetUserId)) throw selfDealingError('adjust the balance of');
   await assertWithinAdminLimits(tx, actor, amountCents, currency, 'adjust');
 }

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeCatalog, liveProduct, slots } from '../shop/test-support.ts';
 import { booksChecks } from '../books/routes.ts';
 import { reconcile, reconcileMoney } from './books.ts';
-import { credit, debit, moneyTransaction } from './service.ts';
+import { credit, debit, debitValues, MisroutedEntryError, moneyTransaction } from './service.ts';
+import { KIND_HOUSE_ACCOUNTS, LEDGER_KINDS } from '../../../shared/contracts/wallet.ts';
 import { idem, ledgerInvariants, moneyTestContext, type MoneyTestContext } from './test-support.ts';
 
 /**
@@ -19,7 +20,7 @@ let admin: string;
 let productId: string;
 beforeAll(async () => {
   t = await moneyTestContext();
-  admin = await t.makeUser({ role: 'admin' });
+  admin = await t.makeUser({ role: 'owner' });
   const cat = await makeCatalog(t, [{ name: 'Common', cards: [{ value: 60, stock: 100_000 }, { value: 250, stock: 100_000 }] }]);
   ({ productId } = await liveProduct(t, admin, {
     name: 'Books Pack',
@@ -58,10 +59,12 @@ describe('the database keeps the books', () => {
     });
     expect(await refusal(early)).toMatch(/does not balance/);
 
-    // Balanced per currency: both legs in, it commits (house to house, no wallet touched).
+    // Balanced per currency: both legs in, it commits (house to house, no wallet touched; a
+    // deposit may touch both clearing accounts, so the routing check has nothing to say either).
+    const stripe = await houseId('clearing:stripe');
     await t.deps.db.transaction(async (tx) => {
-      await tx.execute(sql`insert into journal_entries (id, kind) values (${entry}, 'admin_adjustment')`);
-      await tx.execute(sql`insert into postings (entry_id, account_id, amount_cents, currency) values (${entry}, ${sales}, 7, 'USD')`);
+      await tx.execute(sql`insert into journal_entries (id, kind) values (${entry}, 'deposit')`);
+      await tx.execute(sql`insert into postings (entry_id, account_id, amount_cents, currency) values (${entry}, ${stripe}, 7, 'USD')`);
       await tx.execute(sql`insert into postings (entry_id, account_id, amount_cents, currency) values (${entry}, ${clearing}, -7, 'USD')`);
     });
     expect((await reconcileMoney(t.deps.db)).ok).toBe(true);
@@ -99,6 +102,30 @@ describe('the database keeps the books', () => {
       [buy.entryId, 'pack_sales', 300, null],
       [buy.entryId, u, -300, 700],
     ]);
+  });
+
+  it('refuses to write an entry to a house account its kind may not touch, and writes nothing', async () => {
+    const u = await t.makeUser();
+    await moneyTransaction(t.deps, (tx) => credit(tx, { userId: u, amountCents: 1000, kind: 'deposit' }));
+    const count = async () => Number((await q<{ n: string }>(sql`select count(*)::text as n from journal_entries`))[0]!.n);
+    const before = await count();
+    const fee = moneyTransaction(t.deps, (tx) => debit(tx, { userId: u, amountCents: 250, kind: 'shipping_fee', counter: 'pack_sales' }));
+    await expect(fee).rejects.toBeInstanceOf(MisroutedEntryError);
+    await expect(fee).rejects.toThrow(/shipping_fee entry may not post to the house account pack_sales/);
+    const bonus = moneyTransaction(t.deps, (tx) => credit(tx, { userId: u, amountCents: 50, kind: 'promo_credit', counter: 'clearing:stripe' }));
+    await expect(bonus).rejects.toBeInstanceOf(MisroutedEntryError);
+    // The one-statement open's CTEs take their values from debitValues: refused there too.
+    expect(() => debitValues({ userId: u, amountCents: 300, kind: 'pack_purchase', counter: 'buyback_expense', entryId: randomUUID() })).toThrow(MisroutedEntryError);
+    expect(await count()).toBe(before);
+    expect((await q<{ cents: string }>(sql`select cents::text from balances where user_id = ${u}`))[0]!.cents).toBe('1000');
+  });
+
+  it('gives every kind at least one house account, and its default counter is one of them', () => {
+    // A hold and its release move money between a user's wallet and their own hold account (ADR 0028): no house leg, no debit().
+    for (const kind of LEDGER_KINDS.filter((k) => k !== 'market_hold' && k !== 'market_release')) {
+      expect(KIND_HOUSE_ACCOUNTS[kind].length, kind).toBeGreaterThan(0);
+      expect(() => debitValues({ userId: 'x', amountCents: 1, kind, entryId: randomUUID() }), kind).not.toThrow();
+    }
   });
 
   it('never lets a wallet go below zero', async () => {
@@ -164,6 +191,45 @@ describe('reconciliation', () => {
     expect((await reconcileMoney(t.deps.db)).ok).toBe(true);
   });
 
+  it('reports an entry whose house leg is on an account its kind may not touch, with its id, kind and account', async () => {
+    // A shipping fee of 250 posted to pack_sales, written by hand (the wallet refuses it, below):
+    // it balances and the cached balance follows, so only the routing check can see it.
+    const u = await t.makeUser();
+    await moneyTransaction(t.deps, (tx) => credit(tx, { userId: u, amountCents: 1000, kind: 'deposit' }));
+    const wallet = (await q<{ account_id: string }>(sql`select account_id from balances where user_id = ${u}`))[0]!.account_id;
+    const [sales, entry] = [await houseId('pack_sales'), randomUUID()];
+    await t.deps.db.transaction(async (tx) => {
+      await tx.execute(sql`insert into journal_entries (id, kind, reference_type, reference_id) values (${entry}, 'shipping_fee', 'shipment', ${randomUUID()})`);
+      await tx.execute(sql`insert into postings (entry_id, account_id, amount_cents, currency, balance_after) values
+        (${entry}, ${wallet}, -250, 'USD', 750), (${entry}, ${sales}, 250, 'USD', null)`);
+      await tx.execute(sql`update balances set cents = 750 where user_id = ${u}`);
+    });
+    try {
+      const r = await reconcileMoney(t.deps.db);
+      expect(r.ok).toBe(false);
+      expect(r.checks.filter((c) => !c.ok).map((c) => c.name)).toEqual(['entries_on_allowed_accounts']);
+      const check = r.checks.find((c) => c.name === 'entries_on_allowed_accounts')!;
+      expect(check.details).toEqual({ misrouted: 1, entries: [{ entryId: entry, kind: 'shipping_fee', account: 'pack_sales', amountCents: 250 }] });
+      // The admin endpoint says the same (and stores it for the dashboard).
+      const res = await t.as(admin).get('/api/admin/books/reconcile');
+      const body = (await res.json()) as { ok: boolean; checks: Array<{ name: string; ok: boolean; details: Record<string, unknown> }> };
+      expect(body.ok).toBe(false);
+      expect(body.checks.find((c) => c.name === 'entries_on_allowed_accounts')?.details.entries).toEqual(check.details.entries);
+      const dash = (await (await t.as(admin).get('/api/admin/dashboard')).json()) as { attention: { reconciliation: { status: string; failures: Array<{ name: string }> } } };
+      expect(dash.attention.reconciliation.status).toBe('failed');
+      expect(dash.attention.reconciliation.failures.map((f) => f.name)).toEqual(['entries_on_allowed_accounts']);
+    } finally {
+      // The journal is append-only: only with its triggers off can the test take the entry back.
+      await t.deps.db.transaction(async (tx) => {
+        await tx.execute(sql`set local session_replication_role = replica`);
+        await tx.execute(sql`delete from postings where entry_id = ${entry}`);
+        await tx.execute(sql`delete from journal_entries where id = ${entry}`);
+        await tx.execute(sql`update balances set cents = 1000 where user_id = ${u}`);
+      });
+    }
+    expect((await reconcileMoney(t.deps.db)).ok).toBe(true);
+  });
+
   it('answers GET /api/admin/books/reconcile for an admin only', async () => {
     const u = await t.makeUser();
     expect((await t.as(null).get('/api/admin/books/reconcile')).status).toBe(401);
@@ -172,7 +238,9 @@ describe('reconciliation', () => {
     expect(res.status).toBe(200);
     const body = (await res.json()) as { ok: boolean; checks: Array<{ name: string; ok: boolean }>; tookMs: number };
     expect(body.ok).toBe(true);
-    expect(body.checks.map((c) => c.name)).toEqual(expect.arrayContaining(['entries_sum_to_zero', 'balances_equal_postings', 'no_negative_wallet']));
+    expect(body.checks.map((c) => c.name)).toEqual(
+      expect.arrayContaining(['entries_sum_to_zero', 'balances_equal_postings', 'no_negative_wallet', 'entries_on_allowed_accounts']),
+    );
     expect(body.tookMs).toBeGreaterThanOrEqual(0);
   });
 });

@@ -2,7 +2,7 @@ import { asc, eq } from 'drizzle-orm';
 import { balances, journalEntries, ledgerAccounts, ledgerEntries } from '../../db/schema/wallet.ts';
 import { idempotencyKeys } from '../platform/tables.ts';
 import { forgetKeysOf } from '../../lib/idempotency.ts';
-import type { PersonalDataSection } from '../personal-data.ts';
+import type { PersonalDataSection } from '../../lib/personal-data-section.ts';
 
 /**
  * The wallet: account, balance and books are kept on deletion (accounting), stored request

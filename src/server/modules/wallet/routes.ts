@@ -21,7 +21,7 @@ import { createRouter, errorResponses, jsonContent, z } from '../../http/openapi
 import { clientIp } from '../../http/security.ts';
 import { requireIdempotencyKey, sendIdempotent, withIdempotency } from '../../lib/idempotency.ts';
 import { audit, auditRefusal } from '../audit/service.ts';
-import { getLimits, selfExclude, updateLimits } from '../responsible-play/service.ts';
+import { activeSelfExclusion, getLimits, selfExclude, updateLimits } from '../responsible-play/service.ts';
 import { ADJUST_LIMITS_KEY, adjustLimitsView, assertAdjustAllowed, selfDealingError, setAdjustLimits } from './adjust-policy.ts';
 import { afterSettingCommit } from '../settings/store.ts';
 import { credit, debit, getBalance, historyCsv, listHistory, lockBalance, moneyTransaction } from './service.ts';
@@ -69,9 +69,18 @@ export function walletRoutes(deps: Deps) {
     }),
     async (c) => {
       const actor = actorOf(c);
-      const b = await getBalance(db, actor.userId);
+      const [b, excluded] = await Promise.all([getBalance(db, actor.userId), activeSelfExclusion(db, actor.userId)]);
       c.header('Cache-Control', 'no-store');
-      return c.json({ balanceCents: b.balanceCents, currency: config.currency, updatedAt: b.updatedAt?.toISOString() ?? null }, 200);
+      return c.json(
+        {
+          balanceCents: b.balanceCents,
+          heldCents: b.heldCents,
+          currency: config.currency,
+          updatedAt: b.updatedAt?.toISOString() ?? null,
+          selfExcludedUntil: excluded?.endsAt.toISOString() ?? null,
+        },
+        200,
+      );
     },
   );
 

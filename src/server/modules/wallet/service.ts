@@ -2,7 +2,7 @@ import { centsToDecimal } from '../../../shared/money.ts';
 import { toCsv } from '../../lib/csv.ts';
 import { and, count, desc, eq, getViewSelectedFields, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import { dayEnd } from '../../../shared/contracts/dates.ts';
-import type { HistoryPage, LedgerEntry, LedgerKind, PurchaseRef } from '../../../shared/contracts/wallet.ts';
+import { HOUSE_ACCOUNTS, kindMayTouch, type HistoryPage, type HouseAccount, type LedgerEntry, type LedgerKind, type PurchaseRef } from '../../../shared/contracts/wallet.ts';
 import type { Db, DbOrTx, Tx } from '../../db/client.ts';
 import { balances, journalEntries, ledgerAccounts, ledgerEntries, postings } from '../../db/schema/wallet.ts';
 import { openings, purchases } from '../shop/tables.ts';
@@ -31,23 +31,10 @@ import { AppError } from '../../http/errors.ts';
  * db.transaction works too but then nothing is pushed to the user's open pages.
  */
 
-/** The house accounts (codes of `ledger_accounts`, created by migration 0009). */
-export const HOUSE_ACCOUNTS = [
-  'clearing:stripe',
-  'clearing:sandbox',
-  'pack_sales',
-  'buyback_expense',
-  'promo_expense',
-  'referral_expense',
-  'shipping_fees',
-  'shipping_refunds',
-  'admin_adjustments',
-  'chargeback_loss',
-] as const;
-export type HouseAccount = (typeof HOUSE_ACCOUNTS)[number];
+export { HOUSE_ACCOUNTS, type HouseAccount } from '../../../shared/contracts/wallet.ts';
 
-/** Where the other side of a move goes when the caller doesn't say. */
-export const COUNTER_ACCOUNT: Record<LedgerKind, HouseAccount> = {
+/** Where the other side of a move goes when the caller doesn't say (none: a hold's other side is the user's own hold account). */
+export const COUNTER_ACCOUNT: Record<LedgerKind, HouseAccount | null> = {
   deposit: 'clearing:sandbox',
   refund: 'clearing:sandbox',
   pack_purchase: 'pack_sales',
@@ -58,6 +45,9 @@ export const COUNTER_ACCOUNT: Record<LedgerKind, HouseAccount> = {
   referral_reward: 'referral_expense',
   referral_clawback: 'referral_expense',
   admin_adjustment: 'admin_adjustments',
+  market_sale: 'market_fees',
+  market_hold: null,
+  market_release: null,
 };
 
 /** The clearing account of a payment provider (deposits and their refunds). */
@@ -103,7 +93,25 @@ function checkAmount(amountCents: number) {
   }
 }
 
-const counterOf = (move: MoneyMove): HouseAccount => move.counter ?? COUNTER_ACCOUNT[move.kind];
+/**
+ * The move's house account, refused (a programming error, so a plain Error and a 500) when its kind
+ * may not touch it (KIND_HOUSE_ACCOUNTS): a misrouted entry would balance and pass every other check.
+ */
+function counterOf(move: MoneyMove): HouseAccount {
+  const counter = move.counter ?? COUNTER_ACCOUNT[move.kind];
+  if (counter === null || !kindMayTouch(move.kind, counter)) throw new MisroutedEntryError(move.kind, counter ?? '(none)');
+  return counter;
+}
+
+export class MisroutedEntryError extends Error {
+  constructor(
+    readonly kind: LedgerKind,
+    readonly account: string,
+  ) {
+    super(`A ${kind} entry may not post to the house account ${account} (KIND_HOUSE_ACCOUNTS)`);
+    this.name = 'MisroutedEntryError';
+  }
+}
 /** Idempotency keys were unique per user; the journal has one index, so the key names the wallet. */
 const scopedKey = (move: MoneyMove) => (move.idempotencyKey ? `${move.userId}:${move.idempotencyKey}` : null);
 
@@ -249,6 +257,171 @@ export function debitValues(move: MoneyMove & { entryId: string }) {
 }
 
 /**
+ * A marketplace sale (ADR 0028) as one journal entry of three postings: the buyer's wallet −price
+ * (only where enough is left: a conditional UPDATE, else 409 insufficient_funds), the seller's
+ * wallet +(price − fee) and the house's `market_fees` +fee (no posting when the fee is 0). The
+ * caller locks both balance rows first, in user id order (`lockBalance`), so two sales between
+ * the same two people in opposite directions queue instead of deadlocking.
+ */
+export async function settleTrade(
+  tx: Tx,
+  t: {
+    buyerId: string;
+    sellerId: string;
+    priceCents: number;
+    feeCents: number;
+    referenceType: string;
+    referenceId: string;
+    actorId: string;
+    /** Scoped to the buyer's wallet, like a debit's. */
+    idempotencyKey?: string | null;
+    memo?: string | null;
+  },
+): Promise<{ entryId: string; buyerBalanceCents: number; sellerBalanceCents: number }> {
+  checkAmount(t.priceCents);
+  if (!Number.isSafeInteger(t.feeCents) || t.feeCents < 0 || t.feeCents > t.priceCents) throw new RangeError(`A fee of ${t.feeCents} on ${t.priceCents}`);
+  if (t.buyerId === t.sellerId) throw new RangeError('A trade needs two wallets');
+  const proceeds = t.priceCents - t.feeCents;
+  // The market_fees house account is made on first use: its account kind is a value the
+  // migration added, which PostgreSQL does not let the same migration use.
+  if (t.feeCents > 0) {
+    await tx.execute(sql`
+      insert into ${ledgerAccounts} ("kind", "code", "currency")
+      select 'market_fees', 'market_fees', "currency" from ${ledgerAccounts} where "code" = 'pack_sales'
+      on conflict ("code") do nothing`);
+  }
+  await ensureWallet(tx, t.sellerId);
+  const [buyer] = rowsOf(
+    await tx.execute(sql`
+      update ${balances} set "cents" = "cents" - ${t.priceCents}::bigint, "updated_at" = now()
+      where "user_id" = ${t.buyerId}::text and "cents" >= ${t.priceCents}::bigint
+      returning "account_id" as "id", "cents" as "balance_after"`),
+  );
+  if (!buyer) throw insufficientFunds(t.priceCents);
+  const [seller] = rowsOf(
+    await tx.execute(sql`
+      update ${balances} set "cents" = "cents" + ${proceeds}::bigint, "updated_at" = now()
+      where "user_id" = ${t.sellerId}::text
+      returning "account_id" as "id", "cents" as "balance_after"`),
+  );
+  if (!seller) throw new Error(`settleTrade found no balance row for ${t.sellerId}`);
+  const key = t.idempotencyKey ? `${t.buyerId}:${t.idempotencyKey}` : null;
+  const [entry] = await tx
+    .insert(journalEntries)
+    .values({ kind: 'market_sale', referenceType: t.referenceType, referenceId: t.referenceId, actorId: t.actorId, idempotencyKey: key, memo: t.memo ?? null })
+    .returning({ id: journalEntries.id });
+  const entryId = entry!.id;
+  await tx.execute(sql`
+    insert into ${postings} ("entry_id", "account_id", "amount_cents", "currency", "balance_after")
+    select ${entryId}::uuid, a."id", v.amount, a."currency", v.after
+    from (values (${buyer.id}::uuid, ${-t.priceCents}::bigint, ${buyer.balance_after}::bigint),
+                 (${seller.id}::uuid, ${proceeds}::bigint, ${seller.balance_after}::bigint)) as v(account_id, amount, after)
+    join ${ledgerAccounts} a on a."id" = v.account_id
+    where v.amount <> 0
+    union all
+    select ${entryId}::uuid, a."id", ${t.feeCents}::bigint, a."currency", null
+    from ${ledgerAccounts} a where a."code" = 'market_fees' and ${t.feeCents}::bigint > 0`);
+  const buyerBalanceCents = Number(buyer.balance_after);
+  const sellerBalanceCents = Number(seller.balance_after);
+  remember(tx, t.buyerId, buyerBalanceCents);
+  remember(tx, t.sellerId, sellerBalanceCents);
+  return { entryId, buyerBalanceCents, sellerBalanceCents };
+}
+
+// Holds (ADR 0028 part 2) ---------------------------------------------------------------------
+
+export interface HoldMove {
+  userId: string;
+  amountCents: number;
+  /** What the money is held for, e.g. 'market_offer' and its id. */
+  referenceType: string;
+  referenceId: string;
+  actorId?: string | null;
+  /** Scoped to the user's wallet, like a debit's. */
+  idempotencyKey?: string | null;
+  memo?: string | null;
+}
+
+/** Makes the user's hold account (and their wallet) if missing, and returns the balance row's hold account id. */
+async function ensureHoldAccount(tx: DbOrTx, userId: string): Promise<void> {
+  await ensureWallet(tx, userId);
+  await tx.execute(sql`
+    with acct as (
+      insert into ${ledgerAccounts} ("kind", "user_id", "currency")
+      select 'user_hold', ${userId}::text, "currency" from ${ledgerAccounts} where "code" = 'pack_sales'
+      on conflict ("kind", "user_id") do nothing
+      returning "id"
+    )
+    update ${balances} b set "hold_account_id" = coalesce(
+      (select "id" from acct),
+      (select "id" from ${ledgerAccounts} where "kind" = 'user_hold' and "user_id" = ${userId}::text))
+    where b."user_id" = ${userId}::text and b."hold_account_id" is null`);
+}
+
+/**
+ * Moves money between the wallet and the user's own hold account, with the cached figures, in one
+ * statement: `signed` < 0 holds (only where the free balance covers it), > 0 releases (only where
+ * that much is held). Returns no row when refused.
+ */
+async function holdMove(tx: DbOrTx, kind: 'market_hold' | 'market_release', m: HoldMove, signed: number): Promise<Row | undefined> {
+  const rows = await tx.execute<Row>(sql`
+    with b as (
+      update ${balances} set "cents" = "cents" + ${signed}::bigint, "held_cents" = "held_cents" - ${signed}::bigint, "updated_at" = now()
+      where "user_id" = ${m.userId}::text and "hold_account_id" is not null
+        and "cents" + ${signed}::bigint >= 0 and "held_cents" - ${signed}::bigint >= 0
+      returning "cents", "account_id", "hold_account_id"
+    ),
+    e as (
+      insert into ${journalEntries} ("kind", "reference_type", "reference_id", "actor_id", "idempotency_key", "memo")
+      select ${kind}::ledger_kind, ${m.referenceType}::text, ${m.referenceId}::text, ${m.actorId ?? null}::text,
+        ${m.idempotencyKey ? `${m.userId}:${m.idempotencyKey}` : null}::text, ${m.memo ?? null}::text
+      from b
+      returning "id"
+    ),
+    h as (
+      insert into ${postings} ("entry_id", "account_id", "amount_cents", "currency")
+      select e."id", a."id", ${-signed}::bigint, a."currency" from e, b join ${ledgerAccounts} a on a."id" = b."hold_account_id"
+      returning "currency"
+    )
+    insert into ${postings} ("entry_id", "account_id", "amount_cents", "currency", "balance_after")
+    select e."id", b."account_id", ${signed}::bigint, h."currency", b."cents" from e, b, h
+    returning "entry_id" as "id", "balance_after"`);
+  return rowsOf(rows)[0];
+}
+
+/**
+ * Holds money for an offer (ADR 0028 part 2): one `market_hold` entry moves it from the wallet to
+ * the user's hold account. The free balance (`balances.cents`) drops, so no other debit can spend
+ * it (their conditional updates and the `>= 0` check see only free money); `held_cents` rises.
+ * 409 insufficient_funds when the free balance is short (nothing moved).
+ */
+export async function holdFunds(tx: Tx | Db, m: HoldMove): Promise<MoveResult> {
+  checkAmount(m.amountCents);
+  let row = await holdMove(tx, 'market_hold', m, -m.amountCents);
+  if (!row) {
+    await ensureHoldAccount(tx, m.userId);
+    row = await holdMove(tx, 'market_hold', m, -m.amountCents);
+  }
+  if (!row) throw insufficientFunds(m.amountCents);
+  const balanceCents = Number(row.balance_after);
+  remember(tx, m.userId, balanceCents);
+  return { entryId: row.id, balanceCents };
+}
+
+/**
+ * Gives held money back to the wallet (`market_release`). Releasing more than is held is a
+ * programming error (the offer's own held amount is what the caller releases), so it throws.
+ */
+export async function releaseHold(tx: Tx | Db, m: HoldMove): Promise<MoveResult> {
+  checkAmount(m.amountCents);
+  const row = await holdMove(tx, 'market_release', m, m.amountCents);
+  if (!row) throw new Error(`releaseHold: ${m.userId} does not hold ${m.amountCents} (${m.referenceType} ${m.referenceId})`);
+  const balanceCents = Number(row.balance_after);
+  remember(tx, m.userId, balanceCents);
+  return { entryId: row.id, balanceCents };
+}
+
+/**
  * Locks the user's balance row (creating it at zero) and returns it. For the few flows that must
  * decide on the current balance, e.g. clawing back a refund only up to what is left, and to
  * serialize one user's deposit requests.
@@ -303,12 +476,13 @@ export async function moneyTransaction<T>(deps: MoneyDeps, fn: (tx: Tx) => Promi
 
 // Reads ------------------------------------------------------------------------------------
 
-export async function getBalance(db: DbOrTx, userId: string): Promise<{ balanceCents: number; updatedAt: Date | null }> {
+/** The free balance (what can be spent) and what open offers hold (ADR 0028 part 2). */
+export async function getBalance(db: DbOrTx, userId: string): Promise<{ balanceCents: number; heldCents: number; updatedAt: Date | null }> {
   const [row] = await db
-    .select({ cents: balances.cents, updatedAt: balances.updatedAt })
+    .select({ cents: balances.cents, held: balances.heldCents, updatedAt: balances.updatedAt })
     .from(balances)
     .where(eq(balances.userId, userId));
-  return { balanceCents: row ? Number(row.cents) : 0, updatedAt: row?.updatedAt ?? null };
+  return { balanceCents: row ? Number(row.cents) : 0, heldCents: row ? Number(row.held) : 0, updatedAt: row?.updatedAt ?? null };
 }
 
 /** A user's wallet movements summed per kind of entry (signed cents; kinds without any are absent). */

@@ -64,9 +64,9 @@ export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button
       className={classes}
       disabled={disabled || loading}
       aria-busy={loading || undefined}
-      // Not left to `disabled` alone: a click dispatched from script still reaches a disabled
-      // button's listener under Preact (React filtered it), and a busy button must not act twice.
-      onClick={disabled || loading ? undefined : onClick}
+      // React drops clicks on a disabled button (also one dispatched from script), so a busy
+      // button does not act twice.
+      onClick={onClick}
       {...rest}
     >
       {loading ? <Spinner label={null} /> : null}

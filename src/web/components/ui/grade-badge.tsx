@@ -7,6 +7,7 @@ const SLAB: Record<GradingCompany, string> = {
   PSA: 'bg-red-700 text-white ring-red-300/60',
   BGS: 'bg-blue-900 text-amber-200 ring-amber-300/60',
   CGC: 'bg-teal-700 text-white ring-teal-200/60',
+  SGC: 'bg-zinc-900 text-white ring-zinc-300/60',
 };
 
 /**
@@ -18,7 +19,7 @@ export function GradeBadge({ grading, className, size = 'sm' }: { grading: Gradi
     <span
       className={cn(
         'inline-flex items-center gap-1 rounded-md font-bold tracking-wide whitespace-nowrap uppercase ring-1 shadow-sm shadow-black/40',
-        size === 'md' ? 'px-2.5 py-1 text-sm' : 'px-1.5 py-0.5 text-[11px]',
+        size === 'md' ? 'px-2.5 py-1 text-sm' : 'px-1.5 py-0.5 text-xs',
         SLAB[grading.company],
         className,
       )}

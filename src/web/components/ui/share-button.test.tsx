@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { ShareButton } from './share-button';
 
 afterEach(() => {
@@ -49,5 +50,30 @@ describe('ShareButton', () => {
     render(<ShareButton path="/pulls/abc" title="A pull" />);
     fireEvent.click(screen.getByRole('button', { name: 'Share' }));
     expect(await screen.findByText(/Copying is blocked here\. The link: .*\/pulls\/abc/)).toBeTruthy();
+  });
+
+  it('carries a signed-in sharer’s referral code, and none for a visitor', async () => {
+    const writeText = vi.fn(() => Promise.resolve());
+    stubNavigator({ share: undefined as unknown as Navigator['share'], clipboard: { writeText } as unknown as Clipboard });
+    const qc = new QueryClient();
+    qc.setQueryData(['session'], { user: { referralCode: 'K7M2QX9' } });
+    const { unmount } = render(
+      <QueryClientProvider client={qc}>
+        <ShareButton path="/pulls/abc" title="A pull" />
+      </QueryClientProvider>,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Share' }));
+    await screen.findByRole('button', { name: 'Link copied' });
+    expect(writeText).toHaveBeenLastCalledWith(`${window.location.origin}/pulls/abc?ref=K7M2QX9`);
+    unmount();
+    qc.setQueryData(['session'], null);
+    render(
+      <QueryClientProvider client={qc}>
+        <ShareButton path="/pulls/abc" title="A pull" />
+      </QueryClientProvider>,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Share' }));
+    await screen.findByRole('button', { name: 'Link copied' });
+    expect(writeText).toHaveBeenLastCalledWith(`${window.location.origin}/pulls/abc`);
   });
 });

@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState } from 'react';
+import { useContext, useEffect, useRef, useState } from 'react';
+import { QueryClientContext } from '@tanstack/react-query';
 import { Check, Share2 } from 'lucide-react';
 import { Button, type ButtonSize, type ButtonVariant } from './button';
 
@@ -7,7 +8,9 @@ type Outcome = 'idle' | 'shared' | 'copied' | 'failed';
 /**
  * Shares a page of the site: the system share sheet where the browser has one (phones),
  * otherwise the link goes to the clipboard and "Link copied" shows on the button and is
- * announced. `path` is site-relative; the absolute URL is built here.
+ * announced. `path` is site-relative; the absolute URL is built here. A signed-in sharer's link
+ * carries their referral code (`?ref=`, from /api/me's `referralCode`), so a friend who signs up
+ * from it is their referral (issue 41).
  */
 export function ShareButton({
   path,
@@ -30,6 +33,10 @@ export function ShareButton({
   className?: string;
 }) {
   const [outcome, setOutcome] = useState<Outcome>('idle');
+  // The session query (features/auth/session.ts), by its key: components do not import features.
+  // Read at click time, not subscribed: the button draws the same for everyone.
+  const queryClient = useContext(QueryClientContext);
+  const link = () => shareUrl(path, queryClient?.getQueryData<{ user?: { referralCode?: string | null } } | null>(['session'])?.user?.referralCode);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
 
@@ -40,7 +47,7 @@ export function ShareButton({
   };
 
   const share = async () => {
-    const url = new URL(path, window.location.origin).toString();
+    const url = link();
     if (typeof navigator.share === 'function') {
       try {
         await navigator.share({ title, url, ...(text ? { text } : {}) });
@@ -79,9 +86,16 @@ export function ShareButton({
           : outcome === 'shared'
             ? 'Shared.'
             : outcome === 'failed'
-              ? `Copying is blocked here. The link: ${new URL(path, window.location.origin).toString()}`
+              ? `Copying is blocked here. The link: ${link()}`
               : ''}
       </span>
     </span>
   );
+}
+
+/** The absolute link to share: `path` on this origin, with the sharer's referral code when there is one. */
+export function shareUrl(path: string, referralCode?: string | null): string {
+  const url = new URL(path, window.location.origin);
+  if (referralCode) url.searchParams.set('ref', referralCode);
+  return url.toString();
 }

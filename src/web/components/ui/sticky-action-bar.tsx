@@ -1,5 +1,6 @@
 import { useEffect, useState, type ReactNode, type RefObject } from 'react';
 import { createPortal } from 'react-dom';
+import { useHydrating } from '@web/lib/hydration';
 import { cn } from './cn';
 
 export interface StickyActionBarProps {
@@ -32,7 +33,9 @@ function useInView(ref: RefObject<Element | null>) {
  */
 export function StickyActionBar({ watch, label, children, className }: StickyActionBarProps) {
   const inView = useInView(watch);
-  if (typeof document === 'undefined') return null;
+  // Into <body>, which the server's HTML of the page does not draw: added once hydrated.
+  const hydrating = useHydrating();
+  if (hydrating || typeof document === 'undefined') return null;
   return createPortal(
     <>
       <div aria-hidden="true" data-sticky-spacer className="h-[calc(4.5rem+env(safe-area-inset-bottom))] md:hidden" />

@@ -12,9 +12,11 @@ export interface TableProps extends TableHTMLAttributes<HTMLTableElement> {
  * squashing columns (keyboard users scroll it with the arrow keys once focused).
  */
 export function Table({ caption, captionHidden, className, children, ...props }: TableProps) {
+  // `relative`: a screen-reader-only label in a cell (absolutely placed) scrolls with the table
+  // instead of widening the page past the phone's edge.
   return (
     <div
-      className="overflow-x-auto rounded-xl border border-white/10 bg-surface/60 [-webkit-overflow-scrolling:touch]"
+      className="relative overflow-x-auto rounded-xl border border-white/10 bg-surface/60 [-webkit-overflow-scrolling:touch]"
       role="region"
       aria-label={typeof caption === 'string' ? caption : undefined}
       tabIndex={0}

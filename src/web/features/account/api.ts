@@ -1,5 +1,5 @@
 import { queryOptions, useQueryClient } from '@tanstack/react-query';
-import type { Account, SessionInfo } from '@shared/contracts/account';
+
 import { api } from '@web/lib/api';
 import { authPost } from '@web/lib/auth-post';
 
@@ -13,12 +13,12 @@ export const accountKeys = {
 
 export const accountQuery = queryOptions({
   queryKey: accountKeys.account,
-  queryFn: () => api.get<Account>('/api/account'),
+  queryFn: () => api.get('/api/account'),
 });
 
 export const sessionsQuery = queryOptions({
   queryKey: accountKeys.sessions,
-  queryFn: async () => (await api.get<{ sessions: SessionInfo[] }>('/api/account/sessions')).sessions,
+  queryFn: async () => (await api.get('/api/account/sessions')).sessions,
 });
 
 /** Refetches the account and the sessions after a change (and `['session']`, the header's who-am-I). */
@@ -34,12 +34,12 @@ export function useRefreshAccount() {
 
 export const accountApi = {
   usernameAvailable: (username: string, signal?: AbortSignal) =>
-    api.get<{ available: boolean }>(`/api/account/username-available?username=${encodeURIComponent(username)}`, { signal }),
-  changeUsername: (username: string) => api.patch<Account>('/api/account/username', { username }),
-  revokeSession: (id: string) => api.delete<void>(`/api/account/sessions/${encodeURIComponent(id)}`),
-  revokeOthers: () => api.post<{ revoked: number }>('/api/account/sessions/revoke-others', {}),
+    api.get('/api/account/username-available', { query: { username }, signal }),
+  changeUsername: (username: string) => api.patch('/api/account/username', { body: { username } }),
+  revokeSession: (id: string) => api.delete('/api/account/sessions/{id}', { path: { id } }),
+  revokeOthers: () => api.post('/api/account/sessions/revoke-others', ),
   deleteAccount: (body: { password: string; code?: string; confirm: 'DELETE' }) =>
-    api.post<{ deleted: true }>('/api/account/delete', body),
+    api.post('/api/account/delete', { body }),
   changeEmail: (newEmail: string) => authPost('/change-email', { newEmail, callbackURL: '/profile/account' }),
   changePassword: (currentPassword: string, newPassword: string) =>
     authPost('/change-password', { currentPassword, newPassword, revokeOtherSessions: true }),

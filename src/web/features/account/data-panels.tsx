@@ -1,10 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Download, Trash2 } from 'lucide-react';
 import { useState } from 'react';
+import { Link } from '@tanstack/react-router';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { deleteAccountSchema, type Account } from '@shared/contracts/account';
-import { Button, ConfirmDialog, FormField, Input, Notice, Panel } from '@web/components/ui';
+import { formatMoney } from '@shared/money';
+import { Button, buttonClasses, Checkbox, ConfirmDialog, FormField, Input, Notice, Panel } from '@web/components/ui';
 import { ApiClientError } from '@web/lib/api';
 import { accountApi } from './api';
 import { applyServerFields, errorText, retryText } from '@web/lib/api-errors';
@@ -28,12 +30,38 @@ export function DataExportPanel() {
 
 type DeleteForm = { password: string; code: string; confirm: string };
 
+export interface Holdings {
+  balanceCents: number;
+  currency: string;
+  vaultCount: number;
+  vaultValueCents: number;
+}
+
+/** "$12.00 of credit and 3 cards worth $45.00 in your vault" (only the parts that are there). */
+export function holdingsText(h: Holdings): string {
+  const parts: string[] = [];
+  if (h.balanceCents > 0) parts.push(`${formatMoney(h.balanceCents, h.currency)} of credit`);
+  if (h.vaultCount > 0) parts.push(`${h.vaultCount} ${h.vaultCount === 1 ? 'card' : 'cards'} worth ${formatMoney(h.vaultValueCents, h.currency)} in your vault`);
+  return parts.join(' and ');
+}
+
 /**
  * Account deletion: password (and a second factor when on), typed confirmation, then a dialog that
  * says exactly what happens. `onDeleted` runs after the server has signed this browser out.
  */
-export function DeleteAccountPanel({ account, onDeleted }: { account: Account; onDeleted: () => Promise<void> | void }) {
+export function DeleteAccountPanel({
+  account,
+  onDeleted,
+  holdings,
+}: {
+  account: Account;
+  onDeleted: () => Promise<void> | void;
+  /** What the account still holds (the page reads the wallet and the vault); null while unknown. */
+  holdings?: Holdings | null;
+}) {
   const [confirmOpen, setConfirmOpen] = useState(false);
+  const [understood, setUnderstood] = useState(false);
+  const holds = !!holdings && (holdings.balanceCents > 0 || holdings.vaultCount > 0);
   const [formError, setFormError] = useState<string | null>(null);
   const needsCode = account.twoFactorEnabled;
   const schema = deleteAccountSchema.extend({
@@ -77,10 +105,35 @@ export function DeleteAccountPanel({ account, onDeleted }: { account: Account; o
       className="border-red-400/30"
     >
       <form onSubmit={askToConfirm} noValidate className="max-w-md space-y-4">
-        <Notice tone="warning" live={false}>
-          Anything left in your balance or your vault can no longer be used, sold back or shipped afterwards. Spend it,
-          sell cards back or request shipping first.
-        </Notice>
+        {holds ? (
+          <Notice
+            tone="danger"
+            live={false}
+            title={`You still have ${holdingsText(holdings!)}`}
+            action={
+              <div className="flex flex-wrap gap-2">
+                {holdings!.vaultCount > 0 ? (
+                  <Link to="/collect" className={buttonClasses({ size: 'sm' })}>
+                    Ship or sell back your cards
+                  </Link>
+                ) : null}
+                {holdings!.balanceCents > 0 ? (
+                  <Link to="/shop" className={buttonClasses({ size: 'sm', variant: 'secondary' })}>
+                    Spend your credit
+                  </Link>
+                ) : null}
+              </div>
+            }
+          >
+            Deleting the account loses {holdings!.vaultCount > 0 ? 'them' : 'it'} for good: nothing can be used, sold back or shipped afterwards.
+            {holdings!.vaultCount > 0 ? ' Ship your cards home (the fee comes from your credit) or sell them back first.' : ''}
+          </Notice>
+        ) : (
+          <Notice tone="warning" live={false}>
+            Anything left in your balance or your vault can no longer be used, sold back or shipped afterwards. Spend it,
+            sell cards back or request shipping first.
+          </Notice>
+        )}
         {formError ? <Notice tone="danger">{formError}</Notice> : null}
         <FormField label="Password" error={formState.errors.password?.message} required>
           <Input type="password" autoComplete="current-password" {...register('password')} />
@@ -98,7 +151,12 @@ export function DeleteAccountPanel({ account, onDeleted }: { account: Account; o
         <FormField label="Type DELETE to confirm" error={formState.errors.confirm?.message} required>
           <Input autoComplete="off" spellCheck={false} {...register('confirm')} />
         </FormField>
-        <Button type="submit" variant="danger">
+        {holds ? (
+          <FormField label={`I understand I lose ${holdingsText(holdings!)}`} inline>
+            <Checkbox checked={understood} onChange={(e) => setUnderstood(e.currentTarget.checked)} />
+          </FormField>
+        ) : null}
+        <Button type="submit" variant="danger" disabled={holds && !understood}>
           <Trash2 aria-hidden="true" className="size-4" /> Delete my account…
         </Button>
       </form>
@@ -111,7 +169,7 @@ export function DeleteAccountPanel({ account, onDeleted }: { account: Account; o
         variant="danger"
         onConfirm={doDelete}
       >
-        <ul className="list-disc space-y-1.5 pl-5 text-sm text-zinc-300">
+        <ul className="list-disc space-y-1.5 pl-5 text-sm text-zinc-300 wrap-anywhere">
           <li>You are signed out on every device, and this password and two-factor stop working.</li>
           <li>
             Your email ({account.email}), username ({account.username}) and personal details are erased or replaced with
@@ -121,7 +179,7 @@ export function DeleteAccountPanel({ account, onDeleted }: { account: Account; o
           <li>
             Payment and balance records are kept, without your name, for accounting.
           </li>
-          <li>Any remaining balance and vault cards can no longer be used.</li>
+          <li>{holds ? `You lose ${holdingsText(holdings!)}.` : 'Any remaining balance and vault cards can no longer be used.'}</li>
         </ul>
       </ConfirmDialog>
     </Panel>

@@ -154,11 +154,11 @@ export function EmailForm({ account }: { account: Account }) {
     >
       <div className="space-y-4">
         <p className="flex flex-wrap items-center gap-2 text-sm text-zinc-300">
-          Current address: <span className="font-medium text-white">{account.email}</span>
+          Current address: <span className="min-w-0 font-medium text-white wrap-anywhere">{account.email}</span>
           {account.emailVerified ? <Badge tone="success">Verified</Badge> : <Badge tone="warning">Not verified</Badge>}
         </p>
         {sentTo ? (
-          <Notice tone="success" title="Two steps to finish">
+          <Notice tone="success" title="Two steps to finish" className="wrap-anywhere">
             1. Open the link we sent to <strong>{account.email}</strong> to approve the change. 2. Then open the verification
             link we send to <strong>{sentTo}</strong>. Your email changes only after that; until then you keep signing in with{' '}
             {account.email}. No mail? Check spam, or send the request again.

@@ -4,7 +4,7 @@ import type { SessionInfo } from '@shared/contracts/account';
 import { Badge, Button, ConfirmDialog, Notice, Panel, SkeletonText, toast } from '@web/components/ui';
 import { ApiClientError } from '@web/lib/api';
 import { accountApi, accountKeys, sessionsQuery } from './api';
-import { formatDateTime, timeAgo } from '@web/lib/format';
+import { formatDateTime, plural, timeAgo } from '@web/lib/format';
 import { errorText } from '@web/lib/api-errors';
 
 function SessionRow({ s, onRevoke }: { s: SessionInfo; onRevoke: (s: SessionInfo) => Promise<void> }) {
@@ -73,7 +73,7 @@ export function SessionsPanel() {
     try {
       const r = await accountApi.revokeOthers();
       toast.success(
-        r.revoked === 1 ? '1 other session signed out' : `${r.revoked} other sessions signed out`,
+        `${plural(r.revoked, 'other session')} signed out`,
         'Only this device stays signed in.',
       );
     } catch (err) {

@@ -1,19 +1,12 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
-import type { AdminUserDetail, AdminUserList, AdminUserListQuery, BanUserInput } from '@shared/contracts/admin-users';
-import type { AuditList, AuditListQuery } from '@shared/contracts/audit';
+import type { AdminUserListQuery, BanUserInput } from '@shared/contracts/admin-users';
+import type { AuditListQuery } from '@shared/contracts/audit';
 import type { z } from 'zod';
-import type { adminAccountListSchema, adminAccountSchema } from '@shared/contracts/admin-users';
+import type { adminAccountSchema } from '@shared/contracts/admin-users';
 import { api, ApiClientError } from '@web/lib/api';
 
 export type AdminAccount = z.infer<typeof adminAccountSchema>;
-
-function qs(params: Record<string, string | number | undefined | null>): string {
-  const u = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== '') u.set(k, String(v));
-  const s = u.toString();
-  return s ? `?${s}` : '';
-}
 
 export const adminUserKeys = {
   all: ['admin-users'] as const,
@@ -26,35 +19,35 @@ export const adminUserKeys = {
 export const userListQuery = (q: Partial<AdminUserListQuery>) =>
   queryOptions({
     queryKey: adminUserKeys.list(q),
-    queryFn: ({ signal }) => api.get<AdminUserList>(`/api/admin/users${qs(q)}`, { signal }),
+    queryFn: ({ signal }) => api.get('/api/admin/users', { query: q, signal }),
     placeholderData: keepPreviousData,
   });
 
 export const userDetailQuery = (id: string) =>
   queryOptions({
     queryKey: adminUserKeys.detail(id),
-    queryFn: () => api.get<AdminUserDetail>(`/api/admin/users/${encodeURIComponent(id)}`),
+    queryFn: () => api.get('/api/admin/users/{id}', { path: { id } }),
   });
 
 export const adminsQuery = queryOptions({
   queryKey: adminUserKeys.admins,
-  queryFn: async () => (await api.get<z.infer<typeof adminAccountListSchema>>('/api/admin/admins')).items,
+  queryFn: async () => (await api.get('/api/admin/admins')).items,
 });
 
 export const auditQuery = (q: Partial<AuditListQuery>) =>
   queryOptions({
     queryKey: adminUserKeys.audit(q),
-    queryFn: ({ signal }) => api.get<AuditList>(`/api/admin/audit${qs(q)}`, { signal }),
+    queryFn: ({ signal }) => api.get('/api/admin/audit', { query: q, signal }),
     placeholderData: keepPreviousData,
   });
 
 export const adminUsersApi = {
-  ban: (id: string, body: BanUserInput) => api.post<AdminUserDetail>(`/api/admin/users/${encodeURIComponent(id)}/ban`, body),
-  unban: (id: string) => api.post<AdminUserDetail>(`/api/admin/users/${encodeURIComponent(id)}/unban`, {}),
-  resetTwoFactor: (id: string) => api.post<AdminUserDetail>(`/api/admin/users/${encodeURIComponent(id)}/reset-two-factor`, {}),
-  sendReset: (email: string) => api.post<{ sent: true }>('/api/admin/reset-password', { email }),
-  promote: (userId: string) => api.post<AdminAccount>('/api/admin/admins/promote', { userId }),
-  demote: (id: string) => api.post<{ id: string; role: 'user' }>(`/api/admin/admins/${encodeURIComponent(id)}/demote`, {}),
+  ban: (id: string, body: BanUserInput) => api.post('/api/admin/users/{id}/ban', { path: { id }, body }),
+  unban: (id: string) => api.post('/api/admin/users/{id}/unban', { path: { id } }),
+  resetTwoFactor: (id: string) => api.post('/api/admin/users/{id}/reset-two-factor', { path: { id } }),
+  sendReset: (email: string) => api.post('/api/admin/reset-password', { body: { email } }),
+  promote: (userId: string) => api.post('/api/admin/admins/promote', { body: { userId } }),
+  demote: (id: string) => api.post('/api/admin/admins/{id}/demote', { path: { id } }),
 };
 
 export { useUrlState } from '@web/lib/url-state';

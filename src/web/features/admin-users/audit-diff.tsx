@@ -1,4 +1,4 @@
-import { formatDateTime } from '@web/lib/format';
+import { formatDateTime, plural } from '@web/lib/format';
 import { cn } from '@web/components/ui';
 
 type Change = { key: string; kind: 'changed' | 'added' | 'removed' | 'same'; before?: unknown; after?: unknown };
@@ -136,7 +136,7 @@ export function AuditDiff({ before, after, names = {} }: { before: unknown; afte
       {unchanged.length ? (
         <details className="text-xs text-zinc-400">
           <summary className="cursor-pointer hover:text-zinc-200">
-            {unchanged.length} unchanged field{unchanged.length === 1 ? '' : 's'}
+            {plural(unchanged.length, 'unchanged field')}
           </summary>
           <dl className="mt-1.5 grid gap-x-3 gap-y-1 sm:grid-cols-[10rem_1fr]">
             {unchanged.map((c) => (

@@ -2,12 +2,15 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { ScrollText } from 'lucide-react';
 import { useCallback, useId } from 'react';
-import type { AuditEntry, AuditListQuery } from '@shared/contracts/audit';
+import type { AuditListQuery } from '@shared/contracts/audit';
+import type { ApiResponse } from '@web/lib/api';
 import { Badge, Button, EmptyState, Input, Label, Notice, Pagination, SkeletonText } from '@web/components/ui';
 import { auditQuery, errorText, userListQuery, useUrlState } from './api';
-import { formatDateTime } from '@web/lib/format';
+import { formatDateTime, plural } from '@web/lib/format';
 import { AuditDiff } from './audit-diff';
 import { FilterSelect, SearchBox } from './controls';
+
+type AuditEntry = ApiResponse<'/api/admin/audit'>['items'][number];
 
 const DEFAULTS = { actorId: '', action: '', targetType: '', targetId: '', from: '', to: '', page: '1' };
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -128,7 +131,7 @@ export function AuditLog() {
       ) : (
         <>
           <p className="text-sm text-zinc-400" aria-live="polite">
-            {q.data.total === 1 ? '1 entry' : `${q.data.total.toLocaleString()} entries`}, newest first
+            {plural(q.data.total, 'entry', 'entries')}, newest first
             {q.isFetching ? ' · updating…' : ''}
           </p>
           <ol aria-label="Audit entries" className="space-y-3">

@@ -32,7 +32,7 @@ import {
 } from '@web/components/ui';
 import { ApiClientError } from '@web/lib/api';
 import { adminUserKeys, adminUsersApi, applyServerFields, errorText, userDetailQuery } from './api';
-import { formatDateTime } from '@web/lib/format';
+import { formatDateTime, plural } from '@web/lib/format';
 import { RoleBadge, StatusBadge } from './controls';
 
 export interface Viewer {
@@ -252,7 +252,7 @@ export function UserDetail({ id, viewer }: { id: string; viewer: Viewer }) {
             <Money cents={u.summary.balanceCents} />
           </Fact>
           <Fact label="Vault value">
-            <Money cents={u.summary.vaultValueCents} /> <span className="text-zinc-400">({u.summary.vaultCount} card{u.summary.vaultCount === 1 ? '' : 's'})</span>
+            <Money cents={u.summary.vaultValueCents} /> <span className="text-zinc-400">({plural(u.summary.vaultCount, 'card')})</span>
           </Fact>
           <Fact label="Total deposited">
             <Money cents={u.summary.depositedCents} />
@@ -299,7 +299,7 @@ export function UserDetail({ id, viewer }: { id: string; viewer: Viewer }) {
             {locked ? <Badge tone="danger">Locked until {formatDateTime(u.twoFactor.lockedUntil!)}</Badge> : null}
             {u.twoFactor.failedAttempts > 0 ? (
               <span className="text-zinc-400">
-                {u.twoFactor.failedAttempts} wrong code{u.twoFactor.failedAttempts === 1 ? '' : 's'} in a row
+                {plural(u.twoFactor.failedAttempts, 'wrong code')} in a row
               </span>
             ) : null}
           </p>

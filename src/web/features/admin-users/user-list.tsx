@@ -6,7 +6,7 @@ import { adminUserSortSchema, type AdminUserListQuery } from '@shared/contracts/
 import { roleSchema } from '@shared/contracts/me';
 import { Badge, Button, EmptyState, Notice, Pagination, SkeletonText, Table, TBody, Td, Th, THead, Tr } from '@web/components/ui';
 import { errorText, userListQuery, useUrlState } from './api';
-import { formatDateTime } from '@web/lib/format';
+import { formatDateTime, plural } from '@web/lib/format';
 import { FilterSelect, RoleBadge, SearchBox, SortTh, StatusBadge } from './controls';
 
 const DEFAULTS = { q: '', role: '', banned: '', sort: 'createdAt', dir: 'desc', page: '1', pageSize: '25' };
@@ -88,7 +88,7 @@ export function UserList() {
       ) : (
         <>
           <p className="text-sm text-zinc-400" aria-live="polite">
-            {q.data.total === 1 ? '1 user' : `${q.data.total.toLocaleString()} users`}
+            {plural(q.data.total, 'user')}
             {q.isFetching ? ' · updating…' : ''}
           </p>
           <Table caption="Users" captionHidden aria-busy={q.isFetching || undefined}>

@@ -7,7 +7,7 @@ export const sessionQueryOptions = queryOptions({
   queryKey: ['session'],
   queryFn: async (): Promise<Me | null> => {
     try {
-      return await api.get<Me>('/api/me');
+      return await api.get('/api/me');
     } catch (err) {
       if (err instanceof ApiClientError && (err.status === 401 || err.status === 404)) return null;
       throw err;

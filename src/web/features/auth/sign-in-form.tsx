@@ -1,22 +1,33 @@
 import { useState } from 'react';
 import { Link } from '@tanstack/react-router';
 import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { z } from 'zod';
-import { emailSchema } from '@shared/contracts/account';
+import { emailRule, type TextRule } from '@shared/contracts/account-rules';
 import { Button, Checkbox, FormField, Input, Notice } from '@web/components/ui';
 import { ApiClientError } from '@web/lib/api';
 import { authPost } from '@web/lib/auth-post';
 import { retryText } from '@web/lib/api-errors';
+import { checksResolver } from './checks-resolver';
+import { checkText } from './form-check';
 import { PasswordInput } from './parts';
 
-const schema = z.object({
-  email: emailSchema,
-  // Length rules are not repeated here: a wrong password gets the same answer as a short one.
-  password: z.string().min(1, 'Enter your password.').max(256, 'That password is too long.'),
-  rememberMe: z.boolean(),
+// Length rules are not repeated here: a wrong password gets the same answer as a short one.
+const currentPasswordRule = {
+  required: 'Enter your password.',
+  min: { value: 1, message: 'Enter your password.' },
+  max: { value: 256, message: 'That password is too long.' },
+} as const satisfies TextRule;
+
+interface Values {
+  email: string;
+  password: string;
+  rememberMe: boolean;
+}
+
+const resolver = checksResolver<Values>({
+  email: (v) => checkText(emailRule, v),
+  password: (v) => checkText(currentPasswordRule, v),
+  rememberMe: (v) => ({ ok: true, value: v === true }),
 });
-type Values = z.infer<typeof schema>;
 
 export type SignInOutcome =
   | { kind: 'signed-in' }
@@ -37,7 +48,7 @@ export function SignInForm({ onDone, defaultEmail }: { onDone: (outcome: SignInO
     handleSubmit,
     formState: { errors, isSubmitting },
   } = useForm<Values>({
-    resolver: zodResolver(schema),
+    resolver,
     defaultValues: { email: defaultEmail ?? '', password: '', rememberMe: true },
   });
 

@@ -1,22 +1,37 @@
 import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { z } from 'zod';
 import { useState } from 'react';
-import { emailSchema, passwordSchema, usernameSchema, PASSWORD_MAX, PASSWORD_MIN } from '@shared/contracts/account';
+import {
+  emailRule,
+  PASSWORD_MAX,
+  PASSWORD_MIN,
+  passwordRule,
+  signUpConsentMessages,
+  usernameRule,
+} from '@shared/contracts/account-rules';
 import { Button, Checkbox, FormField, Input, Notice } from '@web/components/ui';
 import { api, ApiClientError } from '@web/lib/api';
 import { authPost } from '@web/lib/auth-post';
 import { applyServerFields, retryText } from '@web/lib/api-errors';
+import { checksResolver } from './checks-resolver';
+import { checkText, checkTicked } from './form-check';
 import { PasswordInput } from './parts';
 
-export const signUpFormSchema = z.object({
-  email: emailSchema,
-  password: passwordSchema,
-  username: usernameSchema,
-  ageConfirmed: z.boolean().refine((v) => v, 'You must be 18 or older to sign up.'),
-  termsAccepted: z.boolean().refine((v) => v, 'Accept the terms of service to continue.'),
+/** The API's sign-up body (`signUpSchema`) as the page's fields hold it, checked by the same rules. */
+export interface SignUpFormValues {
+  email: string;
+  password: string;
+  username: string;
+  ageConfirmed: boolean;
+  termsAccepted: boolean;
+}
+
+const resolver = checksResolver<SignUpFormValues>({
+  email: (v) => checkText(emailRule, v),
+  password: (v) => checkText(passwordRule, v),
+  username: (v) => checkText(usernameRule, v),
+  ageConfirmed: (v) => checkTicked(signUpConsentMessages.ageConfirmed, v),
+  termsAccepted: (v) => checkTicked(signUpConsentMessages.termsAccepted, v),
 });
-export type SignUpFormValues = z.infer<typeof signUpFormSchema>;
 
 const FIELDS = ['email', 'password', 'username', 'ageConfirmed', 'termsAccepted'] as const;
 
@@ -41,17 +56,15 @@ export function SignUpForm({ onSignedUp }: { onSignedUp: (email: string) => void
     setError,
     formState: { errors, isSubmitting },
   } = useForm<SignUpFormValues>({
-    resolver: zodResolver(signUpFormSchema),
+    resolver,
     defaultValues: { email: '', password: '', username: '', ageConfirmed: false, termsAccepted: false },
     mode: 'onTouched',
   });
 
   const checkUsername = async (username: string) => {
-    if (!usernameSchema.safeParse(username).success) return;
+    if (!checkText(usernameRule, username).ok) return;
     try {
-      const r = await api.get<{ available: boolean }>(
-        `/api/account/username-available?username=${encodeURIComponent(username.trim())}`,
-      );
+      const r = await api.get('/api/account/username-available', { query: { username: username.trim() } });
       if (!r.available) setError('username', { type: 'server', message: 'That username is taken. Try another.' });
     } catch {
       // Only a hint: the server checks again on submit.

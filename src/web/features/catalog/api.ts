@@ -1,47 +1,34 @@
-import type { Paged } from '@shared/contracts/paging';
-import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { CardPackOdds } from '@shared/contracts/shop';
-import type { ClientErrorCode } from '@shared/api-error';
-import type { Architect, ArchitectInput, Card, CardClass, CardValueHistory, CardInput, ClassInput, CsvImportResult, LookClass, LookRefs, PublicCardDetail, PublicCardPage, PublicSet, StockAdjustment, Texture, TextureInput, Upload } from '@shared/contracts/catalog';
-import { api, ApiClientError } from '@web/lib/api';
 
-/** Builds ?a=1&b=2 from defined, non-empty values. */
-export function qs(params: Record<string, string | number | boolean | undefined | null>): string {
-  const u = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== '') u.set(k, String(v));
-  const s = u.toString();
-  return s ? `?${s}` : '';
-}
+import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+
+import type { ClientErrorCode } from '@shared/api-error';
+
+import type { ArchitectInput, CardInput, ClassInput, CsvImportResult, Slab, SlabInput, TextureInput } from '@shared/contracts/catalog';
+import { api, untypedApi, ApiClientError, type ApiQuery, type ApiResponse } from '@web/lib/api';
+import { qs } from '@web/lib/query-string';
 
 // ───────────── public ─────────────
 
-export interface PublicCardQuery {
-  q?: string;
-  classId?: string;
-  set?: string;
-  graded?: string;
-  sort?: string;
-  page?: number;
-}
+export type PublicCardQuery = ApiQuery<'/api/cards'>;
 
 export const publicCardsQuery = (p: PublicCardQuery) =>
   queryOptions({
     queryKey: ['catalog', 'public-cards', p],
-    queryFn: ({ signal }) => api.get<PublicCardPage>(`/api/cards${qs({ ...p })}`, { signal }),
+    queryFn: ({ signal }) => api.get('/api/cards', { query: { ...p }, signal }),
     placeholderData: keepPreviousData,
   });
 
 export const publicCardQuery = (id: string) =>
   queryOptions({
     queryKey: ['catalog', 'public-card', id],
-    queryFn: ({ signal }) => api.get<PublicCardDetail>(`/api/cards/${encodeURIComponent(id)}`, { signal }),
+    queryFn: ({ signal }) => api.get('/api/cards/{id}', { path: { id }, signal }),
   });
 
 /** A card's market value over time (the card view's price chart). */
 export const valueHistoryQuery = (id: string) =>
   queryOptions({
     queryKey: ['catalog', 'value-history', id],
-    queryFn: ({ signal }) => api.get<CardValueHistory>(`/api/cards/${encodeURIComponent(id)}/value-history`, { signal }),
+    queryFn: ({ signal }) => api.get('/api/cards/{id}/value-history', { path: { id }, signal }),
     staleTime: 60_000,
   });
 
@@ -49,18 +36,18 @@ export const valueHistoryQuery = (id: string) =>
 export const cardPacksQuery = (id: string) =>
   queryOptions({
     queryKey: ['catalog', 'card-packs', id],
-    queryFn: ({ signal }) => api.get<CardPackOdds>(`/api/cards/${encodeURIComponent(id)}/packs`, { signal }),
+    queryFn: ({ signal }) => api.get('/api/cards/{id}/packs', { path: { id }, signal }),
   });
 
 export const publicClassesQuery = queryOptions({
   queryKey: ['catalog', 'public-classes'],
-  queryFn: () => api.get<{ classes: LookClass[] }>('/api/catalog/classes'),
+  queryFn: () => api.get('/api/catalog/classes'),
   staleTime: 5 * 60_000,
 });
 
 export const publicSetsQuery = queryOptions({
   queryKey: ['catalog', 'public-sets'],
-  queryFn: () => api.get<{ sets: PublicSet[] }>('/api/catalog/sets'),
+  queryFn: () => api.get('/api/catalog/sets'),
   staleTime: 5 * 60_000,
 });
 
@@ -70,50 +57,91 @@ const A = '/api/admin/catalog';
 
 export type Entity = 'classes' | 'textures' | 'architects' | 'cards';
 
-export const adminListQuery = <T>(entity: Entity, params: Record<string, string | number | undefined>) =>
+/*
+ * The four catalog entities share one editor kit, generic over the entity. Reading one record and
+ * the archive/restore/delete actions go through a typed table per entity. The list and the save
+ * take loose params and form values, so they go through `untypedApi`, but their answers' types are
+ * read from the generated schema per entity (ADR 0029): a renamed field still fails the build.
+ */
+/** What the list of each entity answers. */
+export type AdminLists = { [E in Entity]: ApiResponse<`/api/admin/catalog/${E}`> };
+
+export const adminListQuery = <E extends Entity>(entity: E, params: Record<string, string | number | undefined>) =>
   queryOptions({
     queryKey: ['catalog', 'admin', entity, 'list', params],
-    queryFn: ({ signal }) => api.get<Paged<T> & { refs?: LookRefs }>(`${A}/${entity}${qs(params)}`, { signal }),
+    queryFn: ({ signal }) => untypedApi.get<AdminLists[E]>(`${A}/${entity}${qs(params)}`, { signal }),
     placeholderData: keepPreviousData,
   });
 
-export type AdminCard = Card & { effectiveTextureId: string | null };
-
 /** What the API answers for one record, per entity. */
-export interface AdminRecords {
-  classes: { class: CardClass };
-  textures: { texture: Texture };
-  architects: { architect: Architect };
-  cards: { card: AdminCard; refs: LookRefs; adjustments: Paged<StockAdjustment> };
-}
+export type AdminRecords = { [E in Entity]: ApiResponse<`/api/admin/catalog/${E}/{id}`> };
+export type AdminCard = AdminRecords['cards']['card'];
+
+type EntityAction = 'archive' | 'restore' | 'delete';
+/** Per entity, so that `entityCalls[entity].one(id)` answers `AdminRecords[E]` for a generic E. */
+type EntityCalls = { [E in Entity]: { one: (id: string) => Promise<AdminRecords[E]>; act: (id: string, action: EntityAction) => Promise<unknown> } };
+const entityCalls: EntityCalls = {
+  classes: {
+    one: (id) => api.get('/api/admin/catalog/classes/{id}', { path: { id } }),
+    act: (id, action) =>
+      action === 'delete'
+        ? api.delete('/api/admin/catalog/classes/{id}', { path: { id } })
+        : action === 'archive'
+          ? api.post('/api/admin/catalog/classes/{id}/archive', { path: { id } })
+          : api.post('/api/admin/catalog/classes/{id}/restore', { path: { id } }),
+  },
+  textures: {
+    one: (id) => api.get('/api/admin/catalog/textures/{id}', { path: { id } }),
+    act: (id, action) =>
+      action === 'delete'
+        ? api.delete('/api/admin/catalog/textures/{id}', { path: { id } })
+        : action === 'archive'
+          ? api.post('/api/admin/catalog/textures/{id}/archive', { path: { id } })
+          : api.post('/api/admin/catalog/textures/{id}/restore', { path: { id } }),
+  },
+  architects: {
+    one: (id) => api.get('/api/admin/catalog/architects/{id}', { path: { id } }),
+    act: (id, action) =>
+      action === 'delete'
+        ? api.delete('/api/admin/catalog/architects/{id}', { path: { id } })
+        : action === 'archive'
+          ? api.post('/api/admin/catalog/architects/{id}/archive', { path: { id } })
+          : api.post('/api/admin/catalog/architects/{id}/restore', { path: { id } }),
+  },
+  cards: {
+    one: (id) => api.get('/api/admin/catalog/cards/{id}', { path: { id } }),
+    act: (id, action) =>
+      action === 'delete'
+        ? api.delete('/api/admin/catalog/cards/{id}', { path: { id } })
+        : action === 'archive'
+          ? api.post('/api/admin/catalog/cards/{id}/archive', { path: { id } })
+          : api.post('/api/admin/catalog/cards/{id}/restore', { path: { id } }),
+  },
+};
 
 export const adminRecordQuery = <E extends Entity>(entity: E, id: string) =>
   queryOptions({
     queryKey: ['catalog', 'admin', entity, 'one', id],
-    queryFn: () => api.get<AdminRecords[E]>(`${A}/${entity}/${id}`),
+    queryFn: () => entityCalls[entity].one(id),
   });
 
-export interface CatalogOptions {
-  classes: CardClass[];
-  architects: Architect[];
-  textures: Texture[];
-  sets: PublicSet[];
-  sampleImageKey: string | null;
-}
+export type CatalogOptions = ApiResponse<'/api/admin/catalog/options'>;
 export const adminOptionsQuery = queryOptions({
   queryKey: ['catalog', 'admin', 'options'],
-  queryFn: () => api.get<CatalogOptions>(`${A}/options`),
+  queryFn: () => api.get('/api/admin/catalog/options'),
 });
 
 export type SaveInputs = { classes: ClassInput; textures: TextureInput; architects: ArchitectInput; cards: CardInput };
-type Outputs = { classes: { class: CardClass }; textures: { texture: Texture }; architects: { architect: Architect }; cards: { card: Card } };
+/** What a save answers; a card's with `valueProposal` when its value change waits for the owner (ADR 0024). */
+export type SaveOutputs = { [E in Entity]: ApiResponse<`/api/admin/catalog/${E}/{id}`, 'patch'> | ApiResponse<`/api/admin/catalog/${E}`, 'post'> };
+type Outputs = SaveOutputs;
 
 /** Create (id = undefined) or update one catalog record; refreshes every catalog query. */
 export function useSaveEntity<E extends Entity>(entity: E) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: ({ id, values }: { id?: string; values: Partial<SaveInputs[E]> }) =>
-      id ? api.patch<Outputs[E]>(`${A}/${entity}/${id}`, values) : api.post<Outputs[E]>(`${A}/${entity}`, values),
+      id ? untypedApi.patch<Outputs[E]>(`${A}/${entity}/${id}`, values) : untypedApi.post<Outputs[E]>(`${A}/${entity}`, values),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['catalog'] }),
   });
 }
@@ -121,8 +149,7 @@ export function useSaveEntity<E extends Entity>(entity: E) {
 export function useEntityAction(entity: Entity) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, action }: { id: string; action: 'archive' | 'restore' | 'delete' }) =>
-      action === 'delete' ? api.delete(`${A}/${entity}/${id}`) : api.post(`${A}/${entity}/${id}/${action}`),
+    mutationFn: ({ id, action }: { id: string; action: EntityAction }) => entityCalls[entity].act(id, action),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['catalog'] }),
   });
 }
@@ -131,7 +158,7 @@ export function useAdjustStock(cardId: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (v: { delta: number; reason: string }) =>
-      api.post<{ card: Card; adjustment: StockAdjustment }>(`${A}/cards/${cardId}/stock`, v),
+      api.post('/api/admin/catalog/cards/{id}/stock', { path: { id: cardId }, body: v }),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['catalog'] }),
   });
 }
@@ -179,7 +206,34 @@ export function useUploadImage() {
     mutationFn: async (file: File) => {
       const form = new FormData();
       form.append('file', file);
-      return (await api.post<{ upload: Upload }>('/api/admin/uploads', form)).upload;
+      return (await api.post('/api/admin/uploads', { body: form })).upload;
     },
   });
+}
+
+// Slabs of a graded card (issue 38): each physical copy with its own certificate.
+export const adminSlabsQuery = (cardId: string) =>
+  queryOptions({
+    queryKey: ['catalog', 'admin', 'slabs', cardId],
+    queryFn: () => api.get('/api/admin/catalog/cards/{id}/slabs', { path: { id: cardId } }),
+  });
+
+export function useSlabMutations(cardId: string) {
+  const qc = useQueryClient();
+  const onSuccess = () => qc.invalidateQueries({ queryKey: ['catalog'] });
+  return {
+    add: useMutation({
+      mutationFn: (slabs: SlabInput[]) => api.post('/api/admin/catalog/cards/{id}/slabs', { path: { id: cardId }, body: { slabs } }),
+      onSuccess,
+    }),
+    update: useMutation({
+      mutationFn: (v: { slabId: string; patch: Partial<Pick<Slab, 'grader' | 'grade' | 'certNumber' | 'frontPhotoKey' | 'backPhotoKey'>> }) =>
+        api.patch('/api/admin/catalog/cards/{id}/slabs/{slabId}', { path: { id: cardId, slabId: v.slabId }, body: v.patch }),
+      onSuccess,
+    }),
+    remove: useMutation({
+      mutationFn: (slabId: string) => api.delete('/api/admin/catalog/cards/{id}/slabs/{slabId}', { path: { id: cardId, slabId } }),
+      onSuccess,
+    }),
+  };
 }

@@ -17,11 +17,12 @@ import { EditorScreen, EditorShell } from './editor-shell';
 import { ListShell, TileGrid, useListState } from './list-shell';
 import { effectiveTexture, previewLook } from './look';
 import { useEntityEditor } from './use-entity-editor';
+import { plural } from '@web/lib/format';
 
 export function ArchitectListScreen() {
   const state = useListState({ q: '', archived: 'active', sort: 'name', page: '1' });
   const { s, page } = state;
-  const list = useQuery(adminListQuery<Architect>('architects', { q: s.q || undefined, archived: s.archived, sort: s.sort, page, pageSize: 24 }));
+  const list = useQuery(adminListQuery('architects', { q: s.q || undefined, archived: s.archived, sort: s.sort, page, pageSize: 24 }));
   return (
     <ListShell
       entity="architects"
@@ -44,7 +45,7 @@ export function ArchitectListScreen() {
               <img src={imageUrl(a.frameImageKey, 'thumb')} alt="" loading="lazy" className="aspect-[5/7] w-full object-fill" />
             </div>
           )}
-          details={(a) => `${a.cardCount ?? 0} cards`}
+          details={(a) => plural(a.cardCount ?? 0, 'card')}
         />
       )}
     </ListShell>

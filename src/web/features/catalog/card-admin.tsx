@@ -1,5 +1,5 @@
 import { applyServerFields, errorText } from '@web/lib/api-errors';
-import { formatDateTime } from '@web/lib/format';
+import { formatDateTime, plural } from '@web/lib/format';
 import type { Paged } from '@shared/contracts/paging';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
@@ -9,7 +9,7 @@ import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { lookFromRefs, MAX_STOCK, UPLOAD_KEY, type LookRefs, type StockAdjustment } from '@shared/contracts/catalog';
 import { parseMoney } from '@shared/money';
-import { CERT_PATTERNS, formatGrade, GRADING_COMPANIES, GRADING_COMPANY_NAME, gradesOf, gradingFieldErrors, type GradingCompany } from '@shared/contracts/grading';
+import { CERT_PATTERNS, formatGrade, GRADING_COMPANIES, GRADING_COMPANY_NAME, gradesOf, listingFieldErrors, slabFieldErrors, type GradingCompany } from '@shared/contracts/grading';
 import {
   Badge,
   Button,
@@ -41,10 +41,12 @@ import {
   type AdminCard,
 } from './api';
 import { CardView } from './card-view';
+import { SlabsPanel } from './slab-admin';
 import { EditorScreen, EditorShell } from './editor-shell';
 import { ListShell, useListState } from './list-shell';
 import { effectiveTexture, previewLook } from './look';
 import { useEntityEditor } from './use-entity-editor';
+import { proposalsQuery } from './value-reviews';
 
 const SORTS = [
   { value: 'newest', label: 'Newest' },
@@ -69,7 +71,7 @@ export function CardListScreen() {
     archived: s.archived,
     sort: s.sort,
   };
-  const list = useQuery(adminListQuery<AdminCard>('cards', { ...filters, page, pageSize: 25 }));
+  const list = useQuery(adminListQuery('cards', { ...filters, page, pageSize: 25 }));
   const options = useQuery(adminOptionsQuery);
   const [importOpen, setImportOpen] = useState(false);
   return (
@@ -252,7 +254,7 @@ function ImportDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (o:
           ) : (
             <div>
               <Notice tone="danger" title="Nothing was imported">
-                {result.errors.length} problem{result.errors.length === 1 ? '' : 's'} to fix. Correct the file and try again.
+                {plural(result.errors.length, 'problem')} to fix. Correct the file and try again.
               </Notice>
               <div className="mt-3 max-h-72 overflow-auto">
                 <Table caption="Problems by row">
@@ -316,7 +318,12 @@ const cardFormSchema = z.object({
 })
   // The same rules as the API (shared/contracts/grading.ts), so the messages match.
   .superRefine((f, ctx) => {
-    const errors = gradingFieldErrors({ gradingCompany: f.gradingCompany || null, grade: f.grade ? Number(f.grade) : null, certNumber: f.certNumber || null });
+    const errors = listingFieldErrors({ gradingCompany: f.gradingCompany || null, grade: f.grade ? Number(f.grade) : null });
+    // A certificate (the first slab's, on a new card) is checked against its company's format.
+    if (f.gradingCompany && f.grade && f.certNumber) {
+      const cert = slabFieldErrors({ grader: f.gradingCompany, grade: Number(f.grade), certNumber: f.certNumber }).certNumber;
+      if (cert) errors.certNumber = cert;
+    }
     for (const [path, [message]] of Object.entries(errors)) ctx.addIssue({ code: 'custom', path: [path], message: message! });
   });
 
@@ -332,6 +339,12 @@ const centsToInput = (c: number) => `${Math.floor(c / 100)}.${String(c % 100).pa
 
 function CardEditor({ existing, adjustments }: { existing: AdminCard | null; adjustments?: Paged<StockAdjustment> }) {
   const options = useQuery(adminOptionsQuery);
+  // A value change beyond the owner's daily bound is held for the owner (ADR 0024): the card keeps
+  // its value. The queue says so after a reload; the save's answer says so at once.
+  const pending = useQuery({ ...proposalsQuery('pending'), enabled: existing !== null });
+  const [heldNow, setHeldNow] = useState<{ toCents: number; message: string } | null>(null);
+  const queued = existing ? pending.data?.items.find((p) => p.cardId === existing.id) : undefined;
+  const held = heldNow ?? (queued ? { toCents: queued.toCents, message: null } : null);
   const editor = useEntityEditor({
     entity: 'cards',
     existing,
@@ -351,7 +364,7 @@ function CardEditor({ existing, adjustments }: { existing: AdminCard | null; adj
           stock: existing.stock,
           gradingCompany: existing.gradingCompany ?? '',
           grade: existing.grade === null ? '' : String(existing.grade),
-          certNumber: existing.certNumber ?? '',
+          certNumber: '',
           frontPhotoKey: existing.frontPhotoKey ?? '',
           backPhotoKey: existing.backPhotoKey ?? '',
         }
@@ -386,13 +399,26 @@ function CardEditor({ existing, adjustments }: { existing: AdminCard | null; adj
       active: f.active,
       gradingCompany: f.gradingCompany || null,
       grade: f.gradingCompany && f.grade ? Number(f.grade) : null,
-      certNumber: f.gradingCompany ? f.certNumber || null : null,
       frontPhotoKey: f.frontPhotoKey || null,
       backPhotoKey: f.backPhotoKey || null,
-      // Stock changes only through the stock panel, with a reason, once the card exists.
-      ...(existing ? {} : { stock: f.stock }),
+      // Stock changes only through the stock panel, with a reason, once the card exists; a
+      // graded card's stock is its slabs (the certificate given here is the first one).
+      ...(existing
+        ? {}
+        : f.gradingCompany
+          ? { certNumber: f.certNumber || null, stock: f.certNumber ? 1 : 0 }
+          : { stock: f.stock }),
     }),
     serverFields: { valueCents: 'value' },
+    onSaved: (answer) => {
+      const proposal = 'valueProposal' in answer ? answer.valueProposal : undefined;
+      setHeldNow(proposal ?? null);
+      if (!proposal) return false;
+      // The field shows the value in effect again, so a later save does not propose it anew.
+      editor.form.resetField('value', { defaultValue: centsToInput(answer.card.valueCents) });
+      toast({ title: 'Card saved; the value waits for the owner.', description: proposal.message, tone: 'info' });
+      return true;
+    },
   });
   const { form, values: v } = editor;
   const { register, formState, setValue } = form;
@@ -410,7 +436,7 @@ function CardEditor({ existing, adjustments }: { existing: AdminCard | null; adj
       editor={editor}
       deleteHint="Only a card with no stock that nobody owns and no pack uses can be deleted; otherwise archive it (which takes it off sale)."
       archivedNotice="This card is archived and off sale. Restore it, then switch “On sale” back on to sell it again."
-      after={existing ? <StockPanel card={existing} adjustments={adjustments} /> : null}
+      after={existing ? existing.gradingCompany ? <SlabsPanel card={existing} /> : <StockPanel card={existing} adjustments={adjustments} /> : null}
       preview={
         <CardView
           fluid
@@ -483,8 +509,12 @@ function CardEditor({ existing, adjustments }: { existing: AdminCard | null; adj
           <Input inputMode="decimal" {...register('value')} placeholder="0.00" />
         </FormField>
         {existing ? (
-          <FormField label="Stock" hint="Change it with a reason below.">
+          <FormField label="Stock" hint={existing.gradingCompany ? 'One per slab in stock: add slabs below.' : 'Change it with a reason below.'}>
             <Input value={existing.stock} readOnly disabled />
+          </FormField>
+        ) : v.gradingCompany ? (
+          <FormField label="Starting stock" hint="A graded card's stock is its slabs: the certificate below is the first; add the others once the card is saved.">
+            <Input value={v.certNumber ? 1 : 0} readOnly disabled />
           </FormField>
         ) : (
           <FormField label="Starting stock" hint="Copies in the vault now." error={formState.errors.stock?.message}>
@@ -492,6 +522,19 @@ function CardEditor({ existing, adjustments }: { existing: AdminCard | null; adj
           </FormField>
         )}
       </div>
+      {held && existing ? (
+        <Notice tone="info" title="Waiting for the owner">
+          {held.message ?? (
+            <>
+              The value change to <Money cents={held.toCents} /> is more than admins may make alone in a day, so it waits for the owner. The card keeps{' '}
+              <Money cents={existing.valueCents} /> until then.
+            </>
+          )}{' '}
+          <Link to="/admin/value-reviews" className="text-violet-300 underline underline-offset-4">
+            See value reviews
+          </Link>
+        </Notice>
+      ) : null}
       <FormField label="Description" error={formState.errors.description?.message}>
         <Textarea rows={3} {...register('description')} />
       </FormField>
@@ -523,13 +566,15 @@ function CardEditor({ existing, adjustments }: { existing: AdminCard | null; adj
                 : null}
             </Select>
           </FormField>
-          <FormField
-            label="Certificate number"
-            hint={v.gradingCompany ? CERT_PATTERNS[v.gradingCompany as GradingCompany].rule : 'On the slab label.'}
-            error={formState.errors.certNumber?.message}
-          >
-            <Input {...register('certNumber')} inputMode="numeric" autoComplete="off" disabled={!v.gradingCompany} />
-          </FormField>
+          {existing ? null : (
+            <FormField
+              label="Certificate of the first slab"
+              hint={v.gradingCompany ? CERT_PATTERNS[v.gradingCompany as GradingCompany].rule : 'On the slab label.'}
+              error={formState.errors.certNumber?.message}
+            >
+              <Input {...register('certNumber')} inputMode="numeric" autoComplete="off" disabled={!v.gradingCompany} />
+            </FormField>
+          )}
         </div>
         <div className="grid gap-5 sm:grid-cols-2">
           <ImageUploadField

@@ -1,4 +1,3 @@
-import { lazy, Suspense } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { lookFromRefs } from '@shared/contracts/catalog-look';
@@ -6,11 +5,10 @@ import { GRADING_COMPANY_NAME } from '@shared/contracts/grading';
 import { Badge, Dialog, GradeBadge, Money, PhysicalPhotos, Skeleton } from '@web/components/ui';
 import { CardAction } from '@web/components/card-action';
 import { ApiClientError } from '@web/lib/api';
+import { chanceText } from '@web/lib/format';
 import { cardPacksQuery, publicCardQuery } from './api';
 import { CardSkeleton, CardView } from './card-view';
-
-// recharts loads with the chart, when a card is opened: no other view pays for it.
-const ValueChart = lazy(() => import('./value-chart'));
+import { LazyValueChart } from './lazy-value-chart';
 
 /** /cards?card=<id> — one card up close, with its value, availability and the packs that give it. */
 export default function CardDetailDialog({ id, onClose }: { id: string; onClose: () => void }) {
@@ -58,8 +56,8 @@ export default function CardDetailDialog({ id, onClose }: { id: string; onClose:
                 <dd className="mt-1 space-y-1 text-zinc-100">
                   <GradeBadge grading={data.card.grading} size="md" />
                   <p className="text-sm text-zinc-300">
-                    {GRADING_COMPANY_NAME[data.card.grading.company]}, certificate{' '}
-                    <span className="font-mono break-all text-zinc-100">{data.card.grading.certNumber}</span>
+                    {GRADING_COMPANY_NAME[data.card.grading.company]}. Each copy is its own slab with its own certificate, shown in your vault once
+                    you pull it.
                   </p>
                 </dd>
               </div>
@@ -104,22 +102,12 @@ export default function CardDetailDialog({ id, onClose }: { id: string; onClose:
           <h3 id="price-history-title" className="mb-2 text-xs font-semibold tracking-widest text-zinc-400 uppercase">
             Price history
           </h3>
-          <Suspense fallback={<Skeleton className="h-44 w-full" />}>
-            <ValueChart cardId={data.card.id} name={data.card.name} />
-          </Suspense>
+          <LazyValueChart cardId={data.card.id} name={data.card.name} />
         </section>
         </>
       ) : null}
     </Dialog>
   );
-}
-
-/** "1 in N packs" reads better than a tiny percentage. */
-function chanceText(expectedPerPack: number): string {
-  if (expectedPerPack <= 0) return 'cannot be pulled right now';
-  if (expectedPerPack >= 1) return `${expectedPerPack.toFixed(2)} per pack on average`;
-  const n = 1 / expectedPerPack;
-  return `about 1 in ${n < 10 ? n.toFixed(1) : Math.round(n).toLocaleString('en-US')} packs`;
 }
 
 function CardPacks({ cardId }: { cardId: string }) {

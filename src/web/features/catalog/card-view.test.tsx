@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, render } from '@testing-library/react';
-import { options } from 'preact';
-import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { Profiler } from 'react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { classCode, classTier, DEFAULT_LAYOUT, lookFromRefs, type CardLook } from '@shared/contracts/catalog-look';
 import { CardView } from './card-view';
 
@@ -21,6 +21,21 @@ afterEach(() => {
 });
 
 describe('CardView', () => {
+  it('keeps its drawn frame under a frame image, and shows it when the image fails (issue 41)', () => {
+    const { container } = render(<CardView look={look} size="sm" />);
+    const frame = container.querySelector<HTMLImageElement>('.pv-card__frame')!;
+    // The drawn frame follows the image (CSS hides it while the image stands).
+    expect(frame.nextElementSibling?.className).toBe('pv-card__fallback-frame');
+    expect(frame.dataset.failed).toBeUndefined();
+    fireEvent.error(frame);
+    expect(frame.dataset.failed).toBe('true');
+    const art = container.querySelector<HTMLImageElement>('.pv-card__art img')!;
+    fireEvent.error(art);
+    expect(art.dataset.failed).toBe('true');
+    // Name and class still say which card it is.
+    expect(container.querySelector('.pv-card__name')!.textContent).toBe('Comet Warden');
+  });
+
   it('draws artwork, frame, foil and texts where the architect says, with an accessible name', () => {
     const { getByRole, container } = render(<CardView look={look} size="lg" />);
     const card = getByRole('img', { name: 'Comet Warden, Legendary, worth $123.45' });
@@ -50,18 +65,13 @@ describe('CardView', () => {
     vi.stubGlobal('requestAnimationFrame', (cb: FrameRequestCallback) => frames.push(cb));
     vi.stubGlobal('cancelAnimationFrame', () => {});
     const flush = () => frames.splice(0).forEach((cb) => cb(0));
-    // The app runs on Preact (preact-aliases.ts), which has no Profiler: count every component
-    // and element it diffs instead, so any re-render of the card's tree shows.
+    // Every commit of the card's tree counts, so any re-render shows.
     let renders = 0;
-    const prevDiffed = options.diffed;
-    options.diffed = (vnode) => {
-      renders++;
-      prevDiffed?.(vnode);
-    };
-    onTestFinished(() => {
-      options.diffed = prevDiffed;
-    });
-    const { getByRole } = render(<CardView look={look} size="md" />);
+    const { getByRole } = render(
+      <Profiler id="card" onRender={() => renders++}>
+        <CardView look={look} size="md" />
+      </Profiler>,
+    );
     const card = getByRole('img');
     card.getBoundingClientRect = () => ({ left: 0, top: 0, width: 200, height: 280, right: 200, bottom: 280, x: 0, y: 0, toJSON: () => ({}) });
     const before = renders;

@@ -1,4 +1,4 @@
-import { memo, useEffect, useRef, type CSSProperties } from 'react';
+import { memo, useEffect, useRef, type CSSProperties, type SyntheticEvent } from 'react';
 import type { TextSlot } from '@shared/contracts/catalog';
 import { classCode, imageUrl, type CardLook } from '@shared/contracts/catalog-look';
 import { cn, formatCents, useCurrency } from '@web/components/ui';
@@ -142,6 +142,11 @@ function useCardMotion(ref: React.RefObject<HTMLDivElement | null>, maxTilt: num
   }, [ref, maxTilt, enabled, deviceTilt]);
 }
 
+/** A card image that failed to load: hidden, so the card's own drawing shows (card-view.css). */
+function markFailed(e: SyntheticEvent<HTMLImageElement>) {
+  e.currentTarget.dataset.failed = 'true';
+}
+
 /**
  * THE card renderer: every place that shows a card draws it with this. Artwork inside the
  * architect's frame, name/class/value where the architect puts them, the texture's foil moving
@@ -158,6 +163,11 @@ export const CardView = memo(function CardView({
   className,
 }: CardViewProps) {
   const ref = useRef<HTMLDivElement>(null);
+  // An image that failed before the page's code ran (a server-drawn card) fired its error event
+  // before onError was listening: look once at mount.
+  useEffect(() => {
+    for (const img of ref.current?.querySelectorAll('img') ?? []) if (img.complete && img.naturalWidth === 0 && img.currentSrc) img.dataset.failed = 'true';
+  }, []);
   const currency = useCurrency();
   const large = LARGE.has(size);
   const variant = large ? 'full' : 'thumb';
@@ -192,10 +202,14 @@ export const CardView = memo(function CardView({
           className="pv-card__art"
           style={{ left: `${layout.art.x}%`, top: `${layout.art.y}%`, width: `${layout.art.w}%`, height: `${layout.art.h}%` }}
         >
-          {look.imageKey ? <img src={imageUrl(look.imageKey, variant)} {...imgProps} /> : null}
+          {look.imageKey ? <img src={imageUrl(look.imageKey, variant)} onError={markFailed} {...imgProps} /> : null}
         </div>
         {look.frameImageKey ? (
-          <img className="pv-card__frame" src={imageUrl(look.frameImageKey, variant)} {...imgProps} />
+          // The drawn frame stays beneath, hidden, for a frame image that fails (CSS shows it then).
+          <>
+            <img className="pv-card__frame" src={imageUrl(look.frameImageKey, variant)} onError={markFailed} {...imgProps} />
+            <div className="pv-card__fallback-frame" />
+          </>
         ) : (
           <div className="pv-card__fallback-frame" />
         )}

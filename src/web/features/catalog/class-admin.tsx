@@ -10,6 +10,7 @@ import { EditorScreen, EditorShell } from './editor-shell';
 import { ListShell, useListState } from './list-shell';
 import { previewLook } from './look';
 import { useEntityEditor } from './use-entity-editor';
+import { bpsToPercentText, percentToBps } from '@shared/money';
 
 const SORTS = [
   { value: 'order', label: 'Display order' },
@@ -21,7 +22,7 @@ const SORTS = [
 export function ClassListScreen() {
   const state = useListState({ q: '', archived: 'active', sort: 'order', page: '1' });
   const { s, page } = state;
-  const list = useQuery(adminListQuery<CardClass>('classes', { q: s.q || undefined, archived: s.archived, sort: s.sort, page, pageSize: 25 }));
+  const list = useQuery(adminListQuery('classes', { q: s.q || undefined, archived: s.archived, sort: s.sort, page, pageSize: 25 }));
   const options = useQuery(adminOptionsQuery);
   const textureName = (id: string | null) => (id ? (options.data?.textures.find((t) => t.id === id)?.name ?? 'Archived texture') : '—');
   return (
@@ -83,17 +84,9 @@ const classFormSchema = z.object({
   buybackPercent: percent,
 });
 
-/** "87.5" → 8750 basis points, with string arithmetic (no float rounding). */
-function percentToBp(v: string): number | null {
-  if (v.trim() === '') return null;
-  const [whole, frac = ''] = v.trim().split('.');
-  return Number(whole) * 100 + Number(frac.padEnd(2, '0'));
-}
-function bpToPercent(bp: number | null): string {
-  if (bp === null) return '';
-  const frac = bp % 100;
-  return frac ? `${Math.floor(bp / 100)}.${String(frac).padStart(2, '0').replace(/0$/, '')}` : String(bp / 100);
-}
+/** The form's percent text as basis points: blank is no rate of its own (the field was validated). */
+const percentToBp = (v: string): number | null => (v.trim() === '' ? null : percentToBps(v));
+const bpToPercent = (bp: number | null): string => (bp === null ? '' : bpsToPercentText(bp));
 
 export function ClassDetailScreen({ id }: { id: string }) {
   return (

@@ -3,10 +3,10 @@ import { useQuery, type QueryClient } from '@tanstack/react-query';
 import type { PublicCard, LookRefs } from '@shared/contracts/catalog';
 import { lookFromRefs, PUBLIC_PAGE_SIZE } from '@shared/contracts/catalog-look';
 import { Button, EmptyState, GradeBadge, PageHeader } from '@web/components/ui';
-import { publicCardsQuery, publicClassesQuery, publicSetsQuery } from './api';
+import { publicCardsQuery, publicClassesQuery, publicSetsQuery, type PublicCardQuery } from './api';
 import { CardAction } from '@web/components/card-action';
 import { CardSkeleton, CardView } from './card-view';
-import { gridColumnsAt, useProgressiveCount } from '@web/hooks/use-progressive-count';
+import { useGridColumns, useShownCount } from '@web/hooks/use-grid-columns';
 import { FilterSelect, ListFooter, QueryError, readUrlState, SearchBox, Toolbar, useUrlState } from './list-kit';
 
 // The detail dialog (and Radix's dialog code) is fetched when a card is first pointed at,
@@ -14,7 +14,7 @@ import { FilterSelect, ListFooter, QueryError, readUrlState, SearchBox, Toolbar,
 const loadCardDetail = () => import('./card-detail-dialog');
 const CardDetailDialog = lazy(loadCardDetail);
 
-const SORTS = [
+const SORTS: Array<{ value: NonNullable<PublicCardQuery['sort']>; label: string }> = [
   { value: 'value_desc', label: 'Value: high to low' },
   { value: 'value_asc', label: 'Value: low to high' },
   { value: 'name', label: 'Name A–Z' },
@@ -32,7 +32,7 @@ const listQuery = (s: UrlState) =>
     classId: s.classId || undefined,
     set: s.set || undefined,
     graded: s.grading === 'graded' ? 'true' : s.grading === 'ungraded' ? 'false' : undefined,
-    sort: s.sort,
+    sort: SORTS.find((o) => o.value === s.sort)?.value,
     page: pageOf(s),
   });
 
@@ -61,7 +61,14 @@ export function PublicCatalog() {
     <div>
       <PageHeader
         title="Cards"
-        description="Every card in the vault that a pack can give you. Move your pointer over a card to catch the foil; open one to see it up close."
+        description={
+          <>
+            Every card in the vault that a pack can give you.{' '}
+            {/* Only where there is a pointer to move: CSS decides, so the server's drawing and the browser's agree. */}
+            <span className="hidden [@media(hover:hover)_and_(pointer:fine)]:inline">Move your pointer over a card to catch the foil; open</span>
+            <span className="[@media(hover:hover)_and_(pointer:fine)]:hidden">Open</span> one to see it up close.
+          </>
+        }
       />
       <Toolbar>
         <SearchBox label="Search by name" value={s.q} onChange={(q) => set({ q })} placeholder="e.g. Kraken" />
@@ -133,19 +140,19 @@ export function PublicCatalog() {
 }
 
 function CardTiles({ items, refs, onOpen }: { items: PublicCard[]; refs: LookRefs; onOpen: (id: string) => void }) {
-  // Two rows' worth at once (about the first screen at any width), then a row per frame
-  // (hooks/use-progressive-count.ts): a page drawn in one go was one long task on a phone. Only
-  // the first row's images are asked for first (the page's largest paint, and what the HTML
+  // Two rows' worth at once (about the first screen at any width), then the rest in the background
+  // (hooks/use-grid-columns.ts): a page drawn in one go was one long task on a phone. Only the
+  // first row's images are asked for first (the page's largest paint, and what the HTML
   // preloads); the rest load lazily, not competing with it on a phone's connection.
-  const [columns] = useState(() => gridColumnsAt(window.innerWidth));
-  const shown = useProgressiveCount(items.length, columns * 2, columns);
+  const columns = useGridColumns();
+  const shown = useShownCount(items.length, columns * 2);
   return items.map((card, i) =>
     i < shown ? (
       <CardTile key={card.id} card={card} refs={refs} priority={i < columns} onOpen={() => onOpen(card.id)} />
     ) : (
       <li key={card.id} aria-hidden="true">
         <CardSkeleton fluid />
-        <span className="mt-2 block h-4" />
+        <span className="mt-2 block h-9" />
       </li>
     ),
   );
@@ -169,7 +176,8 @@ function CardTile({ card, refs, priority, onOpen }: { card: PublicCard; refs: Lo
         // aria-label: the name then always holds the visible text (WCAG 2.5.3, label in name).
       >
         <CardView look={look} size="sm" fluid priority={priority} />
-        <span className="mt-2 flex min-w-0 items-center gap-1.5 text-xs text-zinc-400">
+        {/* Room on the right for the card's action (the heart), which sits beside this line. */}
+        <span className="mt-2 flex min-h-9 min-w-0 items-center gap-1.5 pr-10 text-xs text-zinc-400">
           {card.grading ? <GradeBadge grading={card.grading} className="shrink-0" /> : null}
           <span className="truncate">
             {card.setName} · #{card.number}
@@ -177,8 +185,9 @@ function CardTile({ card, refs, priority, onOpen }: { card: PublicCard; refs: Lo
         </span>
         <span className="sr-only">. Open details</span>
       </button>
-      {/* Beside the tile's button, not in it: one control may not hold another. */}
-      <CardAction card={card} className="absolute top-2 right-2 z-10" />
+      {/* Beside the tile's button, not in it: one control may not hold another. On the caption's
+          line, not on the art, where it covered the rarity badge. */}
+      <CardAction card={card} className="absolute right-0 bottom-0 z-10" />
     </li>
   );
 }

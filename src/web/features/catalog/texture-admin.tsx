@@ -25,7 +25,7 @@ export function TextureListScreen() {
   const state = useListState({ q: '', archived: 'active', blendMode: '', sort: 'name', page: '1' });
   const { s, set, page } = state;
   const list = useQuery(
-    adminListQuery<Texture>('textures', { q: s.q || undefined, archived: s.archived, blendMode: s.blendMode || undefined, sort: s.sort, page, pageSize: 24 }),
+    adminListQuery('textures', { q: s.q || undefined, archived: s.archived, blendMode: s.blendMode || undefined, sort: s.sort, page, pageSize: 24 }),
   );
   return (
     <ListShell

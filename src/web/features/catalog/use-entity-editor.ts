@@ -5,7 +5,7 @@ import { useForm, useWatch, type DeepPartialSkipArrayKey, type DefaultValues, ty
 import type { z } from 'zod';
 import { toast } from '@web/components/ui';
 import { applyServerFields, errorText } from '@web/lib/api-errors';
-import { useSaveEntity, type Entity, type SaveInputs } from './api';
+import { useSaveEntity, type Entity, type SaveInputs, type SaveOutputs } from './api';
 import { ENTITY_META } from './entity-meta';
 
 /** The fields every editable catalog record has, which is all the shell needs of it. */
@@ -42,6 +42,8 @@ export interface EntityEditorOptions<E extends Entity, S extends FormSchema> {
   toInput: (values: z.output<S>) => Partial<SaveInputs[E]>;
   /** Server field name → form field name, where the form edits a value in another shape. */
   serverFields?: Record<string, Path<z.input<S>>>;
+  /** After a save of an existing record: true when it told the user itself (no "saved" toast). */
+  onSaved?: (answer: SaveOutputs[E]) => boolean;
 }
 
 /**
@@ -56,6 +58,7 @@ export function useEntityEditor<E extends Entity, S extends FormSchema>({
   defaultValues,
   toInput,
   serverFields = {},
+  onSaved,
 }: EntityEditorOptions<E, S>): EntityEditor<E, z.input<S>, z.output<S>> {
   const meta = ENTITY_META[entity];
   const navigate = useNavigate();
@@ -68,6 +71,7 @@ export function useEntityEditor<E extends Entity, S extends FormSchema>({
   const onSubmit = form.handleSubmit(async (parsed) => {
     try {
       const answer = await save.mutateAsync({ id: existing?.id, values: toInput(parsed) });
+      if (existing && onSaved?.(answer as SaveOutputs[E])) return;
       toast({ title: `${meta.title} ${existing ? 'saved' : 'created'}.`, tone: 'success' });
       if (!existing) void navigate({ to: meta.detail, params: { id: (answer as Record<string, EditableRecord>)[meta.kind]!.id } });
     } catch (err) {

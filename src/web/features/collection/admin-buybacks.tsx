@@ -23,6 +23,7 @@ import {
 } from '@web/components/ui';
 import { adminBuybacksQuery, ratesQuery } from './api';
 import { formatDateTime, formatDay } from '@web/lib/format';
+import { useDebounced } from '@web/hooks/use-debounced';
 
 const PAGE_SIZE = 25;
 
@@ -32,15 +33,6 @@ function saleRate(b: AdminBuyback): string {
   if (!b.lines.length) return '—';
   const rates = b.lines.map((l) => l.rateBp);
   return `${formatRate(Math.min(...rates))}–${formatRate(Math.max(...rates))}`;
-}
-
-function useDebounced<T>(value: T, ms = 300): T {
-  const [v, setV] = useState(value);
-  useEffect(() => {
-    const t = setTimeout(() => setV(value), ms);
-    return () => clearTimeout(t);
-  }, [value, ms]);
-  return v;
 }
 
 /** /admin/buyback: every sale with filters, totals over the filter, and totals per day. */

@@ -26,6 +26,7 @@ import {
   toast,
 } from '@web/components/ui';
 import { ApiClientError } from '@web/lib/api';
+import { useDebounced } from '@web/hooks/use-debounced';
 import { adminOwnedQuery, cardSearchQuery, ratesQuery, useGrantCard, useRevokeCard } from './api';
 import { CollectionCard } from './card-renderer';
 import { STATUS_TONE } from './format';
@@ -33,15 +34,6 @@ import { formatDateTime } from '@web/lib/format';
 
 const PAGE_SIZE = 25;
 const OWNED_CARD_STATUSES_FILTER = ['all', ...OWNED_CARD_STATUSES] as const;
-
-function useDebounced<T>(value: T, ms = 300): T {
-  const [v, setV] = useState(value);
-  useEffect(() => {
-    const t = setTimeout(() => setV(value), ms);
-    return () => clearTimeout(t);
-  }, [value, ms]);
-  return v;
-}
 
 /** The signed-in admin: nobody grants to or revokes from their own account (the server refuses too). */
 export interface OwnedViewer {

@@ -2,20 +2,19 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { BuybackRates } from '@shared/contracts/collection';
 import { formatRate } from '@shared/contracts/collection';
+import { bpsToPercentText, percentToBps } from '@shared/money';
 import { Button, FormField, Input, Notice, Panel, SkeletonText, toast } from '@web/components/ui';
 import { ApiClientError } from '@web/lib/api';
 import { ratesQuery, useSaveRates } from './api';
 
 /** "85" or "92.5" (percent, up to 2 decimals) → basis points; '' → null; anything else → NaN. */
 export function percentToBp(text: string): number | null {
-  const s = text.trim().replace(/%$/, '').trim();
-  if (!s) return null;
-  if (!/^\d{1,3}(\.\d{1,2})?$/.test(s)) return Number.NaN;
-  const bp = Math.round(Number(s) * 100);
-  return bp >= 0 && bp <= 10_000 ? bp : Number.NaN;
+  if (!text.trim()) return null;
+  const bp = percentToBps(text);
+  return bp !== null && bp <= 10_000 ? bp : Number.NaN;
 }
 
-const bpToText = (bp: number | null) => (bp === null ? '' : String(bp / 100));
+const bpToText = (bp: number | null) => (bp === null ? '' : bpsToPercentText(bp));
 
 /** The default buyback rate and each class's override (blank = the default). Audited server-side. */
 export function AdminRates() {

@@ -1,40 +1,21 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { useRef } from 'react';
 import type {
-  AdminBuybackList,
-  AdminBuybackQuery,
-  AdminOwnedList,
-  AdminOwnedQuery,
   BuybackInput,
-  BuybackQuote,
-  BuybackRates,
-  BuybackResult,
-  CollectionPage,
-  CollectionQuery,
   GrantCardInput,
-  MissingCards,
-  OwnedCardDetail,
-  SetCompletionList,
   Wishlist,
-  WishlistChange,
   UpdateBuybackRatesInput,
 } from '@shared/contracts/collection';
-import { api, newIdempotencyKey } from '@web/lib/api';
 
-/** Builds ?a=1&b=2 from defined, non-empty values. */
-export function qs(params: object): string {
-  const u = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) {
-    if (v === undefined || v === null || v === '') continue;
-    u.set(k, Array.isArray(v) ? v.join(',') : String(v));
-  }
-  const s = u.toString();
-  return s ? `?${s}` : '';
-}
+import { MAX_CARD_ODDS_IDS } from '@shared/shop-limits';
+import { api, type ApiQuery } from '@web/lib/api';
+import { balanceQuery } from '@web/lib/balance-query';
+
+type AdminBuybackQuery = ApiQuery<'/api/admin/buybacks'>;
+type AdminOwnedQuery = ApiQuery<'/api/admin/owned'>;
 
 export const collectionKeys = {
   all: ['collection'] as const,
-  list: (q: CollectionQuery & { ids?: string }) => ['collection', 'list', q] as const,
+  list: (q: CollectionParams) => ['collection', 'list', q] as const,
   card: (id: string) => ['collection', 'card', id] as const,
   sets: ['collection', 'sets'] as const,
   missing: (set: string) => ['collection', 'sets', 'missing', set] as const,
@@ -43,28 +24,25 @@ export const collectionKeys = {
   adminOwned: (q: AdminOwnedQuery) => ['admin', 'owned', q] as const,
 };
 
-/** The wallet's balance query key (shared by the header): a sale's answer carries the new balance. */
-const BALANCE_KEY = ['wallet', 'balance'] as const;
-
-export type CollectionParams = Omit<CollectionQuery, 'ids'> & { ids?: string };
+export type CollectionParams = ApiQuery<'/api/collection'>;
 
 export const collectionQuery = (q: CollectionParams) =>
   queryOptions({
     queryKey: collectionKeys.list(q),
-    queryFn: ({ signal }) => api.get<CollectionPage>(`/api/collection${qs(q)}`, { signal }),
+    queryFn: ({ signal }) => api.get('/api/collection', { query: q, signal }),
     placeholderData: keepPreviousData,
   });
 
 export const ownedCardQuery = (id: string) =>
   queryOptions({
     queryKey: collectionKeys.card(id),
-    queryFn: ({ signal }) => api.get<OwnedCardDetail>(`/api/collection/${encodeURIComponent(id)}`, { signal }),
+    queryFn: ({ signal }) => api.get('/api/collection/{ownedCardId}', { path: { ownedCardId: id }, signal }),
   });
 
 export const quoteQuery = (input: BuybackInput, enabled = true) =>
   queryOptions({
     queryKey: ['buyback-quote', input],
-    queryFn: ({ signal }) => api.post<BuybackQuote>('/api/buyback/quote', input, { signal }),
+    queryFn: ({ signal }) => api.post('/api/buyback/quote', { body: input, signal }),
     enabled,
     staleTime: 0,
     gcTime: 0,
@@ -72,21 +50,16 @@ export const quoteQuery = (input: BuybackInput, enabled = true) =>
   });
 
 /**
- * Sells cards back. One idempotency key per intent: a retry after a network failure reuses it
- * (the server answers the first result), a new sale gets a fresh one.
+ * Sells cards back, with the Idempotency-Key of the user's intent (the dialog's useMoneyAction:
+ * a retry of the same sale reuses it, so the server answers the first result).
  */
 export function useSellBack() {
   const qc = useQueryClient();
-  const pending = useRef<{ body: string; key: string } | null>(null);
   return useMutation({
-    mutationFn: (input: BuybackInput) => {
-      const body = JSON.stringify(input);
-      if (pending.current?.body !== body) pending.current = { body, key: newIdempotencyKey() };
-      return api.post<BuybackResult>('/api/buyback', input, { idempotencyKey: pending.current.key });
-    },
+    mutationFn: ({ input, key }: { input: BuybackInput; key: string }) => api.post('/api/buyback', { body: input, idempotencyKey: key }),
     onSuccess: (r) => {
-      pending.current = null;
-      qc.setQueryData<{ balanceCents: number }>(BALANCE_KEY, (old) => (old ? { ...old, balanceCents: r.balanceCents } : old));
+      // A sale's answer carries the new balance: the header and the shop show it at once.
+      qc.setQueryData(balanceQuery.queryKey, (old) => (old ? { ...old, balanceCents: r.balanceCents } : old));
     },
     onSettled: () => qc.invalidateQueries({ queryKey: collectionKeys.all }),
   });
@@ -96,13 +69,13 @@ export function useSellBack() {
 
 export const setCompletionQuery = queryOptions({
   queryKey: collectionKeys.sets,
-  queryFn: ({ signal }) => api.get<SetCompletionList>('/api/collection/sets', { signal }),
+  queryFn: ({ signal }) => api.get('/api/collection/sets', { signal }),
 });
 
 export const missingCardsQuery = (set: string) =>
   queryOptions({
     queryKey: collectionKeys.missing(set),
-    queryFn: ({ signal }) => api.get<MissingCards>(`/api/collection/sets/missing${qs({ set })}`, { signal }),
+    queryFn: ({ signal }) => api.get('/api/collection/sets/missing', { query: { set }, signal }),
   });
 
 /** Not under ['collection']: a sale or a shipment does not change what the user wishes for. */
@@ -111,7 +84,7 @@ export const WISHLIST_KEY = ['wishlist'] as const;
 export const wishlistQuery = (enabled = true) =>
   queryOptions({
     queryKey: WISHLIST_KEY,
-    queryFn: ({ signal }) => api.get<Wishlist>('/api/wishlist', { signal }),
+    queryFn: ({ signal }) => api.get('/api/wishlist', { signal }),
     enabled,
   });
 
@@ -121,8 +94,8 @@ export function useToggleWish() {
   return useMutation({
     mutationFn: ({ cardId, wished }: { cardId: string; wished: boolean }) =>
       wished
-        ? api.put<WishlistChange>(`/api/wishlist/${encodeURIComponent(cardId)}`)
-        : api.delete<WishlistChange>(`/api/wishlist/${encodeURIComponent(cardId)}`),
+        ? api.put('/api/wishlist/{cardId}', { path: { cardId } })
+        : api.delete('/api/wishlist/{cardId}', { path: { cardId } }),
     onMutate: async ({ cardId, wished }) => {
       await qc.cancelQueries({ queryKey: WISHLIST_KEY });
       const before = qc.getQueryData<Wishlist>(WISHLIST_KEY);
@@ -146,19 +119,19 @@ export function useToggleWish() {
 export const adminBuybacksQuery = (q: AdminBuybackQuery) =>
   queryOptions({
     queryKey: collectionKeys.adminBuybacks(q),
-    queryFn: ({ signal }) => api.get<AdminBuybackList>(`/api/admin/buybacks${qs(q)}`, { signal }),
+    queryFn: ({ signal }) => api.get('/api/admin/buybacks', { query: q, signal }),
     placeholderData: keepPreviousData,
   });
 
 export const ratesQuery = queryOptions({
   queryKey: collectionKeys.rates,
-  queryFn: () => api.get<BuybackRates>('/api/admin/buyback/rates'),
+  queryFn: () => api.get('/api/admin/buyback/rates'),
 });
 
 export function useSaveRates() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (input: UpdateBuybackRatesInput) => api.put<BuybackRates>('/api/admin/buyback/rates', input),
+    mutationFn: (input: UpdateBuybackRatesInput) => api.put('/api/admin/buyback/rates', { body: input }),
     onSuccess: (r) => qc.setQueryData(collectionKeys.rates, r),
   });
 }
@@ -166,14 +139,14 @@ export function useSaveRates() {
 export const adminOwnedQuery = (q: AdminOwnedQuery) =>
   queryOptions({
     queryKey: collectionKeys.adminOwned(q),
-    queryFn: ({ signal }) => api.get<AdminOwnedList>(`/api/admin/owned${qs(q)}`, { signal }),
+    queryFn: ({ signal }) => api.get('/api/admin/owned', { query: q, signal }),
     placeholderData: keepPreviousData,
   });
 
 export function useGrantCard() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (input: GrantCardInput) => api.post<{ ownedCard: { id: string }; stock: number }>('/api/admin/owned/grant', input),
+    mutationFn: (input: GrantCardInput) => api.post('/api/admin/owned/grant', { body: input }),
     onSettled: () => qc.invalidateQueries({ queryKey: ['admin', 'owned'] }),
   });
 }
@@ -182,7 +155,7 @@ export function useRevokeCard() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: ({ id, reason }: { id: string; reason: string }) =>
-      api.post<{ ownedCard: { id: string }; stock: number }>(`/api/admin/owned/${encodeURIComponent(id)}/revoke`, { reason }),
+      api.post('/api/admin/owned/{id}/revoke', { path: { id }, body: { reason } }),
     onSettled: () => qc.invalidateQueries({ queryKey: ['admin', 'owned'] }),
   });
 }
@@ -192,10 +165,24 @@ export const cardSearchQuery = (q: string) =>
   queryOptions({
     queryKey: ['admin', 'owned', 'card-search', q],
     queryFn: ({ signal }) =>
-      api.get<{ items: Array<{ id: string; name: string; setName: string; number: number; stock: number; valueCents: number }> }>(
-        `/api/admin/catalog/cards${qs({ q, pageSize: 20, archived: 'active' })}`,
-        { signal },
-      ),
+      api.get('/api/admin/catalog/cards', { query: { q, pageSize: 20, archived: 'active' }, signal }),
     enabled: q.trim().length > 0,
     placeholderData: keepPreviousData,
+  });
+
+/**
+ * Where each of these cards can be pulled (the live packs and the chance per pack): one request
+ * per MAX_CARD_ODDS_IDS cards, so a full wishlist is a few requests, not one per card.
+ */
+export const cardOddsQuery = (ids: readonly string[]) =>
+  queryOptions({
+    queryKey: ['catalog', 'card-odds', [...ids].sort()] as const,
+    queryFn: async ({ signal }) => {
+      const chunks: string[][] = [];
+      for (let i = 0; i < ids.length; i += MAX_CARD_ODDS_IDS) chunks.push(ids.slice(i, i + MAX_CARD_ODDS_IDS));
+      const answers = await Promise.all(chunks.map((c) => api.get('/api/shop/card-odds', { query: { ids: c.join(',') }, signal })));
+      return new Map(answers.flatMap((a) => a.cards.map((c) => [c.cardId, c.packs] as const)));
+    },
+    enabled: ids.length > 0,
+    staleTime: 60_000,
   });

@@ -9,4 +9,5 @@ export const STATUS_TONE: Record<OwnedCardStatus, BadgeTone> = {
   sold_back: 'gold',
   revoked: 'danger',
   lost: 'danger',
+  listed: 'info',
 };

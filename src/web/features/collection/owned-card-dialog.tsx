@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { ShieldCheck } from 'lucide-react';
@@ -10,15 +11,27 @@ import { CollectionCard } from './card-renderer';
 import { STATUS_TONE } from './format';
 import { formatDateTime } from '@web/lib/format';
 
-/** One owned card: the card large, when and how it was acquired, its proof, its sale. */
+/** What the page adds to the dialog from other features (features do not import each other). */
+export interface OwnedCardExtras {
+  /** More actions on a copy in the vault, beside "Sell back" (e.g. shipping). `done` closes the dialog. */
+  actions?: (copy: { id: string; name: string }, done: () => void) => ReactNode;
+  /** What a copy listed on the market offers instead of shipping and selling back (its price, edit, delist). */
+  listedActions?: (copy: { id: string; name: string }, done: () => void) => ReactNode;
+  /** The card's price history. */
+  chart?: (card: { id: string; name: string }) => ReactNode;
+}
+
+/** One owned card: the card large, when and how it was acquired, its proof, what to do with it. */
 export function OwnedCardDialog({
   ownedCardId,
   onOpenChange,
   onSell,
+  extras,
 }: {
   ownedCardId: string | null;
   onOpenChange: (open: boolean) => void;
   onSell: (ownedCardId: string) => void;
+  extras?: OwnedCardExtras | undefined;
 }) {
   const q = useQuery({ ...ownedCardQuery(ownedCardId ?? ''), enabled: ownedCardId !== null });
   const d = q.data;
@@ -31,9 +44,14 @@ export function OwnedCardDialog({
       className="max-w-3xl lg:max-w-4xl"
       footer={
         o?.status === 'in_vault' ? (
-          <Button onClick={() => onSell(o.id)}>
-            Sell back for <Money cents={o.buybackCents} />
-          </Button>
+          <div className="flex flex-wrap justify-end gap-2">
+            {extras?.actions?.({ id: o.id, name: o.card.name }, () => onOpenChange(false))}
+            <Button onClick={() => onSell(o.id)}>
+              Sell back for <Money cents={o.buybackCents} />
+            </Button>
+          </div>
+        ) : o?.status === 'listed' && extras?.listedActions ? (
+          <div className="w-full">{extras.listedActions({ id: o.id, name: o.card.name }, () => onOpenChange(false))}</div>
         ) : undefined
       }
     >
@@ -44,7 +62,7 @@ export function OwnedCardDialog({
           {q.error.message} Close this and refresh your vault.
         </Notice>
       ) : d && o ? (
-        <div className="grid gap-6 sm:grid-cols-[minmax(0,16rem)_1fr]">
+        <div className="grid grid-cols-[minmax(0,1fr)] gap-6 sm:grid-cols-[minmax(0,16rem)_minmax(0,1fr)]">
           <div className="mx-auto w-56 sm:w-full">
             <CollectionCard card={o.card} refs={d.refs} size="md" />
           </div>
@@ -54,7 +72,7 @@ export function OwnedCardDialog({
               <Badge tone="violet">{o.className}</Badge>
               {o.card.grading ? <GradeBadge grading={o.card.grading} /> : null}
             </div>
-            <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2">
+            <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-2 break-words">
               <dt className="text-zinc-400">Set</dt>
               <dd className="text-zinc-100">
                 {o.card.setName} #{o.card.number}
@@ -63,8 +81,14 @@ export function OwnedCardDialog({
                 <>
                   <dt className="text-zinc-400">Graded</dt>
                   <dd className="text-zinc-100">
-                    {GRADING_COMPANY_NAME[o.card.grading.company]}, grade {o.card.grading.grade}, certificate{' '}
-                    <span className="font-mono">{o.card.grading.certNumber}</span>
+                    {GRADING_COMPANY_NAME[o.card.grading.company]}, grade {o.card.grading.grade}
+                    {o.card.grading.certNumber ? (
+                      <>
+                        , certificate <span className="font-mono">{o.card.grading.certNumber}</span> (your slab)
+                      </>
+                    ) : (
+                      ', certificate not on record yet'
+                    )}
                   </dd>
                 </>
               ) : null}
@@ -135,6 +159,14 @@ export function OwnedCardDialog({
                   <ShieldCheck aria-hidden="true" className="size-4" />
                   Verify this opening
                 </Link>
+                {/* Issue 41: watch the pack's reveal again (the shop's replay page). */}
+                <Link
+                  to="/open-pack"
+                  search={{ opening: d.opening.id }}
+                  className={buttonClasses({ variant: 'secondary', size: 'sm', className: 'mt-3 ml-2' })}
+                >
+                  Replay the opening
+                </Link>
                 <ShareButton
                   path={pullPagePath(o.id)}
                   title={`${o.card.name} pulled from ${d.opening.productName}`}
@@ -146,6 +178,14 @@ export function OwnedCardDialog({
             <PhysicalPhotos name={o.card.name} frontPhotoKey={o.frontPhotoKey} backPhotoKey={o.backPhotoKey} />
             {o.description ? <p className="text-zinc-300">{o.description}</p> : null}
           </div>
+          {extras?.chart ? (
+            <section aria-labelledby="owned-price-history" className="min-w-0 sm:col-span-2">
+              <h3 id="owned-price-history" className="mb-2 text-xs font-semibold tracking-widest text-zinc-400 uppercase">
+                Price history
+              </h3>
+              {extras.chart({ id: o.card.id, name: o.card.name })}
+            </section>
+          ) : null}
         </div>
       ) : null}
     </Dialog>

@@ -4,6 +4,7 @@ import type { BuybackInput, BuybackResult } from '@shared/contracts/collection';
 import { formatRate } from '@shared/contracts/owned-cards';
 import { Button, Dialog, Money, Notice, SkeletonText, toast } from '@web/components/ui';
 import { ApiClientError } from '@web/lib/api';
+import { useMoneyAction } from '@web/hooks/use-money-action';
 import { quoteQuery, useSellBack } from './api';
 import { plural } from '@web/lib/format';
 
@@ -30,12 +31,16 @@ function errorText(err: unknown) {
 export function SellBackDialog({ open, onOpenChange, input, onSold }: SellBackDialogProps) {
   const quote = useQuery(quoteQuery(input, open));
   const sell = useSellBack();
+  const action = useMoneyAction((sale: BuybackInput, key: string) => sell.mutateAsync({ input: sale, key }));
   const q = quote.data;
+  const selling = action.busy || sell.isPending;
 
-  const confirm = async () => {
+  const confirm = async (event: { detail: number }) => {
     if (!q) return;
     try {
-      const result = await sell.mutateAsync({ ...input, expectedTotalCents: q.totalCents });
+      const result = await action.run({ ...input, expectedTotalCents: q.totalCents }, event);
+      if (!result) return;
+      // What was credited, as the server answered it.
       toast.success(
         `Sold ${plural(result.buyback.cardCount, 'card')}`,
         <>
@@ -57,16 +62,16 @@ export function SellBackDialog({ open, onOpenChange, input, onSold }: SellBackDi
     <Dialog
       open={open}
       onOpenChange={(o) => {
-        if (!sell.isPending) onOpenChange(o);
+        if (!selling) onOpenChange(o);
       }}
       title="Sell back to Packvault"
       description="You get the buyback rate × today's market value for each card, credited to your balance at once. The cards leave your vault for good."
       footer={
         <>
-          <Button variant="secondary" onClick={() => onOpenChange(false)} disabled={sell.isPending}>
+          <Button variant="secondary" onClick={() => onOpenChange(false)} disabled={selling}>
             Keep my cards
           </Button>
-          <Button onClick={confirm} loading={sell.isPending} loadingText="Selling…" disabled={!q || quote.isFetching}>
+          <Button onClick={confirm} loading={selling} loadingText="Selling…" disabled={!q || quote.isFetching}>
             {q ? (
               <>
                 Sell {count} for <Money cents={q.totalCents} />

@@ -1,13 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
-import { plural } from '@web/lib/format';
+import { plural, pluralNoun } from '@web/lib/format';
 import { Link } from '@tanstack/react-router';
 import { useId, useState } from 'react';
 import { ChevronDown, Layers } from 'lucide-react';
 import type { SetCompletion as SetRow } from '@shared/contracts/collection';
-import { Button, EmptyState, Notice, Skeleton, buttonClasses, cn } from '@web/components/ui';
-import { missingCardsQuery, setCompletionQuery } from './api';
+import { Button, EmptyState, Money, Notice, Skeleton, buttonClasses, cn } from '@web/components/ui';
+import { cardOddsQuery, missingCardsQuery, setCompletionQuery } from './api';
 import { CollectionCard } from './card-renderer';
 import { useWishlistHearts } from './wishlist-heart';
+import { WhereToPull } from './where-to-pull';
 
 /** /collect, Sets: how much of each set is in the vault, and (opened) the cards still to find. */
 export function SetCompletion() {
@@ -76,7 +77,7 @@ function SetItem({ set }: { set: SetRow }) {
         <>
           <Button variant="ghost" size="sm" className="mt-2 -ml-2" aria-expanded={open} aria-controls={panelId} onClick={() => setOpen((o) => !o)}>
             <ChevronDown aria-hidden="true" className={cn('size-4 transition-transform', open && 'rotate-180')} />
-            {open ? 'Hide' : 'Show'} the {missing} missing {missing === 1 ? 'card' : 'cards'}
+            {open ? 'Hide' : 'Show'} the {missing} missing {pluralNoun(missing, 'card')}
           </Button>
           <div id={panelId} hidden={!open}>
             {open ? <MissingCards setName={set.setName} /> : null}
@@ -89,10 +90,12 @@ function SetItem({ set }: { set: SetRow }) {
 
 function MissingCards({ setName }: { setName: string }) {
   const q = useQuery(missingCardsQuery(setName));
-  const heart = useWishlistHearts(true, 'absolute top-1 right-1 size-8');
+  // Beside the caption, not on the art (it covered the rarity badge).
+  const heart = useWishlistHearts(true, 'size-8 shrink-0');
+  const odds = useQuery(cardOddsQuery(q.data?.items.map((c) => c.id) ?? []));
   if (q.isPending) {
     return (
-      <div role="status" aria-label="Loading missing cards" className="mt-3 grid grid-cols-3 gap-3 sm:grid-cols-4 lg:grid-cols-8">
+      <div role="status" aria-label="Loading missing cards" className="mt-3 grid grid-cols-2 gap-3 sm:grid-cols-4 lg:grid-cols-6">
         {[0, 1, 2, 3].map((i) => (
           <Skeleton key={i} className="aspect-[5/7] w-full" />
         ))}
@@ -101,14 +104,29 @@ function MissingCards({ setName }: { setName: string }) {
   }
   if (q.isError) return <p className="mt-3 text-sm text-zinc-300">The missing cards could not be loaded. Close and open this again.</p>;
   return (
-    <ul aria-label={`Missing from ${setName}`} className="mt-3 grid grid-cols-3 gap-3 sm:grid-cols-4 lg:grid-cols-8">
+    <ul aria-label={`Missing from ${setName}`} className="mt-3 grid grid-cols-2 gap-x-3 gap-y-5 sm:grid-cols-4 lg:grid-cols-6">
       {q.data.items.map((card) => (
-        <li key={card.id} className="relative">
-          <CollectionCard card={card} refs={q.data.refs} size="xs" className="opacity-70 grayscale-[60%]" />
-          {heart(card)}
-          <p className="mt-1 truncate text-xs text-zinc-300">
-            #{card.number} {card.name}
-          </p>
+        <li key={card.id} className="min-w-0">
+          <Link
+            to="/cards"
+            search={{ card: card.id }}
+            className="block rounded-lg focus-visible:outline-2 focus-visible:outline-offset-4 focus-visible:outline-violet-400"
+          >
+            <CollectionCard card={card} refs={q.data.refs} size="xs" className="opacity-70 grayscale-[60%]" />
+            <span className="sr-only">. Open the card</span>
+          </Link>
+          <div className="mt-1 flex items-start justify-between gap-1">
+            <div className="min-w-0">
+              <p className="truncate text-xs text-zinc-300">
+                #{card.number} {card.name}
+              </p>
+              <p className="text-xs font-medium text-white">
+                <Money cents={card.valueCents} />
+              </p>
+            </div>
+            {heart(card)}
+          </div>
+          <WhereToPull packs={odds.data?.get(card.id)} pending={odds.isPending} className="mt-1" />
         </li>
       ))}
     </ul>

@@ -24,10 +24,12 @@ import {
 } from '@web/components/ui';
 import { collectionQuery, type CollectionParams } from './api';
 import { CollectionCard } from './card-renderer';
+import type { OwnedCardExtras } from './owned-card-dialog';
 import { STATUS_TONE } from './format';
 import { plural } from '@web/lib/format';
 import { useLazyDialog } from '@web/hooks/use-lazy-dialog';
-import { gridColumnsAt, useProgressiveCount } from '@web/hooks/use-progressive-count';
+import { useDebounced } from '@web/hooks/use-debounced';
+import { useGridColumns, useShownCount } from '@web/hooks/use-grid-columns';
 
 // The card's detail and the sell-back dialogs (and Radix's dialog code) load when first wanted:
 // pointing at or focusing a tile starts the detail's, a selection starts the sale's. The vault's
@@ -56,15 +58,6 @@ const PAGE_SIZE = VAULT_PAGE_SIZE;
 const SELECT_ALL_MAX = 500;
 const SELECT_ALL_PAGE = 200;
 
-function useDebounced<T>(value: T, ms = 300): T {
-  const [v, setV] = useState(value);
-  useEffect(() => {
-    const t = setTimeout(() => setV(value), ms);
-    return () => clearTimeout(t);
-  }, [value, ms]);
-  return v;
-}
-
 function statusOptionLabel(s: (typeof COLLECTION_STATUS_FILTERS)[number], counts: CollectionPage['statusCounts'] | undefined) {
   if (s === 'all') return 'All statuses';
   const n = counts?.[s];
@@ -77,10 +70,18 @@ export interface VaultProps {
    * here, e.g. shipping). `clear` unselects the given cards, or all of them.
    */
   selectionActions?: (selected: OwnedCard[], clear: (ids?: string[]) => void) => React.ReactNode;
+  /** What the page adds to one card's dialog: more actions (shipping) and the price chart. */
+  cardExtras?: OwnedCardExtras;
+  /**
+   * The copy whose dialog is open, when the page keeps it in the URL (`/collect?card=…`, where a
+   * purchase on the market links to), and how to change it. Without them the vault keeps it itself.
+   */
+  openCard?: string | null;
+  onOpenCardChange?: (id: string | null) => void;
 }
 
 /** /collect: the signed-in user's vault with filters, totals, multi-select and selling back. */
-export function Vault({ selectionActions }: VaultProps = {}) {
+export function Vault({ selectionActions, cardExtras, openCard, onOpenCardChange }: VaultProps = {}) {
   const [search, setSearch] = useState('');
   const [classId, setClassId] = useState('');
   const [set, setSet] = useState('');
@@ -101,10 +102,10 @@ export function Vault({ selectionActions }: VaultProps = {}) {
   };
   const list = useQuery(collectionQuery(params));
   const data = list.data;
-  // Two rows at once, then a row per frame: a full page drawn in one go was one long task on a
-  // phone (hooks/use-progressive-count.ts).
-  const [columns] = useState(() => gridColumnsAt(window.innerWidth, 1280));
-  const shown = useProgressiveCount(data?.items.length ?? 0, columns * 2, columns);
+  // Two rows at once, then the rest in the background: a full page drawn in one go was one long
+  // task on a phone (hooks/use-grid-columns.ts).
+  const columns = useGridColumns(1280);
+  const shown = useShownCount(data?.items.length ?? 0, columns * 2);
 
   // Selection survives paging; cards that left the vault drop out when the list refreshes.
   const [selected, setSelected] = useState<Map<string, OwnedCard>>(new Map());
@@ -123,7 +124,9 @@ export function Vault({ selectionActions }: VaultProps = {}) {
     });
   }, [data]);
 
-  const [detail, setDetail] = useState<string | null>(null);
+  const [ownDetail, setOwnDetail] = useState<string | null>(null);
+  const detail = onOpenCardChange ? (openCard ?? null) : ownDetail;
+  const setDetail = onOpenCardChange ?? setOwnDetail;
   // Once shown, the detail dialog stays mounted, so closing it behaves as a dialog always has.
   const [detailShown, setDetailShown] = useState(false);
   if (detail && !detailShown) setDetailShown(true);
@@ -277,7 +280,7 @@ export function Vault({ selectionActions }: VaultProps = {}) {
               <div className="space-y-4">
                 {statsAndFilters}
                 <Button className="w-full" onClick={() => filters.setOpen(false)}>
-                  {data ? `Show ${data.total} card${data.total === 1 ? '' : 's'}` : 'Done'}
+                  {data ? `Show ${plural(data.total, 'card')}` : 'Done'}
                 </Button>
               </div>
             </Sheet>
@@ -415,6 +418,7 @@ export function Vault({ selectionActions }: VaultProps = {}) {
         <Suspense fallback={null}>
           <OwnedCardDialog
             ownedCardId={detail}
+            extras={cardExtras}
             onOpenChange={(o) => !o && setDetail(null)}
             onSell={(id) => {
               setDetail(null);

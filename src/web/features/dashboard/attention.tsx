@@ -2,8 +2,10 @@ import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import type { Dashboard } from '@shared/contracts/dashboard';
 import { SHIPMENT_STATUS_LABEL, SHIPMENT_STATUSES, type ShipmentStatus } from '@shared/contracts/shipping';
+import { KIND_HOUSE_ACCOUNTS, LEDGER_KIND_LABELS, LEDGER_KINDS, type LedgerKind } from '@shared/contracts/wallet';
 import { Badge, cn } from '@web/components/ui';
 import { formatAge } from './format';
+import { plural, verb } from '@web/lib/format';
 
 type Attention = Dashboard['attention'];
 
@@ -49,7 +51,7 @@ function Stock({ items }: { items: Attention['stock'] }) {
                 <Badge tone="danger">Sold out</Badge>
               ) : (
                 <Badge tone="warning">
-                  Low: {s.remaining} {s.kind === 'class' ? (s.remaining === 1 ? 'copy' : 'copies') : s.remaining === 1 ? 'pack' : 'packs'} left
+                  Low: {s.kind === 'class' ? plural(s.remaining, 'copy', 'copies') : plural(s.remaining, 'pack')} left
                 </Badge>
               )}
             </li>
@@ -105,7 +107,7 @@ function Drops({ items, now }: { items: Attention['dropsClosingSoon']; now: numb
               </Link>
               <span className="block text-zinc-400">
                 {Date.parse(d.closesAt) <= now ? 'closing now' : `closes in ${formatAge(Math.round((Date.parse(d.closesAt) - now) / 1000))}`} ·{' '}
-                {d.entries.toLocaleString('en-US')} {d.entries === 1 ? 'entry' : 'entries'}
+                {plural(d.entries, 'entry', 'entries')}
               </span>
             </li>
           ))}
@@ -127,7 +129,7 @@ function FailedMail({ mail }: { mail: Attention['failedMail'] }) {
               <span className="block font-medium break-words text-zinc-100">{m.subject}</span>
               <span className="block break-all text-zinc-400">to {m.to}</span>
               <span className="block text-zinc-400">
-                {m.attempts} {m.attempts === 1 ? 'attempt' : 'attempts'}, last {dateTime.format(new Date(m.failedAt))}
+                {plural(m.attempts, 'attempt')}, last {dateTime.format(new Date(m.failedAt))}
               </span>
               {m.lastError ? <span className="block break-words text-red-200">{m.lastError}</span> : null}
             </li>
@@ -139,14 +141,60 @@ function FailedMail({ mail }: { mail: Attention['failedMail'] }) {
   );
 }
 
-function Reconciliation({ rec }: { rec: Attention['reconciliation'] }) {
+interface Misrouted {
+  entryId: string;
+  kind: string;
+  account: string;
+  amountCents?: number;
+}
+
+/** The misrouted entries a routing check found (its details are free-form JSON, so read them defensively). */
+export function misroutedEntries(details: Record<string, unknown>): Misrouted[] {
+  const list = Array.isArray(details.entries) ? (details.entries as unknown[]) : [];
+  return list.flatMap((e) => {
+    const o = e as Partial<Misrouted> | null;
+    return o && typeof o.entryId === 'string' && typeof o.kind === 'string' && typeof o.account === 'string' ? [o as Misrouted] : [];
+  });
+}
+
+const isLedgerKind = (k: string): k is LedgerKind => (LEDGER_KINDS as readonly string[]).includes(k);
+
+/** Entries whose house leg sits on an account their kind may not touch: one line each, with where it should have gone. */
+function MisroutedList({ details }: { details: Record<string, unknown> }) {
+  const entries = misroutedEntries(details);
+  const total = typeof details.misrouted === 'number' ? details.misrouted : entries.length;
+  return (
+    <div className="mt-1">
+      <p className="text-zinc-300">
+        {plural(total, 'entry', 'entries')} {verb(total, 'was', 'were')} posted to a house account its kind may not touch. Correct each with a reversing entry and
+        find what wrote it outside the wallet.
+      </p>
+      <ul aria-label="Misrouted entries" className="mt-1 divide-y divide-white/5">
+        {entries.map((e) => (
+          <li key={`${e.entryId}-${e.account}`} className="min-w-0 py-1.5" data-entry-id={e.entryId}>
+            <span className="block text-zinc-100">
+              {isLedgerKind(e.kind) ? LEDGER_KIND_LABELS[e.kind] : e.kind} posted to <code className="text-red-200">{e.account}</code>
+            </span>
+            <span className="block break-all text-xs text-zinc-400">entry {e.entryId}</span>
+            {isLedgerKind(e.kind) ? (
+              <span className="block text-xs text-zinc-400">allowed: {KIND_HOUSE_ACCOUNTS[e.kind].join(', ')}</span>
+            ) : null}
+          </li>
+        ))}
+        {total > entries.length ? <li className="py-1.5 text-zinc-400">and {total - entries.length} more</li> : null}
+      </ul>
+    </div>
+  );
+}
+
+export function Reconciliation({ rec }: { rec: Attention['reconciliation'] }) {
   return (
     <Block id="attention-books" title="Reconciliation">
       <p className="flex flex-wrap items-center gap-2">
         {rec.status === 'ok' ? (
           <Badge tone="success">Books balance</Badge>
         ) : rec.status === 'failed' ? (
-          <Badge tone="danger">{rec.failures.length === 1 ? '1 check failed' : `${rec.failures.length} checks failed`}</Badge>
+          <Badge tone="danger">{plural(rec.failures.length, 'check')} failed</Badge>
         ) : (
           <Badge tone="warning">Never run</Badge>
         )}
@@ -157,9 +205,13 @@ function Reconciliation({ rec }: { rec: Attention['reconciliation'] }) {
           {rec.failures.map((f) => (
             <li key={f.name} className="min-w-0">
               <span className="block font-medium text-red-200">{f.name}</span>
-              <pre tabIndex={0} role="region" aria-label={`What ${f.name} found`} className="mt-1 max-h-40 overflow-auto rounded-lg bg-black/30 p-2 text-xs break-all whitespace-pre-wrap text-zinc-300">
-                {JSON.stringify(f.details, null, 2)}
-              </pre>
+              {f.name === 'entries_on_allowed_accounts' ? (
+                <MisroutedList details={f.details} />
+              ) : (
+                <pre tabIndex={0} role="region" aria-label={`What ${f.name} found`} className="mt-1 max-h-40 overflow-auto rounded-lg bg-black/30 p-2 text-xs break-all whitespace-pre-wrap text-zinc-300">
+                  {JSON.stringify(f.details, null, 2)}
+                </pre>
+              )}
             </li>
           ))}
         </ul>

@@ -2,7 +2,7 @@ import { useId } from 'react';
 import { Area, AreaChart, Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { SeriesPoint } from '@shared/contracts/dashboard';
 import { formatMoney } from '@shared/money';
-import { bucketLabel, seriesSummary } from './format';
+import { bucketLabel, marginSummary, seriesSummary } from './format';
 
 /**
  * The dashboard's charts over time. This module is the only importer of recharts and is loaded
@@ -13,7 +13,7 @@ import { bucketLabel, seriesSummary } from './format';
  * summary and a visually hidden table carries every value.
  */
 
-type Key = 'salesCents' | 'buybackCents' | 'opens' | 'signUps';
+type Key = 'salesCents' | 'buybackCents' | 'opens' | 'signUps' | 'grossMarginCents';
 
 const AXIS = { stroke: '#71717a', fontSize: 12 };
 const GRID = 'rgba(255,255,255,0.08)';
@@ -84,6 +84,7 @@ export default function DashboardCharts({ series, bucket, currency }: { series: 
   const data = series.map((p) => ({ ...p, label: bucketLabel(p.start, bucket) }));
   const salesSummary = `${seriesSummary(series, 'salesCents', 'Pack sales', money, bucket)} ${seriesSummary(series, 'buybackCents', 'Buyback paid', money, bucket)}`;
   const common = { data, accessibilityLayer: false, margin: { top: 4, right: 8, bottom: 0, left: 0 } };
+  const marginData = data.map((p) => ({ ...p, gain: Math.max(0, p.grossMarginCents), loss: Math.min(0, p.grossMarginCents) }));
   const x = <XAxis dataKey="label" tick={AXIS} stroke={AXIS.stroke} minTickGap={16} tickLine={false} />;
 
   return (
@@ -109,6 +110,26 @@ export default function DashboardCharts({ series, bucket, currency }: { series: 
             <Area isAnimationActive={false} type="monotone" dataKey="salesCents" name="Pack sales" stroke="#a78bfa" fill="#a78bfa" fillOpacity={0.2} strokeWidth={2} />
             <Area isAnimationActive={false} type="monotone" dataKey="buybackCents" name="Buyback paid" stroke="#fbbf24" fill="#fbbf24" fillOpacity={0.15} strokeWidth={2} />
           </AreaChart>
+        </ChartFrame>
+      </div>
+      <div className="min-w-0 lg:col-span-2">
+        <ChartFrame
+          title="Gross margin"
+          summary={marginSummary(series, money, bucket)}
+          series={series}
+          bucket={bucket}
+          columns={[{ key: 'grossMarginCents', label: 'Gross margin', fmt: money }]}
+        >
+          {/* Gains and losses as two series stacked on zero: the legend names the losses in words. */}
+          <BarChart {...common} data={marginData} stackOffset="sign">
+            <CartesianGrid stroke={GRID} vertical={false} />
+            {x}
+            <YAxis tick={AXIS} stroke={AXIS.stroke} tickFormatter={axisMoney} width={56} tickLine={false} />
+            <Tooltip {...TOOLTIP} formatter={(v) => money(Number(v))} />
+            <Legend wrapperStyle={{ fontSize: 12, color: '#d4d4d8' }} />
+            <Bar isAnimationActive={false} dataKey="gain" stackId="margin" name="Gross margin" fill="#34d399" />
+            <Bar isAnimationActive={false} dataKey="loss" stackId="margin" name="Loss" fill="#f87171" />
+          </BarChart>
         </ChartFrame>
       </div>
       <ChartFrame

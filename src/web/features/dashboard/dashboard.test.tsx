@@ -1,11 +1,13 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DASHBOARD_PRESETS, DRIFT_MIN_OPENS } from '@shared/contracts/dashboard';
+import { DASHBOARD_PRESETS, DRIFT_MIN_OPENS, type ProductReturn } from '@shared/contracts/dashboard';
 import { ApiClientError } from '@web/lib/api';
+import { Reconciliation } from './attention';
 import { loadErrorText } from './dashboard';
 import { FigureCard } from './figure-cards';
-import { delta, deltaSentence, deltaTone, driftState, formatAge, formatBps, formatPercent, formatZ, seriesSummary, sortProducts } from './format';
-import { DriftBadge } from './product-returns';
+import { delta, deltaSentence, deltaTone, driftState, formatAge, formatBps, formatPercent, formatZ, lossReason, marginSummary, seriesSummary, sortProducts } from './format';
+import { DriftBadge, MarginBadge } from './product-returns';
+import { RESULT_LINES, ResultStatement } from './result-statement';
 import { checkRange, parseDashboardSearch, serverRangeErrors } from './range';
 import { RangePicker } from './range-picker';
 import { SEARCH_PRESETS } from './search';
@@ -135,5 +137,70 @@ describe('period picker', () => {
     expect(loadErrorText(new ApiClientError(0, 'network_error', 'x'))).toMatch(/Check your connection/);
     expect(loadErrorText(new ApiClientError(403, 'forbidden' as never, 'x'))).toMatch(/two-factor/);
     expect(loadErrorText(new ApiClientError(500, 'internal_error' as never, 'x'))).toMatch(/Try again/);
+  });
+});
+
+describe('reconciliation findings', () => {
+  it('lists each misrouted entry with its kind, the account it hit and where it may go', () => {
+    const rec = {
+      status: 'failed' as const,
+      checkedAt: '2025-03-11T11:00:00.000Z',
+      failures: [
+        {
+          name: 'entries_on_allowed_accounts',
+          ok: false,
+          details: { misrouted: 2, entries: [{ entryId: 'e-1', kind: 'shipping_fee', account: 'pack_sales', amountCents: 250 }, { bogus: true }] },
+        },
+      ],
+    };
+    render(<Reconciliation rec={rec} />);
+    const list = screen.getByRole('list', { name: 'Misrouted entries' });
+    const item = within(list).getAllByRole('listitem')[0]!;
+    expect(item.textContent).toContain('Shipping fee posted to pack_sales');
+    expect(item.textContent).toContain('entry e-1');
+    expect(item.textContent).toContain('allowed: shipping_fees');
+    // The count says two; the second row was not readable, so "and 1 more".
+    expect(within(list).getByText('and 1 more')).toBeTruthy();
+    expect(screen.getByText(/2 entries were posted to a house account its kind may not touch/)).toBeTruthy();
+  });
+});
+
+describe('result and margin', () => {
+  it('shows every line of the result with its definition, and a negative margin as a loss in words', () => {
+    const { result } = sampleDashboard();
+    render(<ResultStatement result={result} />);
+    const rows = screen.getAllByRole('row').slice(1);
+    expect(rows.map((r) => r.getAttribute('data-line'))).toEqual(RESULT_LINES.map((l) => l.key));
+    const revenue = rows.find((r) => r.getAttribute('data-line') === 'revenueCents')!;
+    expect(within(revenue).getByText(/Packs opened, at the price paid, less promo credit/)).toBeTruthy();
+    expect(within(revenue).getByText('$965.00')).toBeTruthy();
+    // Costs read as deductions; a negative subtotal says "Loss" as well as turning red.
+    const cost = rows.find((r) => r.getAttribute('data-line') === 'cardCostCents')!;
+    expect(within(cost).getByText('-$920.00')).toBeTruthy();
+    const margin = rows.find((r) => r.getAttribute('data-line') === 'grossMarginCents')!;
+    const cells = within(margin).getAllByRole('cell');
+    expect(cells[0]!.textContent).toBe('-$11.00Loss');
+    expect(cells[1]!.textContent).toBe('$96.00');
+    expect(within(margin).getByText('Margin: -1.14% this period, 9.70% before')).toBeTruthy();
+  });
+
+  it('says in words how many buckets of the margin chart lost money', () => {
+    const d = sampleDashboard();
+    expect(marginSummary(d.series, usd, 'day')).toBe('Gross margin: $56.00 in total; 2 days at a loss.');
+    expect(marginSummary(d.series.slice(2), usd, 'hour')).toBe('Gross margin: $80.00 in total; no hour at a loss.');
+    expect(marginSummary([], usd, 'day')).toBe('Gross margin: no data for this period.');
+  });
+
+  it('marks a product as a loss in words, saying why', () => {
+    const [fair, high, few] = sampleDashboard().products as [ProductReturn, ProductReturn, ProductReturn];
+    expect(lossReason(fair)).toBeNull();
+    expect(lossReason(high)).toMatch(/realised return over 100%/);
+    expect(lossReason({ ...few, cardCostCents: 1_000 })).toMatch(/gross margin is below zero/);
+    render(<MarginBadge product={high} />);
+    expect(screen.getByText('Loss')).toBeTruthy();
+    expect(screen.getByText(/handed out more card value than they sold for/)).toBeTruthy();
+    cleanup();
+    render(<MarginBadge product={fair} />);
+    expect(screen.getByText('Profit')).toBeTruthy();
   });
 });

@@ -7,7 +7,8 @@ import { ApiClientError } from '@web/lib/api';
 import { dashboardQuery } from './api';
 import { AttentionLists } from './attention';
 import { FigureCards, FigureCardsSkeleton } from './figure-cards';
-import { ProductReturns } from './product-returns';
+import { ProductMargins, ProductReturns } from './product-returns';
+import { ResultStatement } from './result-statement';
 import { checkRange, parseDashboardSearch, PRESET_LABEL, serverRangeErrors, type DashboardSearch } from './range';
 import { RangePicker } from './range-picker';
 
@@ -128,6 +129,18 @@ export function AdminDashboard() {
         <div className={updating ? 'space-y-8 opacity-70 transition-opacity' : 'space-y-8'} aria-busy={updating || undefined}>
           <Section id="dash-figures" title="Key figures" description="Each against the period of the same length just before it.">
             <FigureCards figures={data.figures} />
+          </Section>
+
+          <Section
+            id="dash-result"
+            title="Result"
+            description="Revenue, the cost of the cards handed out and the margin left, against the previous period. Each line says what it counts."
+          >
+            <ResultStatement result={data.result} />
+          </Section>
+
+          <Section id="dash-margins" title="Margin by product" description="What each product’s packs sold for, against the cards they handed out.">
+            <ProductMargins products={data.products} />
           </Section>
 
           <Section id="dash-attention" title="Needs attention">

@@ -9,6 +9,9 @@ const TONE = {
   neutral: 'text-zinc-400',
 } as const;
 
+/** Figures that are a result: below zero they are a loss, said in words as well as red. */
+const LOSS_FIGURES = new Set<DashboardFigure>(['grossMarginCents', 'netResultCents']);
+
 /** One key figure: the period's value, the previous period's, and the change with a sentence for screen readers. */
 export function FigureCard({ figure, value }: { figure: DashboardFigure; value: Compared }) {
   const currency = useCurrency();
@@ -25,10 +28,11 @@ export function FigureCard({ figure, value }: { figure: DashboardFigure; value: 
       <div
         className={cn(
           'mt-1 text-xl font-semibold break-words sm:text-2xl tabular-nums',
-          figure === 'netResultCents' && value.current < 0 ? 'text-red-200' : 'text-white',
+          LOSS_FIGURES.has(figure) && value.current < 0 ? 'text-red-200' : 'text-white',
         )}
       >
         {fmt(value.current)}
+        {LOSS_FIGURES.has(figure) && value.current < 0 ? <span className="ml-2 align-middle text-xs font-medium text-red-200">Loss</span> : null}
       </div>
       <div className="mt-1 flex flex-wrap items-center gap-x-1.5 text-xs">
         <span aria-hidden="true" className={cn('inline-flex items-center gap-0.5 font-medium', TONE[tone])}>

@@ -1,5 +1,6 @@
-import { DRIFT_MIN_OPENS, DRIFT_Z, type DashboardFigure, type ProductReturn, type SeriesPoint } from '@shared/contracts/dashboard';
+import { DRIFT_MIN_OPENS, DRIFT_Z, type DashboardFigure, type PeriodResult, type ProductReturn, type SeriesPoint } from '@shared/contracts/dashboard';
 import { formatMoney } from '@shared/money';
+import { plural } from '@web/lib/format';
 
 /** How each key figure reads, and which way is good for the shop. */
 export interface FigureMeta {
@@ -10,18 +11,38 @@ export interface FigureMeta {
   hint: string;
 }
 
+/**
+ * What each line of the result means, shown as help text beside it (the definitions of
+ * periodResultSchema, in the words an admin reads).
+ */
+export const RESULT_HELP: Record<keyof PeriodResult, string> = {
+  packRevenueCents: 'The price paid for each pack opened in the period. A pack counts when it is opened, the moment its cards are handed out; packs bought and not yet opened are not revenue yet.',
+  promoCents: 'Credit given by promo codes and deposit bonuses: money players spend without having paid it, so it comes off revenue.',
+  revenueCents: 'Packs opened, at the price paid, less promo credit. Deposits and their refunds are not revenue.',
+  cardCostCents: 'The cards drawn from those packs, at their value when they were pulled (at cost where a cost is recorded).',
+  buybackPaidCents: 'Paid to players for cards from packs sold back.',
+  returnedToStockCents: 'Cards from packs back in stock: sold back (at their market value on the sale) or revoked (at their value when pulled). Offsets the cost of cards.',
+  grossMarginCents: 'Revenue, less the cost of cards and buyback paid, plus the value of cards back in stock.',
+  marginBps: 'Gross margin as a share of revenue.',
+  shippingNetCents: 'Shipping fees charged, less shipping refunds.',
+  referralCents: 'Referral rewards and shares paid, less any taken back.',
+  giveawaysCents: 'Drop prizes and admin grants at their value when awarded, plus buyback paid for them, less their value back in stock.',
+  adjustmentsCents: 'Admin balance adjustments: credits to players less debits.',
+  chargebackCents: 'Deposits charged back after the money was spent.',
+  netResultCents: 'Gross margin, plus shipping, less referral rewards, giveaways, adjustments and chargebacks.',
+};
+
 export const FIGURE_META: Record<DashboardFigure, FigureMeta> = {
   depositsCents: { label: 'Deposits', kind: 'money', hint: 'Money players added to their wallets.' },
-  packSalesCents: { label: 'Pack sales', kind: 'money', hint: 'Packs bought, after promo discounts.' },
+  packSalesCents: { label: 'Pack sales', kind: 'money', hint: 'Money taken for packs bought, opened or not (promo credit spent on packs included).' },
   buybackPaidCents: { label: 'Buyback paid', kind: 'money', cost: true, hint: 'Paid to players for cards sold back.' },
   promoCostCents: { label: 'Promo cost', kind: 'money', cost: true, hint: 'Discounts and credit given by promo codes.' },
   referralCostCents: { label: 'Referral cost', kind: 'money', cost: true, hint: 'Rewards and shares paid for referrals.' },
   shippingFeesCents: { label: 'Shipping fees', kind: 'money', hint: 'Fees charged for shipments.' },
-  netResultCents: {
-    label: 'Net result',
-    kind: 'money',
-    hint: 'Pack sales and shipping fees, less buyback, promo, referral, shipping refunds and chargeback losses.',
-  },
+  revenueCents: { label: 'Revenue', kind: 'money', hint: RESULT_HELP.revenueCents },
+  cardCostCents: { label: 'Cost of cards', kind: 'money', cost: true, hint: RESULT_HELP.cardCostCents },
+  grossMarginCents: { label: 'Gross margin', kind: 'money', hint: RESULT_HELP.grossMarginCents },
+  netResultCents: { label: 'Net result', kind: 'money', hint: RESULT_HELP.netResultCents },
   opens: { label: 'Pack opens', kind: 'count', hint: 'Packs opened.' },
   activeUsers: { label: 'Active users', kind: 'count', hint: 'Signed in, deposited, bought or opened.' },
   signUps: { label: 'Sign-ups', kind: 'count', hint: 'New accounts.' },
@@ -160,4 +181,20 @@ export function seriesSummary(
   const unit = bucket === 'hour' ? 'hour' : 'day';
   if (total === 0) return `${label}: none in this period.`;
   return `${label}: ${fmt(total)} in total; the busiest ${unit} was ${bucketLabel(peak.start, bucket)} with ${fmt(peak[key])}.`;
+}
+
+/** Why a product is a loss, in words (null when it is not). */
+export function lossReason(p: Pick<ProductReturn, 'loss' | 'cardCostCents' | 'salesCents' | 'grossMarginCents'>): string | null {
+  if (!p.loss) return null;
+  if (p.cardCostCents > p.salesCents) return 'Loss: its packs handed out more card value than they sold for (a realised return over 100%).';
+  return 'Loss: its gross margin is below zero after buyback.';
+}
+
+/** The margin chart's accessible name: the total, and how many buckets lost money (in words, not colour). */
+export function marginSummary(series: readonly SeriesPoint[], fmt: (n: number) => string, bucket: 'hour' | 'day'): string {
+  if (!series.length) return 'Gross margin: no data for this period.';
+  const total = series.reduce((s, p) => s + p.grossMarginCents, 0);
+  const losing = series.filter((p) => p.grossMarginCents < 0).length;
+  const unit = bucket === 'hour' ? 'hour' : 'day';
+  return `Gross margin: ${fmt(total)} in total; ${losing === 0 ? `no ${unit} at a loss` : `${plural(losing, unit)} at a loss`}.`;
 }

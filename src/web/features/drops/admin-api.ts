@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { Card, Upload } from '@shared/contracts/catalog';
+import type { Upload } from '@shared/contracts/catalog';
 import type {
   AdminDrop,
   CreateDropInput,
@@ -12,7 +12,6 @@ import type {
   adminDropDetailSchema,
   adminDropEntriesSchema,
   adminDropListSchema,
-  dropTemplateListSchema,
 } from '@shared/contracts/drops';
 import { api } from '@web/lib/api';
 
@@ -29,13 +28,6 @@ export interface AdminDropListParams {
   pageSize: number;
 }
 
-const qs = (params: object) => {
-  const u = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '' && v !== null) u.set(k, String(v));
-  const s = u.toString();
-  return s ? `?${s}` : '';
-};
-const enc = encodeURIComponent;
 
 export const adminDropKeys = {
   all: ['admin', 'drops'] as const,
@@ -49,7 +41,7 @@ export const adminDropKeys = {
 export const adminDropsQuery = (p: AdminDropListParams) =>
   queryOptions({
     queryKey: adminDropKeys.list(p),
-    queryFn: ({ signal }) => api.get<AdminDropList>(`/api/admin/drops${qs(p)}`, { signal }),
+    queryFn: ({ signal }) => api.get('/api/admin/drops', { query: p, signal }),
     placeholderData: keepPreviousData,
   });
 
@@ -57,7 +49,7 @@ export const adminDropsQuery = (p: AdminDropListParams) =>
 export const adminDropQuery = (id: string) =>
   queryOptions({
     queryKey: adminDropKeys.one(id),
-    queryFn: ({ signal }) => api.get<AdminDropDetail>(`/api/admin/drops/${enc(id)}`, { signal }),
+    queryFn: ({ signal }) => api.get('/api/admin/drops/{id}', { path: { id }, signal }),
     refetchInterval: (q) => {
       const s = q.state.data?.drop.status;
       return s === 'open' || s === 'drawing' || s === 'scheduled' ? 15_000 : false;
@@ -69,13 +61,13 @@ export const ENTRIES_PAGE_SIZE = 50;
 export const adminDropEntriesQuery = (id: string, page: number) =>
   queryOptions({
     queryKey: adminDropKeys.entries(id, page),
-    queryFn: ({ signal }) => api.get<AdminDropEntries>(`/api/admin/drops/${enc(id)}/entries${qs({ page, pageSize: ENTRIES_PAGE_SIZE })}`, { signal }),
+    queryFn: ({ signal }) => api.get('/api/admin/drops/{id}/entries', { path: { id }, query: { page, pageSize: ENTRIES_PAGE_SIZE }, signal }),
     placeholderData: keepPreviousData,
   });
 
 export const dropTemplatesQuery = queryOptions({
   queryKey: adminDropKeys.templates,
-  queryFn: ({ signal }) => api.get<z.infer<typeof dropTemplateListSchema>>('/api/admin/drop-templates', { signal }),
+  queryFn: ({ signal }) => api.get('/api/admin/drop-templates', { signal }),
 });
 
 /** Active cards with stock matching a search, for the prize picker (the admin card list API). */
@@ -83,10 +75,7 @@ export const prizeCardSearchQuery = (q: string) =>
   queryOptions({
     queryKey: adminDropKeys.cardSearch(q),
     queryFn: ({ signal }) =>
-      api.get<{ items: Card[]; total: number }>(
-        `/api/admin/catalog/cards${qs({ q: q || undefined, active: 'true', stock: 'in', sort: q ? 'name' : 'value_desc', pageSize: 8 })}`,
-        { signal },
-      ),
+      api.get('/api/admin/catalog/cards', { query: { q: q || undefined, active: 'true', stock: 'in', sort: q ? 'name' : 'value_desc', pageSize: 8 }, signal }),
     placeholderData: keepPreviousData,
     staleTime: 10_000,
   });
@@ -104,7 +93,7 @@ function useInvalidateDrops() {
 export function useCreateDrop() {
   const invalidate = useInvalidateDrops();
   return useMutation({
-    mutationFn: (input: CreateDropInput) => api.post<AdminDropDetail>('/api/admin/drops', input),
+    mutationFn: (input: CreateDropInput) => api.post('/api/admin/drops', { body: input }),
     onSuccess: invalidate,
   });
 }
@@ -113,7 +102,7 @@ export function useUpdateDrop(id: string) {
   const qc = useQueryClient();
   const invalidate = useInvalidateDrops();
   return useMutation({
-    mutationFn: (patch: UpdateDropInput) => api.patch<AdminDropDetail>(`/api/admin/drops/${enc(id)}`, patch),
+    mutationFn: (patch: UpdateDropInput) => api.patch('/api/admin/drops/{id}', { path: { id }, body: patch }),
     onSuccess: (r) => {
       qc.setQueryData(adminDropKeys.one(id), r);
       invalidate();
@@ -125,7 +114,7 @@ export function useCancelDrop(id: string) {
   const qc = useQueryClient();
   const invalidate = useInvalidateDrops();
   return useMutation({
-    mutationFn: () => api.post<AdminDropDetail>(`/api/admin/drops/${enc(id)}/cancel`, {}),
+    mutationFn: () => api.post('/api/admin/drops/{id}/cancel', { path: { id } }),
     onSuccess: (r) => {
       qc.setQueryData(adminDropKeys.one(id), r);
       invalidate();
@@ -136,7 +125,7 @@ export function useCancelDrop(id: string) {
 export function useCreateTemplate() {
   const invalidate = useInvalidateDrops();
   return useMutation({
-    mutationFn: (input: CreateDropTemplateInput) => api.post<{ template: DropTemplate }>('/api/admin/drop-templates', input),
+    mutationFn: (input: CreateDropTemplateInput) => api.post('/api/admin/drop-templates', { body: input }),
     onSuccess: invalidate,
   });
 }
@@ -145,7 +134,7 @@ export function useUpdateTemplate() {
   const invalidate = useInvalidateDrops();
   return useMutation({
     mutationFn: ({ id, patch }: { id: string; patch: UpdateDropTemplateInput }) =>
-      api.patch<{ template: DropTemplate }>(`/api/admin/drop-templates/${enc(id)}`, patch),
+      api.patch('/api/admin/drop-templates/{id}', { path: { id }, body: patch }),
     onSuccess: invalidate,
   });
 }
@@ -153,7 +142,7 @@ export function useUpdateTemplate() {
 export function useDeleteTemplate() {
   const invalidate = useInvalidateDrops();
   return useMutation({
-    mutationFn: (id: string) => api.delete<void>(`/api/admin/drop-templates/${enc(id)}`),
+    mutationFn: (id: string) => api.delete('/api/admin/drop-templates/{id}', { path: { id } }),
     onSuccess: invalidate,
   });
 }
@@ -161,5 +150,5 @@ export function useDeleteTemplate() {
 export async function uploadDropImage(file: File): Promise<Upload> {
   const fd = new FormData();
   fd.append('file', file);
-  return (await api.post<{ upload: Upload }>('/api/admin/uploads', fd)).upload;
+  return (await api.post('/api/admin/uploads', { body: fd })).upload;
 }

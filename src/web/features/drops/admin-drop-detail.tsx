@@ -7,6 +7,7 @@ import { errorText } from '@web/lib/api-errors';
 import { ENTRIES_PAGE_SIZE, adminDropEntriesQuery, adminDropQuery, useCancelDrop, type AdminDrop } from './admin-api';
 import { DropForm } from './admin-drop-form';
 import { DROP_STATUS_LABEL, DropStatusBadge, LoadError, formatDateTime } from './admin-parts';
+import { plural, verb } from '@web/lib/format';
 
 /** /admin/daily/{id}: the drop, its edit form while it may change, cancel, the entries, the proof and the winners. */
 export function AdminDropScreen({ id }: { id: string }) {
@@ -21,7 +22,7 @@ export function AdminDropScreen({ id }: { id: string }) {
         <DropStatusBadge status={d.status} />
         <h2 className="text-lg font-semibold text-white">{d.title}</h2>
         <span className="text-sm text-zinc-300">
-          {d.entryCount} entr{d.entryCount === 1 ? 'y' : 'ies'} · {d.winnerCount} winner{d.winnerCount === 1 ? '' : 's'}
+          {plural(d.entryCount, 'entry', 'entries')} · {plural(d.winnerCount, 'winner')}
           {d.templateId ? ' · from a recurring drop' : ''}
         </span>
         {editable ? (
@@ -60,7 +61,7 @@ function CancelDrop({ drop: d }: { drop: AdminDrop }) {
     <ConfirmDialog
       trigger={<Button variant="danger">Cancel drop</Button>}
       title={`Cancel “${d.title}”?`}
-      description={`Nobody can enter it any more and nothing is drawn. Its ${units} prize card${units === 1 ? '' : 's'} go back to stock.${d.entryCount ? ` The ${d.entryCount} entrant${d.entryCount === 1 ? '' : 's'} see it as cancelled.` : ''}`}
+      description={`Nobody can enter it any more and nothing is drawn. Its ${plural(units, 'prize card')} ${verb(units, 'goes', 'go')} back to stock.${d.entryCount ? ` The ${plural(d.entryCount, 'entrant')} ${verb(d.entryCount, 'sees', 'see')} it as cancelled.` : ''}`}
       confirmLabel="Cancel drop"
       cancelLabel="Keep it"
       variant="danger"
@@ -229,7 +230,7 @@ function Entries({ id, drawn }: { id: string; drawn: boolean }) {
               </TBody>
             </Table>
             <p className="mt-3 text-sm text-zinc-400" aria-live="polite">
-              {data.total} entr{data.total === 1 ? 'y' : 'ies'}
+              {plural(data.total, 'entry', 'entries')}
             </p>
             <Pagination page={page} pageCount={Math.max(1, Math.ceil(data.total / ENTRIES_PAGE_SIZE))} onPageChange={setPage} label="Entry pages" />
           </>

@@ -18,7 +18,7 @@ import { Button, Checkbox, FieldError, FileButton, FormField, Input, Label, Mone
 import { ApiClientError } from '@web/lib/api';
 import { applyServerFields, errorText } from '@web/lib/api-errors';
 import { prizeCardSearchQuery, uploadDropImage, useCreateDrop, useCreateTemplate, useUpdateDrop } from './admin-api';
-import { LOCAL_ZONE, fromLocalInput, toLocalInput } from './admin-parts';
+import { LOCAL_ZONE, fromLocalInput, toLocalInput } from '@web/lib/datetime-local';
 
 /**
  * The drop form: a new drop (once, or a recurring daily template) or an existing drop's edit.

@@ -26,6 +26,7 @@ import { useUrlState } from '@web/lib/url-state';
 import { adminDropsQuery, dropTemplatesQuery, useDeleteTemplate, useUpdateTemplate } from './admin-api';
 import { DropForm } from './admin-drop-form';
 import { DROP_STATUS_LABEL, DropStatusBadge, LoadError, formatDateTime } from './admin-parts';
+import { plural } from '@web/lib/format';
 
 const PAGE_SIZE = 20;
 const URL_DEFAULTS = { status: '', page: '1' };
@@ -174,7 +175,7 @@ function RecurringDrops() {
                     {t.title} {t.active ? <Badge tone="success">Active</Badge> : <Badge tone="neutral">Paused</Badge>}
                   </p>
                   <p className="text-sm text-zinc-400">
-                    Opens {t.openTime} UTC for {t.durationMinutes} min · {t.winnerCount} winner{t.winnerCount === 1 ? '' : 's'} ·{' '}
+                    Opens {t.openTime} UTC for {t.durationMinutes} min · {plural(t.winnerCount, 'winner')} ·{' '}
                     {t.prizes.reduce((n, p) => n + p.quantity, 0)} prize cards a day
                   </p>
                 </div>

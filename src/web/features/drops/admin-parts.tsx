@@ -25,24 +25,6 @@ export function DropStatusBadge({ status }: { status: DropStatus }) {
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 export const formatDateTime = (iso: string) => dateTime.format(new Date(iso));
 
-/** ISO instant → a datetime-local value in the admin's own zone. */
-export function toLocalInput(iso: string): string {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return '';
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}`;
-}
-
-/** A datetime-local value (the admin's zone) → the instant the API takes; '' stays '' so the schema names the field. */
-export function fromLocalInput(local: string): string {
-  if (!local) return '';
-  const d = new Date(local);
-  return Number.isNaN(d.getTime()) ? local : d.toISOString();
-}
-
-/** The admin's zone, named in the date fields' hints so nobody guesses which clock they set. */
-export const LOCAL_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
-
 export function LoadError({ what, error, retry }: { what: string; error: unknown; retry: () => void }) {
   return (
     <Notice

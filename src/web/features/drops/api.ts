@@ -1,9 +1,8 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { DropDetail, DropEntry, DropList, DropProofDto, PublicDrop } from '@shared/contracts/drops';
+import type { DropDetail, DropEntry, DropList, PublicDrop } from '@shared/contracts/drops';
 import { api, ApiClientError } from '@web/lib/api';
 import { useRealtimeEvent } from '@web/lib/realtime';
 
-const enc = encodeURIComponent;
 
 /** Public and user reads of daily drops (the back office keeps its own keys under ['admin', …]). */
 export const dropKeys = {
@@ -24,14 +23,14 @@ export const PAST_PAGE_SIZE = 10;
 export const dropListQuery = (when: 'current' | 'past', page = 1, pageSize = when === 'past' ? PAST_PAGE_SIZE : 20) =>
   queryOptions({
     queryKey: dropKeys.list(when, page),
-    queryFn: ({ signal }) => api.get<DropList>(`/api/drops?when=${when}&page=${page}&pageSize=${pageSize}`, { signal }),
+    queryFn: ({ signal }) => api.get('/api/drops', { query: { when, page, pageSize }, signal }),
     placeholderData: keepPreviousData,
   });
 
 export const dropQuery = (id: string) =>
   queryOptions({
     queryKey: dropKeys.detail(id),
-    queryFn: ({ signal }) => api.get<DropDetail>(`/api/drops/${enc(id)}`, { signal }),
+    queryFn: ({ signal }) => api.get('/api/drops/{id}', { path: { id }, signal }),
     retry: retryServerErrors,
   });
 
@@ -39,7 +38,7 @@ export const dropQuery = (id: string) =>
 export const dropProofQuery = (id: string) =>
   queryOptions({
     queryKey: dropKeys.proof(id),
-    queryFn: ({ signal }) => api.get<DropProofDto>(`/api/drops/${enc(id)}/proof`, { signal }),
+    queryFn: ({ signal }) => api.get('/api/drops/{id}/proof', { path: { id }, signal }),
     staleTime: Infinity,
     retry: retryServerErrors,
   });
@@ -50,7 +49,7 @@ export const myEntryQuery = (id: string) =>
     queryKey: dropKeys.myEntry(id),
     queryFn: async ({ signal }): Promise<DropEntry | null> => {
       try {
-        return (await api.get<{ entry: DropEntry }>(`/api/drops/${enc(id)}/entries/me`, { signal })).entry;
+        return (await api.get('/api/drops/{id}/entries/me', { path: { id }, signal })).entry;
       } catch (err) {
         if (err instanceof ApiClientError && err.status === 404) return null;
         throw err;
@@ -74,7 +73,7 @@ export function useEnterDrop(id: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationKey: ['drops', 'enter', id],
-    mutationFn: () => api.post<{ entry: DropEntry; created: boolean; entryCount: number }>(`/api/drops/${enc(id)}/entries`),
+    mutationFn: () => api.post('/api/drops/{id}/entries', { path: { id } }),
     onSuccess: (r) => {
       qc.setQueryData(dropKeys.myEntry(id), r.entry);
       qc.setQueryData<DropDetail>(dropKeys.detail(id), (old) => (old ? { ...old, myEntry: r.entry } : old));

@@ -5,9 +5,10 @@ import type { ReactNode } from 'react';
 import { imageUrl } from '@shared/contracts/catalog-look';
 import type { DropDetail, DropEntry } from '@shared/contracts/drops';
 import { Button, buttonClasses, Notice, Panel, Skeleton, SkeletonText } from '@web/components/ui';
+import { useMoneyAction } from '@web/hooks/use-money-action';
 import { ApiClientError } from '@web/lib/api';
 import { errorText } from '@web/lib/api-errors';
-import { formatCount, formatDateTime } from '@web/lib/format';
+import { formatCount, formatDateTime, plural, pluralNoun } from '@web/lib/format';
 import { dropQuery, useDropsLiveUpdates, useEnterDrop } from './api';
 import { Countdown, DropCard, dropPhase, PhaseBadge, PrizeCards, useTicker, type DropPhase } from './parts';
 import { DropProofPanel } from './verify-drop';
@@ -99,7 +100,7 @@ export function DropView({ id, viewer }: { id: string; viewer: DropViewer | null
               <Gift aria-hidden="true" className="size-5 text-fuchsia-300" /> The prize{drop.prizes.length > 1 || (drop.prizes[0]?.quantity ?? 0) > 1 ? 's' : ''}
             </h2>
             <p className="text-sm text-zinc-400">
-              {drop.winnerCount} winner{drop.winnerCount === 1 ? '' : 's'}; each prize goes straight into its winner's vault.
+              {plural(drop.winnerCount, 'winner')}; each prize goes straight into its winner's vault.
             </p>
             <PrizeCards drop={drop} refs={d.refs} size="md" />
           </section>
@@ -139,11 +140,18 @@ function StatusBox({ detail, phase, now, entry, viewer }: { detail: DropDetail; 
       ) : null}
       <p className="flex items-center gap-2 text-sm text-zinc-300">
         <CalendarClock aria-hidden="true" className="size-4 shrink-0" />
-        {phase === 'upcoming'
-          ? `Opens ${formatDateTime(drop.opensAt)}, closes ${formatDateTime(drop.closesAt)}`
-          : phase === 'open'
-            ? `Closes ${formatDateTime(drop.closesAt)}`
-            : `Closed ${formatDateTime(drop.closesAt)}`}
+        <span>
+          {phase === 'upcoming' ? (
+            <>
+              Opens <time dateTime={drop.opensAt}>{formatDateTime(drop.opensAt)}</time>, closes{' '}
+            </>
+          ) : phase === 'open' ? (
+            'Closes '
+          ) : (
+            'Closed '
+          )}
+          <time dateTime={drop.closesAt}>{formatDateTime(drop.closesAt)}</time>
+        </span>
       </p>
       <p className="flex items-center gap-2 text-sm text-zinc-200">
         <Users aria-hidden="true" className="size-4 shrink-0" />
@@ -151,7 +159,7 @@ function StatusBox({ detail, phase, now, entry, viewer }: { detail: DropDetail; 
           <span className="font-semibold text-white tabular-nums" data-testid="entry-count">
             {formatCount(drop.entryCount)}
           </span>{' '}
-          {drop.entryCount === 1 ? 'entry' : 'entries'}
+          {pluralNoun(drop.entryCount, 'entry', 'entries')}
         </span>
       </p>
       <EnterArea detail={detail} phase={phase} entry={entry} viewer={viewer} />
@@ -162,6 +170,9 @@ function StatusBox({ detail, phase, now, entry, viewer }: { detail: DropDetail; 
 function EnterArea({ detail, phase, entry, viewer }: { detail: DropDetail; phase: DropPhase; entry: DropEntry | null; viewer: DropViewer | null }) {
   const drop = detail.drop;
   const enter = useEnterDrop(drop.id);
+  // Free and one per user on the server; the action still makes a double-click send one request.
+  const action = useMoneyAction((_: null, _key: string) => enter.mutateAsync());
+  const entering = action.busy || enter.isPending;
   const location = useLocation();
 
   if (entry) {
@@ -223,10 +234,10 @@ function EnterArea({ detail, phase, entry, viewer }: { detail: DropDetail; phase
       <Button
         size="lg"
         className="w-full"
-        onClick={() => enter.mutate()}
-        loading={enter.isPending}
+        onClick={(e) => void action.run(null, e).catch(() => undefined)}
+        loading={entering}
         loadingText="Entering…"
-        disabled={enter.isPending || needsEmail}
+        disabled={entering || needsEmail}
       >
         Enter, it's free
       </Button>
@@ -297,7 +308,7 @@ function Eligibility({ detail }: { detail: DropDetail }) {
         {drop.requireVerifiedEmail ? <li>A confirmed email address.</li> : null}
         {drop.minAccountAgeDays > 0 ? (
           <li>
-            An account at least {drop.minAccountAgeDays} day{drop.minAccountAgeDays === 1 ? '' : 's'} old.
+            An account at least {plural(drop.minAccountAgeDays, 'day')} old.
           </li>
         ) : null}
         <li>Not self-excluded and not suspended.</li>
@@ -320,12 +331,7 @@ function Result({ detail, entry }: { detail: DropDetail; entry: DropEntry | null
         <Trophy aria-hidden="true" className="size-5 text-gold-300" /> The result
       </h2>
       {detail.myWin ? (
-        <Notice tone="success" title="You won: it's in your vault">
-          Your prize went straight into your vault.{' '}
-          <Link to="/collect" className={link}>
-            Open your vault
-          </Link>
-        </Notice>
+        <WinCelebration card={drop.winners.find((w) => w.place === detail.myWin!.place)?.card ?? null} />
       ) : entry ? (
         <Notice tone="info" title="Not this time" live={false}>
           Your entry was in the draw but was not drawn. Check it below, and try the next drop.
@@ -356,5 +362,30 @@ function WinnerCards({ detail }: { detail: DropDetail }) {
         </li>
       ))}
     </ol>
+  );
+}
+
+/** A win is an event: the prize by name, a moment of gold (still for reduced motion), and the way to it. */
+function WinCelebration({ card }: { card: { id: string; name: string } | null }) {
+  return (
+    <div
+      role="status"
+      className="relative overflow-hidden rounded-2xl border border-gold-300/50 bg-gradient-to-br from-gold-400/25 via-fuchsia-500/15 to-violet-600/20 p-6 text-center"
+    >
+      <Trophy aria-hidden="true" className="mx-auto size-12 text-gold-300 motion-safe:animate-bounce" />
+      <p className="mt-3 text-xs font-semibold tracking-widest text-gold-200 uppercase">You won</p>
+      <h3 className="mt-1 text-2xl font-bold text-white">{card ? `${card.name} is yours!` : 'Your prize is yours!'}</h3>
+      <p className="mt-2 text-sm text-zinc-200">It went straight into your vault: keep it, sell it back or ship it home.</p>
+      <div className="mt-4 flex flex-wrap justify-center gap-3">
+        <Link to="/collect" className={buttonClasses()}>
+          See it in your vault
+        </Link>
+        {card ? (
+          <Link to="/cards" search={{ card: card.id }} className={buttonClasses({ variant: 'secondary' })}>
+            About {card.name}
+          </Link>
+        ) : null}
+      </div>
+    </div>
   );
 }

@@ -4,7 +4,7 @@ import { ArrowRight, History, Sparkles, Users } from 'lucide-react';
 import type { LookRefs } from '@shared/contracts/catalog';
 import type { PublicDrop } from '@shared/contracts/drops';
 import { Button, EmptyState, Notice, Pagination, Skeleton } from '@web/components/ui';
-import { formatCount, formatDateTime } from '@web/lib/format';
+import { formatCount, formatDateTime, plural, pluralNoun } from '@web/lib/format';
 import { dropListQuery, PAST_PAGE_SIZE, useDropsLiveUpdates } from './api';
 import { Countdown, dropPhase, PhaseBadge, PrizeCards, useTicker } from './parts';
 import { DropProofPanel } from './verify-drop';
@@ -74,8 +74,8 @@ function CurrentDrop({ drop, refs, now }: { drop: PublicDrop; refs: LookRefs; no
         <p className="flex items-center gap-2 text-sm text-zinc-300">
           <Users aria-hidden="true" className="size-4" />
           <span>
-            <span className="font-semibold text-white tabular-nums">{formatCount(drop.entryCount)}</span> {drop.entryCount === 1 ? 'entry' : 'entries'},{' '}
-            {drop.winnerCount} winner{drop.winnerCount === 1 ? '' : 's'}
+            <span className="font-semibold text-white tabular-nums">{formatCount(drop.entryCount)}</span> {pluralNoun(drop.entryCount, 'entry', 'entries')},{' '}
+            {plural(drop.winnerCount, 'winner')}
           </span>
         </p>
         <Link
@@ -132,7 +132,7 @@ function PastDrop({ drop, refs }: { drop: PublicDrop; refs: LookRefs }) {
           </Link>
         </h3>
         <p className="text-sm text-zinc-400">
-          Drawn {formatDateTime(drop.drawnAt ?? drop.closesAt)} · {formatCount(drop.entryCount)} {drop.entryCount === 1 ? 'entry' : 'entries'}
+          Drawn <time dateTime={drop.drawnAt ?? drop.closesAt}>{formatDateTime(drop.drawnAt ?? drop.closesAt)}</time> · {plural(drop.entryCount, 'entry', 'entries')}
         </p>
       </header>
       <div className="grid gap-5 lg:grid-cols-[minmax(0,18rem)_minmax(0,1fr)]">

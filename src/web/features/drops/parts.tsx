@@ -1,8 +1,10 @@
-import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
+import { useClock } from '@web/lib/hydration';
+import { createContext, useContext, type ReactNode } from 'react';
 import type { LookRefs, PublicCard } from '@shared/contracts/catalog';
 import { lookFromRefs, type CardLook } from '@shared/contracts/catalog-look';
 import type { PublicDrop } from '@shared/contracts/drops';
 import { Badge, cn, type BadgeTone } from '@web/components/ui';
+import { plural } from '@web/lib/format';
 
 export type DropCardSize = 'xs' | 'sm' | 'md' | 'lg';
 export type RenderDropCard = (look: CardLook, opts: { size: DropCardSize; className?: string }) => ReactNode;
@@ -77,12 +79,7 @@ export function PhaseBadge({ phase }: { phase: DropPhase }) {
 
 /** Re-renders every `ms` while mounted, for countdowns. */
 export function useTicker(ms = 1000) {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const t = setInterval(() => setNow(Date.now()), ms);
-    return () => clearInterval(t);
-  }, [ms]);
-  return now;
+  return useClock(ms);
 }
 
 /** "2d 03:04:05" / "03:04:05" / "04:05" until `target`. */
@@ -105,10 +102,10 @@ export function countdownWords(ms: number): string {
   const h = Math.floor((total % 86_400) / 3600);
   const m = Math.floor((total % 3600) / 60);
   const s = total % 60;
-  if (d) parts.push(`${d} day${d === 1 ? '' : 's'}`);
-  if (h) parts.push(`${h} hour${h === 1 ? '' : 's'}`);
-  if (m && d === 0) parts.push(`${m} minute${m === 1 ? '' : 's'}`);
-  if (d === 0 && h === 0) parts.push(`${s} second${s === 1 ? '' : 's'}`);
+  if (d) parts.push(plural(d, 'day'));
+  if (h) parts.push(plural(h, 'hour'));
+  if (m && d === 0) parts.push(plural(m, 'minute'));
+  if (d === 0 && h === 0) parts.push(plural(s, 'second'));
   return parts.join(' ');
 }
 

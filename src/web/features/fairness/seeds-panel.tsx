@@ -1,10 +1,13 @@
-import { formatDateTime } from '@web/lib/format';
-import { useEffect, useState } from 'react';
+import { formatDateTime, plural } from '@web/lib/format';
+import { useEffect } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
 import { Dices, RefreshCw } from 'lucide-react';
-import { CLIENT_SEED_RE } from '@shared/shop-limits';
+import { clientSeedInputSchema } from '@shared/contracts/shop';
 import { Button, ConfirmDialog, CopyableCode, FormField, Input, Notice, Panel, SkeletonText, toast } from '@web/components/ui';
 import { ApiClientError } from '@web/lib/api';
+import { applyServerFields, errorText } from '@web/lib/api-errors';
 import { randomClientSeed, seedsQuery, useRotateSeed, useSetClientSeed } from './api';
 
 /** The seeds page's long values: the kit's copyable code (kept as a name for its callers). */
@@ -19,29 +22,8 @@ export function Mono({ children, label }: { children: string; label: string }) {
  */
 export function SeedsPanel() {
   const q = useQuery(seedsQuery);
-  const setSeed = useSetClientSeed();
   const rotate = useRotateSeed();
-  const [draft, setDraft] = useState('');
-  const [fieldError, setFieldError] = useState<string | null>(null);
   const active = q.data?.active;
-
-  useEffect(() => {
-    if (active) setDraft(active.clientSeed);
-  }, [active]);
-
-  const save = (e: React.FormEvent) => {
-    e.preventDefault();
-    const v = draft.trim();
-    if (!CLIENT_SEED_RE.test(v)) {
-      setFieldError('Use 1–64 letters, digits, “.”, “_” or “-”.');
-      return;
-    }
-    setFieldError(null);
-    setSeed.mutate(v, {
-      onSuccess: () => toast.success('Client seed saved', 'Your next opening uses it.'),
-      onError: (err) => setFieldError(err instanceof ApiClientError ? (err.fields?.clientSeed?.[0] ?? err.message) : 'Could not save; try again.'),
-    });
-  };
 
   return (
     <Panel
@@ -83,23 +65,7 @@ export function SeedsPanel() {
             </div>
           </dl>
 
-          <form onSubmit={save} className="space-y-3" noValidate>
-            <FormField
-              label="Client seed"
-              hint="Your own input to every draw. Change it whenever you like; it applies from your next opening."
-              error={fieldError}
-            >
-              <Input value={draft} onChange={(e) => setDraft(e.target.value)} maxLength={64} autoComplete="off" spellCheck={false} className="font-mono" />
-            </FormField>
-            <div className="flex flex-wrap gap-2">
-              <Button type="submit" size="sm" loading={setSeed.isPending} disabled={draft.trim() === active.clientSeed}>
-                Save client seed
-              </Button>
-              <Button type="button" size="sm" variant="secondary" onClick={() => setDraft(randomClientSeed())}>
-                <Dices aria-hidden="true" className="size-4" /> Randomise
-              </Button>
-            </div>
-          </form>
+          <ClientSeedForm current={active.clientSeed} />
 
           <div className="space-y-2 border-t border-white/10 pt-5">
             <ConfirmDialog
@@ -141,7 +107,7 @@ export function SeedsPanel() {
                 {q.data.revealed.map((r) => (
                   <li key={r.id} className="space-y-1.5 text-xs">
                     <p className="text-zinc-400">
-                      Used {r.nextNonce} time{r.nextNonce === 1 ? '' : 's'} with client seed <code className="text-zinc-200">{r.clientSeed}</code>;
+                      Used {plural(r.nextNonce, 'time')} with client seed <code className="text-zinc-200">{r.clientSeed}</code>;
                       revealed {formatDateTime(r.revealedAt)}
                     </p>
                     <Mono label="Server seed">{r.serverSeed}</Mono>
@@ -154,5 +120,46 @@ export function SeedsPanel() {
         </div>
       ) : null}
     </Panel>
+  );
+}
+
+/** The editable client seed: saved for the next opening; the server checks it the same way. */
+function ClientSeedForm({ current }: { current: string }) {
+  const setSeed = useSetClientSeed();
+  const { register, handleSubmit, formState, setError, setValue, reset, watch } = useForm<{ clientSeed: string }>({
+    resolver: zodResolver(clientSeedInputSchema) as never,
+    defaultValues: { clientSeed: current },
+  });
+  // A rotation or a save elsewhere changes the seed in use: the field follows it.
+  useEffect(() => reset({ clientSeed: current }), [current, reset]);
+  const unchanged = (watch('clientSeed') ?? '').trim() === current;
+
+  const save = handleSubmit(async ({ clientSeed }) => {
+    try {
+      await setSeed.mutateAsync(clientSeed);
+      toast.success('Client seed saved', 'Your next opening uses it.');
+    } catch (err) {
+      if (!applyServerFields(err, setError, ['clientSeed'])) setError('clientSeed', { type: 'server', message: errorText(err) }, { shouldFocus: true });
+    }
+  });
+
+  return (
+    <form onSubmit={save} className="space-y-3" noValidate>
+      <FormField
+        label="Client seed"
+        hint="Your own input to every draw. Change it whenever you like; it applies from your next opening."
+        error={formState.errors.clientSeed?.message}
+      >
+        <Input {...register('clientSeed')} maxLength={64} autoComplete="off" spellCheck={false} className="font-mono" />
+      </FormField>
+      <div className="flex flex-wrap gap-2">
+        <Button type="submit" size="sm" loading={formState.isSubmitting} disabled={unchanged}>
+          Save client seed
+        </Button>
+        <Button type="button" size="sm" variant="secondary" onClick={() => setValue('clientSeed', randomClientSeed(), { shouldDirty: true, shouldValidate: formState.isSubmitted })}>
+          <Dices aria-hidden="true" className="size-4" /> Randomise
+        </Button>
+      </div>
+    </form>
   );
 }

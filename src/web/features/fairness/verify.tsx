@@ -6,7 +6,32 @@ import { verifyOpening, webCryptoFair, type VerifyResult } from '@shared/fairnes
 import type { Opening, PoolSnapshot } from '@shared/contracts/shop';
 import { Badge, Button, Money, Notice, Pagination, Panel, Skeleton, SkeletonText, Table, TBody, Td, Th, THead, Tr } from '@web/components/ui';
 import { ApiClientError } from '@web/lib/api';
-import { fairOpeningQuery, myOpeningsQuery, poolQuery } from './api';
+import { checkOpeningUnderRevision, checkRevision } from '@shared/odds-revision';
+import type { OddsRevision } from '@shared/contracts/odds';
+import { fairOpeningQuery, myOpeningsQuery, poolQuery, revisionQuery } from './api';
+import { RevisionBadge } from './odds-history';
+
+/**
+ * Checks, in this browser, that the revision an opening names hashes to its name (every class
+ * pool, then the revision) and that the opening was drawn under it: the same odds, and every card
+ * of its pool in the revision's pools. Null while loading.
+ */
+function useRevisionVerification(opening: Opening | undefined, pool: PoolSnapshot | undefined, rev: OddsRevision | undefined) {
+  const [problems, setProblems] = useState<string[] | null>(null);
+  useEffect(() => {
+    if (!opening || !pool || !rev) return;
+    let live = true;
+    const pools: Record<string, string[]> = {};
+    for (const c of pool.classes) pools[c.classId] = c.cardIds;
+    void checkRevision(webCryptoFair(), rev).then((found) => {
+      if (live) setProblems([...found, ...checkOpeningUnderRevision({ slots: opening.fairness.slots, pools }, rev)]);
+    });
+    return () => {
+      live = false;
+    };
+  }, [opening, pool, rev]);
+  return problems;
+}
 
 type Check = { state: 'running' } | { state: 'done'; result: VerifyResult } | { state: 'error'; message: string };
 
@@ -46,8 +71,11 @@ export function VerifyOpening({ id }: { id: string }) {
   const q = useQuery(fairOpeningQuery(id));
   const opening = q.data?.opening;
   const revealed = Boolean(opening?.fairness.serverSeed);
-  const pool = useQuery({ ...poolQuery(opening?.fairness.poolHash ?? ''), enabled: revealed });
+  const revisionHash = opening?.fairness.revisionHash ?? null;
+  const pool = useQuery({ ...poolQuery(opening?.fairness.poolHash ?? ''), enabled: revealed || Boolean(revisionHash) });
   const check = useVerification(revealed ? opening : undefined, pool.data);
+  const rev = useQuery({ ...revisionQuery(revisionHash ?? ''), enabled: Boolean(revisionHash) });
+  const revProblems = useRevisionVerification(opening, pool.data, rev.data);
 
   if (q.isPending) return <SkeletonText lines={4} label="Loading the opening" />;
   if (q.isError) {
@@ -84,7 +112,32 @@ export function VerifyOpening({ id }: { id: string }) {
         <Field label="Odds hash / pool hash" mono>
           {`${f.oddsHash.slice(0, 16)}… / ${f.poolHash.slice(0, 16)}…`}
         </Field>
+        <Field label="Odds revision (published before the opening)" mono>
+          {f.revisionHash ?? 'none (opened before odds revisions were published)'}
+        </Field>
       </dl>
+
+      {f.revisionHash ? (
+        rev.isError ? (
+          <Notice tone="danger">The odds revision of this opening could not be loaded, so it cannot be checked right now. Try again.</Notice>
+        ) : revProblems === null ? (
+          <p role="status" className="text-sm text-zinc-300">
+            Checking the odds revision…
+          </p>
+        ) : revProblems.length === 0 ? (
+          <p className="flex flex-wrap items-center gap-2 text-sm text-zinc-300">
+            <RevisionBadge ok /> The published revision hashes to its name, and this opening used its odds and only cards of its pools.
+          </p>
+        ) : (
+          <Notice tone="danger" title="The odds revision does not match">
+            <ul className="list-disc space-y-1 pl-5">
+              {revProblems.map((p) => (
+                <li key={p}>{p}</li>
+              ))}
+            </ul>
+          </Notice>
+        )
+      ) : null}
 
       {!revealed ? (
         <Notice tone="info" title="Rotate your seed to verify this opening">

@@ -1,28 +1,12 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { MAINTENANCE_MESSAGE_MAX, maintenanceInputSchema, type AdminMaintenance } from '@shared/contracts/maintenance';
+import { useForm } from 'react-hook-form';
+import { MAINTENANCE_MESSAGE_MAX, maintenanceInputSchema, type AdminMaintenance, type MaintenanceInput } from '@shared/contracts/maintenance';
 import { Badge, Button, ConfirmDialog, FormField, Input, Notice, Panel, SkeletonText, Textarea, toast } from '@web/components/ui';
-import { ApiClientError } from '@web/lib/api';
-import { errorText } from '@web/lib/api-errors';
+import { applyServerFields, errorText } from '@web/lib/api-errors';
+import { convertingResolver } from '@web/lib/form-resolver';
+import { LOCAL_ZONE, fromLocalInput, toLocalInput } from '@web/lib/datetime-local';
 import { adminMaintenanceQuery, formatEnd, useSetMaintenance } from './api';
-
-const LOCAL_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
-
-/** An instant → a datetime-local value in the admin's zone. */
-function toLocalInput(ms: number): string {
-  const d = new Date(ms);
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}`;
-}
-
-/** A datetime-local value (the admin's zone) → the instant the API takes; '' stays '' so the schema names the field. */
-function fromLocalInput(local: string): string {
-  if (!local) return '';
-  const d = new Date(local);
-  return Number.isNaN(d.getTime()) ? local : d.toISOString();
-}
-
-type Fields = Partial<Record<'message' | 'endsAt', string>>;
 
 function CurrentState({ state }: { state: AdminMaintenance }) {
   const end = formatEnd(state.endsAt);
@@ -46,6 +30,21 @@ function CurrentState({ state }: { state: AdminMaintenance }) {
   );
 }
 
+/** The on-form's fields: the message and the expected end as the input shows it (local time). */
+export interface MaintenanceOnValues {
+  message: string;
+  endsAt: string;
+}
+const ON_FIELDS = ['message', 'endsAt'] as const;
+
+export const maintenanceOnResolver = convertingResolver<MaintenanceOnValues, MaintenanceInput>({
+  fields: ON_FIELDS,
+  schema: maintenanceInputSchema,
+  toInput: (v) => ({ enabled: true, message: v.message, endsAt: fromLocalInput(v.endsAt) }),
+});
+
+type Submit = (input: MaintenanceInput) => Promise<void>;
+
 /**
  * /admin/maintenance: the switch. Owners turn it on (message, expected end in their own zone) or
  * off, each after a confirmation; other admins see the state only.
@@ -53,10 +52,6 @@ function CurrentState({ state }: { state: AdminMaintenance }) {
 export function MaintenanceAdmin({ isOwner }: { isOwner: boolean }) {
   const q = useQuery(adminMaintenanceQuery);
   const save = useSetMaintenance();
-  const [message, setMessage] = useState('We are upgrading the shop. Your cards and balance are safe.');
-  const [endsAt, setEndsAt] = useState(() => toLocalInput(Date.now() + 60 * 60_000));
-  const [fields, setFields] = useState<Fields>({});
-  const [confirmOn, setConfirmOn] = useState(false);
 
   if (q.isPending) return <SkeletonText lines={4} />;
   if (q.isError) {
@@ -76,30 +71,11 @@ export function MaintenanceAdmin({ isOwner }: { isOwner: boolean }) {
   }
   const state = q.data;
 
-  const validate = () => {
-    const parsed = maintenanceInputSchema.safeParse({ enabled: true, message, endsAt: fromLocalInput(endsAt) });
-    if (parsed.success) {
-      setFields({});
-      return parsed.data;
-    }
-    const next: Fields = {};
-    for (const issue of parsed.error.issues) {
-      const key = issue.path[0];
-      if ((key === 'message' || key === 'endsAt') && !next[key]) next[key] = issue.message;
-    }
-    setFields(next);
-    return null;
-  };
-
-  const submit = async (input: Parameters<typeof save.mutateAsync>[0]) => {
+  const submit: Submit = async (input) => {
     try {
       await save.mutateAsync(input);
       toast.success(input.enabled ? 'Maintenance is on' : 'Maintenance is off', input.enabled ? 'Visitors now see the maintenance page.' : 'The shop is open again.');
     } catch (err) {
-      if (err instanceof ApiClientError && err.fields) {
-        setFields({ message: err.fields.message?.[0], endsAt: err.fields.endsAt?.[0] });
-        setConfirmOn(false);
-      }
       toast.error('The switch did not change', errorText(err));
       throw err;
     }
@@ -127,37 +103,57 @@ export function MaintenanceAdmin({ isOwner }: { isOwner: boolean }) {
         </Panel>
       ) : (
         <Panel id="maintenance-on" title="Turn maintenance on">
-          <form
-            noValidate
-            className="space-y-4"
-            onSubmit={(e) => {
-              e.preventDefault();
-              if (validate()) setConfirmOn(true);
-            }}
-          >
-            <FormField label="Message to visitors" hint={`Shown on the maintenance page. Up to ${MAINTENANCE_MESSAGE_MAX} characters.`} error={fields.message} required>
-              <Textarea rows={3} value={message} maxLength={MAINTENANCE_MESSAGE_MAX + 50} onChange={(e) => setMessage(e.target.value)} />
-            </FormField>
-            <FormField label="Expected end" hint={`Your time zone (${LOCAL_ZONE}). Sent as Retry-After to API clients.`} error={fields.endsAt} required>
-              <Input type="datetime-local" value={endsAt} onChange={(e) => setEndsAt(e.target.value)} />
-            </FormField>
-            <Button type="submit">Turn maintenance on…</Button>
-          </form>
-          <ConfirmDialog
-            open={confirmOn}
-            onOpenChange={setConfirmOn}
-            variant="danger"
-            title="Turn maintenance on?"
-            description="Everyone except admins with two-factor is sent to the maintenance page, and API calls answer 503. Requests already running finish."
-            confirmLabel="Turn on"
-            onConfirm={async () => {
-              const input = validate();
-              if (!input) throw new Error('invalid');
-              await submit(input);
-            }}
-          />
+          <MaintenanceOnForm submit={submit} />
         </Panel>
       )}
     </div>
+  );
+}
+
+function MaintenanceOnForm({ submit }: { submit: Submit }) {
+  const [confirmOn, setConfirmOn] = useState(false);
+  const { register, handleSubmit, formState, setError } = useForm<MaintenanceOnValues, unknown, MaintenanceInput>({
+    resolver: maintenanceOnResolver,
+    defaultValues: { message: 'We are upgrading the shop. Your cards and balance are safe.', endsAt: toLocalInput(Date.now() + 60 * 60_000) },
+  });
+  const e = formState.errors;
+  const review = handleSubmit(() => setConfirmOn(true));
+
+  // Checked again on confirming: the end may have passed while the dialog was open. Either way a
+  // refusal a field explains closes the dialog and shows under that field.
+  const confirm = async () => {
+    const checked: { input?: MaintenanceInput } = {};
+    await handleSubmit((input) => {
+      checked.input = input;
+    })();
+    if (!checked.input) return;
+    try {
+      await submit(checked.input);
+    } catch (err) {
+      if (!applyServerFields(err, setError, ON_FIELDS)) throw err;
+    }
+  };
+
+  return (
+    <>
+      <form noValidate className="space-y-4" onSubmit={review}>
+        <FormField label="Message to visitors" hint={`Shown on the maintenance page. Up to ${MAINTENANCE_MESSAGE_MAX} characters.`} error={e.message?.message} required>
+          <Textarea rows={3} maxLength={MAINTENANCE_MESSAGE_MAX + 50} {...register('message')} />
+        </FormField>
+        <FormField label="Expected end" hint={`Your time zone (${LOCAL_ZONE}). Sent as Retry-After to API clients.`} error={e.endsAt?.message} required>
+          <Input type="datetime-local" {...register('endsAt')} />
+        </FormField>
+        <Button type="submit">Turn maintenance on…</Button>
+      </form>
+      <ConfirmDialog
+        open={confirmOn}
+        onOpenChange={setConfirmOn}
+        variant="danger"
+        title="Turn maintenance on?"
+        description="Everyone except admins with two-factor is sent to the maintenance page, and API calls answer 503. Requests already running finish."
+        confirmLabel="Turn on"
+        onConfirm={confirm}
+      />
+    </>
   );
 }

@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { AdminMaintenance, MaintenanceInput, MaintenanceState } from '@shared/contracts/maintenance';
+import type { MaintenanceInput } from '@shared/contracts/maintenance';
 import { api } from '@web/lib/api';
 
 export const maintenanceKeys = {
@@ -10,19 +10,19 @@ export const maintenanceKeys = {
 /** The public switch (answers during maintenance too). */
 export const maintenanceQuery = queryOptions({
   queryKey: maintenanceKeys.public,
-  queryFn: () => api.get<MaintenanceState>('/api/maintenance'),
+  queryFn: () => api.get('/api/maintenance'),
   staleTime: 30_000,
 });
 
 export const adminMaintenanceQuery = queryOptions({
   queryKey: maintenanceKeys.admin,
-  queryFn: () => api.get<AdminMaintenance>('/api/admin/maintenance'),
+  queryFn: () => api.get('/api/admin/maintenance'),
 });
 
 export function useSetMaintenance() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (input: MaintenanceInput) => api.put<AdminMaintenance>('/api/admin/maintenance', input),
+    mutationFn: (input: MaintenanceInput) => api.put('/api/admin/maintenance', { body: input }),
     onSuccess: (data) => {
       qc.setQueryData(maintenanceKeys.admin, data);
       const { changedBy: _by, ...state } = data;

@@ -1,14 +1,9 @@
 import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type {
-  NotificationList,
-  NotificationPreferences,
   NotificationPreferencesInput,
-  UnsubscribeInfo,
 } from '@shared/contracts/notifications';
 import { api, ApiClientError } from '@web/lib/api';
 import { useRealtimeEvent } from '@web/lib/realtime';
-
-const enc = encodeURIComponent;
 
 /** Every notification read lives under ['notifications']; the realtime events refresh them all. */
 export const notificationKeys = {
@@ -27,7 +22,7 @@ const retryServerErrors = (n: number, err: unknown) =>
 
 export const unreadCountQuery = queryOptions({
   queryKey: notificationKeys.unreadCount,
-  queryFn: ({ signal }) => api.get<{ unreadCount: number }>('/api/notifications/unread-count', { signal }),
+  queryFn: ({ signal }) => api.get('/api/notifications/unread-count', { signal }),
   retry: retryServerErrors,
 });
 
@@ -35,10 +30,7 @@ export const unreadCountQuery = queryOptions({
 export const inboxQuery = infiniteQueryOptions({
   queryKey: notificationKeys.inbox,
   queryFn: ({ signal, pageParam }) =>
-    api.get<NotificationList>(
-      `/api/notifications?limit=${INBOX_PAGE_SIZE}${pageParam ? `&before=${enc(pageParam)}` : ''}`,
-      { signal },
-    ),
+    api.get('/api/notifications', { query: { limit: INBOX_PAGE_SIZE, before: pageParam ?? undefined }, signal }),
   initialPageParam: null as string | null,
   getNextPageParam: (last) => last.nextCursor,
   retry: retryServerErrors,
@@ -46,14 +38,14 @@ export const inboxQuery = infiniteQueryOptions({
 
 export const preferencesQuery = queryOptions({
   queryKey: notificationKeys.preferences,
-  queryFn: ({ signal }) => api.get<NotificationPreferences>('/api/notifications/preferences', { signal }),
+  queryFn: ({ signal }) => api.get('/api/notifications/preferences', { signal }),
   retry: retryServerErrors,
 });
 
 export const unsubscribeInfoQuery = (token: string) =>
   queryOptions({
     queryKey: notificationKeys.unsubscribe(token),
-    queryFn: ({ signal }) => api.get<UnsubscribeInfo>(`/api/notifications/unsubscribe?token=${enc(token)}`, { signal }),
+    queryFn: ({ signal }) => api.get('/api/notifications/unsubscribe', { query: { token }, signal }),
     retry: retryServerErrors,
     staleTime: Infinity,
   });
@@ -68,7 +60,7 @@ function setUnreadCount(qc: QueryClient, unreadCount: number) {
 export function useMarkRead() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api.post<{ unreadCount: number }>(`/api/notifications/${enc(id)}/read`),
+    mutationFn: (id: string) => api.post('/api/notifications/{id}/read', { path: { id } }),
     onSuccess: (r) => {
       setUnreadCount(qc, r.unreadCount);
       void qc.invalidateQueries({ queryKey: notificationKeys.inbox });
@@ -79,7 +71,7 @@ export function useMarkRead() {
 export function useMarkAllRead() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: () => api.post<{ unreadCount: number }>('/api/notifications/read-all'),
+    mutationFn: () => api.post('/api/notifications/read-all'),
     onSuccess: (r) => {
       setUnreadCount(qc, r.unreadCount);
       void qc.invalidateQueries({ queryKey: notificationKeys.inbox });
@@ -91,7 +83,7 @@ export function useSavePreferences() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (input: NotificationPreferencesInput) =>
-      api.put<NotificationPreferences>('/api/notifications/preferences', input),
+      api.put('/api/notifications/preferences', { body: input }),
     onSuccess: (prefs) => qc.setQueryData(notificationKeys.preferences, prefs),
   });
 }
@@ -99,7 +91,7 @@ export function useSavePreferences() {
 export function useConfirmUnsubscribe(token: string) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: () => api.post<UnsubscribeInfo>('/api/notifications/unsubscribe', { token }),
+    mutationFn: () => api.post('/api/notifications/unsubscribe', { body: { token } }),
     onSuccess: (info) => {
       qc.setQueryData(notificationKeys.unsubscribe(token), info);
       void qc.invalidateQueries({ queryKey: notificationKeys.preferences });

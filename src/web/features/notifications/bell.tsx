@@ -1,6 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { NotificationList } from '@shared/contracts/notifications';
 import { api } from '@web/lib/api';
 import { notificationKeys, unreadCountQuery, useNotificationEvents } from './api';
 import { BellButton } from './bell-button';
@@ -27,7 +26,7 @@ export function NotificationBell() {
   useNotificationEvents(() => {
     // The event carries only an id: read the newest entry's title for the announcement.
     void api
-      .get<NotificationList>('/api/notifications?limit=1')
+      .get('/api/notifications', { query: { limit: 1 } })
       .then((r) => {
         const newest = r.items[0];
         if (!newest || newest.readAt) return;

@@ -4,7 +4,7 @@ import { Link } from '@tanstack/react-router';
 import { ShieldCheck } from 'lucide-react';
 import { lookFromRefs, type CardLook } from '@shared/contracts/catalog-look';
 import { isPullId, pullPagePath } from '@shared/pull-path';
-import { Badge, buttonClasses, Money, Notice, ShareButton, Skeleton, SkeletonText } from '@web/components/ui';
+import { Badge, buttonClasses, GradeBadge, Money, Notice, PhysicalPhotos, ShareButton, Skeleton, SkeletonText } from '@web/components/ui';
 import { ApiClientError } from '@web/lib/api';
 import { formatDateTime, timeAgo } from '@web/lib/format';
 import { sharedPullQuery } from './api';
@@ -75,6 +75,22 @@ export function SharedPullView({ id, renderCard }: { id: string; renderCard: (lo
           <dd>
             <Badge tone="violet">{pull.card.className}</Badge>
           </dd>
+          {pull.card.slab ? (
+            <>
+              <dt className="text-zinc-400">Slab</dt>
+              <dd className="space-y-2 text-zinc-100">
+                <GradeBadge grading={pull.card.slab.grading} />
+                {pull.card.slab.grading.certNumber ? (
+                  <p>
+                    Certificate <span className="font-mono">{pull.card.slab.grading.certNumber}</span>
+                  </p>
+                ) : null}
+                {pull.card.slab.frontPhotoKey || pull.card.slab.backPhotoKey ? (
+                  <PhysicalPhotos name={pull.card.name} frontPhotoKey={pull.card.slab.frontPhotoKey} backPhotoKey={pull.card.slab.backPhotoKey} />
+                ) : null}
+              </dd>
+            </>
+          ) : null}
           <dt className="text-zinc-400">Pack</dt>
           <dd className="text-zinc-100">{pull.productName}</dd>
           <dt className="text-zinc-400">Pulled by</dt>
@@ -116,6 +132,16 @@ export function SharedPullView({ id, renderCard }: { id: string; renderCard: (lo
                 {proof.poolHash}
               </a>
             </dd>
+            {proof.revisionHash ? (
+              <>
+                <dt className="text-zinc-400">Odds revision (published before the opening)</dt>
+                <dd className="font-mono break-all text-zinc-200">
+                  <a href={`/api/fairness/revisions/${proof.revisionHash}`} className="underline underline-offset-4">
+                    {proof.revisionHash}
+                  </a>
+                </dd>
+              </>
+            ) : null}
           </dl>
           <div className="flex flex-wrap gap-3">
             <Link to="/fairness" search={{ opening: proof.openingId }} className={buttonClasses({ variant: 'secondary', size: 'sm' })}>

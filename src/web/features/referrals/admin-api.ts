@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { AdminReferralDetail, AdminReferralList, ReferralSettings, ReferralStatus, VoidReferralInput } from '@shared/contracts/referrals';
+import type { ReferralSettings, ReferralStatus, VoidReferralInput } from '@shared/contracts/referrals';
 import { api } from '@web/lib/api';
 
 /** The back office's side of referrals: /api/admin/referrals (role + two-factor). */
@@ -11,13 +11,6 @@ export interface AdminReferralListParams {
   pageSize: number;
 }
 
-const qs = (params: object) => {
-  const u = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '' && v !== null) u.set(k, String(v));
-  const s = u.toString();
-  return s ? `?${s}` : '';
-};
-const enc = encodeURIComponent;
 
 export const adminReferralKeys = {
   all: ['admin', 'referrals'] as const,
@@ -29,25 +22,25 @@ export const adminReferralKeys = {
 export const adminReferralsQuery = (p: AdminReferralListParams) =>
   queryOptions({
     queryKey: adminReferralKeys.list(p),
-    queryFn: ({ signal }) => api.get<AdminReferralList>(`/api/admin/referrals${qs(p)}`, { signal }),
+    queryFn: ({ signal }) => api.get('/api/admin/referrals', { query: p, signal }),
     placeholderData: keepPreviousData,
   });
 
 export const adminReferralQuery = (id: string) =>
   queryOptions({
     queryKey: adminReferralKeys.one(id),
-    queryFn: ({ signal }) => api.get<AdminReferralDetail>(`/api/admin/referrals/${enc(id)}`, { signal }),
+    queryFn: ({ signal }) => api.get('/api/admin/referrals/{id}', { path: { id }, signal }),
   });
 
 export const referralSettingsQuery = queryOptions({
   queryKey: adminReferralKeys.settings,
-  queryFn: ({ signal }) => api.get<ReferralSettings>('/api/admin/referrals/settings', { signal }),
+  queryFn: ({ signal }) => api.get('/api/admin/referrals/settings', { signal }),
 });
 
 export function useSaveReferralSettings() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (s: ReferralSettings) => api.put<ReferralSettings>('/api/admin/referrals/settings', s),
+    mutationFn: (s: ReferralSettings) => api.put('/api/admin/referrals/settings', { body: s }),
     onSuccess: (r) => {
       qc.setQueryData(adminReferralKeys.settings, r);
       // The public offer follows the settings.
@@ -59,7 +52,7 @@ export function useSaveReferralSettings() {
 export function useVoidReferral(id: string) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (input: VoidReferralInput) => api.post<AdminReferralDetail>(`/api/admin/referrals/${enc(id)}/void`, input),
+    mutationFn: (input: VoidReferralInput) => api.post('/api/admin/referrals/{id}/void', { path: { id }, body: input }),
     onSuccess: (r) => {
       qc.setQueryData(adminReferralKeys.one(id), r);
       void qc.invalidateQueries({ queryKey: adminReferralKeys.all });

@@ -2,7 +2,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_REFERRAL_SETTINGS } from '@shared/contracts/referrals';
-import { ReferralSettingsForm, percentToBps, settingsResolver, settingsToForm, type SettingsFormValues } from './admin-settings';
+import { percentToBps } from '@shared/money';
+import { ReferralSettingsForm, settingsResolver, settingsToForm, type SettingsFormValues } from './admin-settings';
 
 /** The settings form: dollars and a percent in, the contract's cents and basis points out, messages on the right fields. */
 

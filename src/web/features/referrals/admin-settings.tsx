@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useForm, type FieldErrors, type Resolver } from 'react-hook-form';
 import { referralSettingsSchema, type ReferralSettings } from '@shared/contracts/referrals';
-import { centsToDecimal, parseMoney } from '@shared/money';
+import { bpsToPercentText, centsToDecimal, parseMoney, percentToBps } from '@shared/money';
 import { Button, Checkbox, FormField, Input, Notice, Panel, SkeletonText, toast } from '@web/components/ui';
 import { applyServerFields, errorText } from '@web/lib/api-errors';
 import { referralSettingsQuery, useSaveReferralSettings } from './admin-api';
@@ -34,17 +34,10 @@ export function settingsToForm(s: ReferralSettings): SettingsFormValues {
     referrerRewardCents: centsToDecimal(s.referrerRewardCents),
     refereeRewardCents: centsToDecimal(s.refereeRewardCents),
     qualifyingDepositCents: centsToDecimal(s.qualifyingDepositCents),
-    shareBps: String(s.shareBps / 100),
+    shareBps: bpsToPercentText(s.shareBps),
     shareDays: String(s.shareDays),
     shareCapCents: centsToDecimal(s.shareCapCents),
   };
-}
-
-/** "2.5" → 250; '' or anything else → null. */
-export function percentToBps(text: string): number | null {
-  const s = text.trim().replace(/%$/, '').trim();
-  if (!/^\d{1,3}(\.\d{1,2})?$/.test(s)) return null;
-  return Math.round(Number(s) * 100);
 }
 
 /** Converts and validates; field errors under the contract's names. */

@@ -1,11 +1,10 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Invite, MyReferrals } from '@shared/contracts/referrals';
+import type { Invite } from '@shared/contracts/referrals';
 import { api, ApiClientError } from '@web/lib/api';
 import { useRealtimeEvent } from '@web/lib/realtime';
 
 /** The visitor's and user's side of referrals (issue 17): /api/referrals/*. */
 
-const enc = encodeURIComponent;
 
 export const referralKeys = {
   all: ['referrals'] as const,
@@ -26,12 +25,15 @@ export const inviteQuery = (code: string) =>
   queryOptions({
     queryKey: referralKeys.invite(code),
     queryFn: async ({ signal }) => {
-      const invite = await api.get<Invite>(`/api/referrals/invite/${enc(code)}`, { signal });
+      const invite = await api.get('/api/referrals/invite/{code}', { path: { code }, signal });
       rememberInviteHint();
       return invite;
     },
     retry: retryServerErrors,
     staleTime: 60_000,
+    // Read again by the browser on every visit, also when the page came drawn by the server with
+    // the invite in it: that read is what sets the cookie and the hint in this browser.
+    refetchOnMount: 'always',
   });
 
 /** The invite remembered by the cookie, or null (404: none, or it expired). */
@@ -39,7 +41,7 @@ export const rememberedInviteQuery = queryOptions({
   queryKey: referralKeys.remembered,
   queryFn: async ({ signal }): Promise<Invite | null> => {
     try {
-      return await api.get<Invite>('/api/referrals/remembered', { signal });
+      return await api.get('/api/referrals/remembered', { signal });
     } catch (err) {
       if (err instanceof ApiClientError && err.status === 404) {
         forgetInviteHint();
@@ -91,7 +93,7 @@ export function useRememberedInvite() {
 
 export const myReferralsQuery = queryOptions({
   queryKey: referralKeys.me,
-  queryFn: ({ signal }) => api.get<MyReferrals>('/api/referrals/me', { signal }),
+  queryFn: ({ signal }) => api.get('/api/referrals/me', { signal }),
 });
 
 /** The user's referral page, kept fresh: a friend qualifying credits the balance and notifies. */
@@ -107,7 +109,7 @@ export function useMyReferrals() {
 export function usePickVanity() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (code: string) => api.put<MyReferrals>('/api/referrals/me/code', { code }),
+    mutationFn: (code: string) => api.put('/api/referrals/me/code', { body: { code } }),
     onSuccess: (r) => qc.setQueryData(referralKeys.me, r),
   });
 }
@@ -115,7 +117,7 @@ export function usePickVanity() {
 export function useClaimCode() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (code: string) => api.post<MyReferrals>('/api/referrals/claim', { code }),
+    mutationFn: (code: string) => api.post('/api/referrals/claim', { body: { code } }),
     onSuccess: (r) => qc.setQueryData(referralKeys.me, r),
   });
 }

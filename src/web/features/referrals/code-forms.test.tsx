@@ -4,26 +4,8 @@ import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_REFERRAL_SETTINGS, type MyReferrals } from '@shared/contracts/referrals';
 import { ClaimForm, VanityForm } from './code-forms';
+import { mockServer } from '@web/test/mock-server';
 
-interface Call {
-  method: string;
-  url: string;
-  body: unknown;
-}
-
-function mockServer(answer: (call: Call) => { status?: number; body: unknown }) {
-  const calls: Call[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string, init: RequestInit = {}) => {
-      const call = { method: init.method ?? 'GET', url, body: init.body ? JSON.parse(String(init.body)) : undefined };
-      calls.push(call);
-      const r = answer(call);
-      return new Response(JSON.stringify(r.body), { status: r.status ?? 200, headers: { 'content-type': 'application/json' } });
-    }),
-  );
-  return calls;
-}
 
 const me = (patch: Partial<MyReferrals> = {}): MyReferrals => ({
   code: 'K7M2QX9',

@@ -1,5 +1,6 @@
 import type { ReferralOffer, ReferralRewardKind, ReferralStatus } from '@shared/contracts/referrals';
-import { formatMoney } from '@shared/money';
+import { bpsToPercentText, formatMoney } from '@shared/money';
+import { plural } from '@web/lib/format';
 
 /** Words for what the referral programme shows, shared by the user's and the admin's screens. */
 
@@ -27,9 +28,15 @@ export const REWARD_KIND_LABEL: Record<ReferralRewardKind, string> = {
   clawback: 'Taken back',
 };
 
+/** A friend's name, or "a deleted account" once they deleted it (the API sends null then). */
+export function friendName(username: string | null, { capital = false } = {}): string {
+  if (username !== null) return username;
+  return capital ? 'A deleted account' : 'a deleted account';
+}
+
 /** 250 basis points → "2.5%". */
 export function bpsToPercent(bps: number): string {
-  return `${Number((bps / 100).toFixed(2))}%`;
+  return `${bpsToPercentText(bps)}%`;
 }
 
 const money = (cents: number, currency: string) => formatMoney(cents, currency);
@@ -53,7 +60,7 @@ export function shareText(o: ReferralOffer, who: 'inviter' | 'you'): string | nu
   if (o.shareBps <= 0 || o.shareDays <= 0 || o.shareCapCents <= 0) return null;
   const subject = who === 'inviter' ? 'Your friend also earns' : 'You also earn';
   const friend = who === 'inviter' ? 'your pack purchases' : "your friend's pack purchases";
-  return `${subject} ${bpsToPercent(o.shareBps)} of ${friend} for ${o.shareDays} day${o.shareDays === 1 ? '' : 's'} after that, up to ${money(o.shareCapCents, o.currency)} in all. It comes from us, not from ${who === 'inviter' ? 'you' : 'them'}.`;
+  return `${subject} ${bpsToPercent(o.shareBps)} of ${friend} for ${plural(o.shareDays, 'day')} after that, up to ${money(o.shareCapCents, o.currency)} in all. It comes from us, not from ${who === 'inviter' ? 'you' : 'them'}.`;
 }
 
 /** The programme's terms, one plain sentence each (the /profile/referral "Terms" section). */

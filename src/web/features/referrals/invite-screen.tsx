@@ -1,8 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { Gift, Hourglass, LinkIcon, UserPlus } from 'lucide-react';
+import { Gift, Hourglass, LinkIcon, PackageOpen, ShieldCheck, UserPlus } from 'lucide-react';
 import type { Invite } from '@shared/contracts/referrals';
 import { Button, Notice, SkeletonText, buttonClasses } from '@web/components/ui';
+import { useSiteConfig } from '@web/hooks/use-site-config';
 import { ApiClientError } from '@web/lib/api';
 import { errorText, retryText } from '@web/lib/api-errors';
 import { inviteQuery } from './api';
@@ -75,13 +76,17 @@ function InviteOffer({ invite, signedIn }: { invite: Invite; signedIn: boolean }
           </h1>
         </div>
       </div>
+      <AboutShop />
       {o.enabled ? (
         <div className="space-y-2 rounded-2xl border border-violet-400/30 bg-violet-500/[0.08] p-5">
-          <p className="flex items-start gap-2 text-lg font-semibold text-white">
+          <h2 className="flex items-start gap-2 text-lg font-semibold text-white">
             <Gift aria-hidden="true" className="mt-1 size-5 shrink-0 text-fuchsia-300" />
             {offerHeadline(o)}
+          </h2>
+          <p className="text-sm text-zinc-300">
+            What you both get: the credit lands on your balance and on <span className="break-all">{invite.inviter.username}</span>’s after your
+            deposits reach that amount. Create your account to start.
           </p>
-          <p className="text-sm text-zinc-300">The credit lands on both balances after your deposits reach that amount. Create your account to start.</p>
           {share ? <p className="text-sm text-zinc-300">{share}</p> : null}
         </div>
       ) : (
@@ -100,6 +105,41 @@ function InviteOffer({ invite, signedIn }: { invite: Invite; signedIn: boolean }
       ) : null}
       <SignUpLinks signedIn={signedIn} />
     </section>
+  );
+}
+
+/** What the shop is, for a visitor who only knows a friend sent a link: drawn on the server too, so nothing here depends on the clock or locale. */
+function AboutShop() {
+  const { siteName } = useSiteConfig();
+  return (
+    <div className="space-y-4">
+      <h2 className="text-lg font-semibold text-white">What is {siteName}?</h2>
+      <ul className="space-y-3 text-sm text-zinc-300">
+        <li className="flex items-start gap-3">
+          <PackageOpen aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-violet-300" />
+          <span>
+            <strong className="text-white">Open packs of real trading cards on screen.</strong> Every card you pull is a real card we keep for
+            you in our vault: keep it, sell it back for credit at once, or have it shipped to your door.
+          </span>
+        </li>
+        <li className="flex items-start gap-3">
+          <ShieldCheck aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-emerald-300" />
+          <span>
+            <strong className="text-white">Fair by proof, not by promise.</strong> Every pack shows its full odds before you buy, and every
+            opening can be checked afterwards from its seeds.{' '}
+            <Link to="/fairness" className="font-medium text-violet-200 underline underline-offset-2">
+              How it works
+            </Link>
+          </span>
+        </li>
+        <li className="flex items-start gap-3">
+          <Gift aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-fuchsia-300" />
+          <span>
+            <strong className="text-white">Free daily drops</strong> for every verified member, with the draw published.
+          </span>
+        </li>
+      </ul>
+    </div>
   );
 }
 

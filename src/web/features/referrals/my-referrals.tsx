@@ -5,7 +5,7 @@ import { EmptyState, Money, Notice, Panel, SkeletonText } from '@web/components/
 import { formatDate } from '@web/lib/format';
 import { useMyReferrals } from './api';
 import { ClaimForm, VanityForm } from './code-forms';
-import { REWARD_KIND_LABEL, STATUS_HELP, offerForInviter, offerTerms, shareText } from './format';
+import { REWARD_KIND_LABEL, STATUS_HELP, friendName, offerForInviter, offerTerms, shareText } from './format';
 import { LoadError, ReferralStatusBadge } from './parts';
 import { ShareLink } from './share-link';
 
@@ -46,7 +46,7 @@ export function MyReferralsView({ data, origin }: { data: MyReferrals; origin: s
 
       {data.referredBy ? (
         <Notice tone="info" live={false} title="You were invited">
-          {data.referredBy.username} invited you. Status: <ReferralStatusBadge status={data.referredBy.status} /> {STATUS_HELP[data.referredBy.status]}
+          {friendName(data.referredBy.username, { capital: true })} invited you. Status: <ReferralStatusBadge status={data.referredBy.status} /> {STATUS_HELP[data.referredBy.status]}
         </Notice>
       ) : data.canClaim ? (
         <Panel id="referral-claim" title="Have a friend's code?" description="Enter it before your first deposit, and you both get the rewards when you qualify.">
@@ -103,7 +103,7 @@ function Invitees({ data }: { data: MyReferrals }) {
         <ul className="divide-y divide-white/5" aria-label="Friends you invited">
           {data.invitees.map((f) => (
             <li key={f.id} className="flex flex-wrap items-center gap-x-3 gap-y-1 py-3">
-              <span className="min-w-0 flex-1 font-medium break-all text-white">{f.username}</span>
+              <span className={f.username === null ? 'min-w-0 flex-1 text-zinc-400 italic' : 'min-w-0 flex-1 font-medium break-all text-white'}>{friendName(f.username)}</span>
               <ReferralStatusBadge status={f.status} />
               <span className="w-full text-sm text-zinc-400">
                 Joined <time dateTime={f.joinedAt}>{formatDate(f.joinedAt)}</time>
@@ -149,7 +149,7 @@ function Rewards({ data }: { data: MyReferrals }) {
               </span>
               <span className="text-white">{REWARD_KIND_LABEL[r.kind]}</span>
               <span className="text-sm text-zinc-400">
-                from <span className="break-all">{r.friendUsername}</span> · <time dateTime={r.createdAt}>{formatDate(r.createdAt)}</time>
+                from <span className="break-all">{friendName(r.friendUsername)}</span> · <time dateTime={r.createdAt}>{formatDate(r.createdAt)}</time>
               </span>
               <span className="w-full text-sm">
                 {r.journalEntryId ? (

@@ -265,14 +265,6 @@ export function AdminOriginScreen({ id }: { id: string }) {
   );
 }
 
-interface CardHit {
-  id: string;
-  name: string;
-  setName: string;
-  number: number;
-  stock: number;
-}
-
 /** Puts a card's stock at this origin, on a shelf (the pick list and packing slips show it). */
 function CardPlacement({ origin }: { origin: Origin }) {
   const [text, setText] = useState('');
@@ -284,7 +276,7 @@ function CardPlacement({ origin }: { origin: Origin }) {
   const hits = useQuery({
     queryKey: ['admin', 'shipping', 'card-search', q],
     queryFn: ({ signal }) =>
-      api.get<{ items: CardHit[] }>(`/api/admin/catalog/cards?${new URLSearchParams({ q, pageSize: '20', archived: 'active' })}`, { signal }),
+      api.get('/api/admin/catalog/cards', { query: { q, pageSize: 20, archived: 'active' }, signal }),
     enabled: q.length > 0,
   });
   const items = hits.data?.items ?? [];

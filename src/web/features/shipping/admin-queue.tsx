@@ -5,7 +5,6 @@ import { Inbox } from 'lucide-react';
 import {
   SHIPMENT_STATUS_LABEL,
   SHIPMENT_STATUSES,
-  type AdminShipmentQuery,
   type BulkAdvanceResult,
   type ShipmentStatus,
 } from '@shared/contracts/shipping';
@@ -28,8 +27,9 @@ import {
 } from '@web/components/ui';
 import { FilterSelect, SearchBox, StatusChips } from '@web/components/ui/list-controls';
 import { useUrlState } from '@web/lib/url-state';
-import { adminShipmentsQuery, originsQuery, useBulkAdvance } from './api';
+import { adminShipmentsQuery, originsQuery, useBulkAdvance, type AdminShipmentQuery } from './api';
 import { LoadError, StatusBadge, errorText, formatDate } from './parts';
+import { plural } from '@web/lib/format';
 
 const PAGE_SIZE = 25;
 const URL_DEFAULTS = { status: 'open', originId: '', age: '', q: '', page: '1' };
@@ -86,7 +86,7 @@ export function AdminShippingQueue() {
         onSuccess: (r) => {
           setResult(r);
           setSelected(new Set());
-          if (r.failed === 0) toast.success(`${r.advanced} shipment${r.advanced === 1 ? '' : 's'} moved to ${SHIPMENT_STATUS_LABEL[to].toLowerCase()}`);
+          if (r.failed === 0) toast.success(`${plural(r.advanced, 'shipment')} moved to ${SHIPMENT_STATUS_LABEL[to].toLowerCase()}`);
         },
         onError: (err) => toast.error('Nothing was moved', errorText(err)),
       },

@@ -20,6 +20,7 @@ import { adminShipmentQuery, useAdminCancel, useAdvanceShipment, useResolveShipm
 import { FeeTable } from './shipments-panel';
 import { AddressBlock, CardList, LoadError, StatusBadge, Timeline, Tracking, addressLines, formatDateTime } from './parts';
 import './packing-slip.css';
+import { plural } from '@web/lib/format';
 
 /** /admin/shipping/{id}: the shipment, its actions, and a printable packing slip. */
 export function AdminShipmentScreen({ id }: { id: string }) {
@@ -33,7 +34,7 @@ export function AdminShipmentScreen({ id }: { id: string }) {
         <div className="flex flex-wrap items-center gap-3">
           <StatusBadge status={s.status} />
           <span className="text-sm text-zinc-300">
-            {s.reference} · {s.cardCount} card{s.cardCount === 1 ? '' : 's'} · requested {formatDateTime(s.createdAt)} by{' '}
+            {s.reference} · {plural(s.cardCount, 'card')} · requested {formatDateTime(s.createdAt)} by{' '}
             <Link to="/admin/users/$id/shipping" params={{ id: s.user.id }} className="text-violet-300 underline underline-offset-4">
               {s.user.username ?? s.user.email ?? 'this user'}
             </Link>
@@ -199,7 +200,7 @@ function CancelDialog({ shipment: s, onClose }: { shipment: AdminShipment; onClo
       title={`Cancel ${s.reference}?`}
       description={
         <>
-          Refunds the fee (<Money cents={s.feeCents} />) and puts the {s.cardCount} card{s.cardCount === 1 ? '' : 's'} back in the user's vault. The user sees the reason.
+          Refunds the fee (<Money cents={s.feeCents} />) and puts the {plural(s.cardCount, 'card')} back in the user's vault. The user sees the reason.
         </>
       }
     >
@@ -304,7 +305,7 @@ function PackingSlip({ shipment: s }: { shipment: AdminShipment }) {
     <section className="packing-slip hidden print:block" aria-hidden="true">
       <h2>Packing slip {s.reference}</h2>
       <p>
-        Requested {formatDateTime(s.createdAt)} · {s.cardCount} card{s.cardCount === 1 ? '' : 's'} · {s.insured ? 'Insured' : 'Not insured'} · From {s.origin?.name ?? 'default origin'}
+        Requested {formatDateTime(s.createdAt)} · {plural(s.cardCount, 'card')} · {s.insured ? 'Insured' : 'Not insured'} · From {s.origin?.name ?? 'default origin'}
       </p>
       <div className="slip-address">
         <strong>Ship to</strong>

@@ -3,6 +3,7 @@ import { Link } from '@tanstack/react-router';
 import { Badge, EmptyState, Money, Panel, SkeletonText, TBody, THead, Table, Td, Th, Tr } from '@web/components/ui';
 import { adminUserShippingQuery } from './api';
 import { AddressBlock, LoadError, StatusBadge, formatDate } from './parts';
+import { plural } from '@web/lib/format';
 
 /** /admin/users/{id}/shipping: a user's addresses (archived ones too) and shipments. */
 export function AdminUserShipping({ userId }: { userId: string }) {
@@ -69,7 +70,7 @@ export function AdminUserShipping({ userId }: { userId: string }) {
                     {a.isDefault ? <Badge tone="violet">Default</Badge> : null}
                     {a.archived ? <Badge tone="neutral">Archived</Badge> : null}
                     <Badge tone="info">
-                      {a.shipmentCount} shipment{a.shipmentCount === 1 ? '' : 's'}
+                      {plural(a.shipmentCount, 'shipment')}
                     </Badge>
                   </div>
                 </li>

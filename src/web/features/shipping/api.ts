@@ -1,53 +1,25 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useRef } from 'react';
 import type {
-  Address,
-  AddressDeleteResult,
   AddressInput,
-  AddressList,
   AdminCancelInput,
-  AdminShipment,
-  AdminShipmentList,
-  AdminShipmentQuery,
-  AdminUserShipping,
   AdvanceShipmentInput,
   BulkAdvanceInput,
-  BulkAdvanceResult,
-  CardLocation,
   CardLocationInput,
   CreateShipmentInput,
-  CreateShipmentResult,
-  Origin,
   OriginInput,
-  OriginList,
   OriginUpdateInput,
-  PickItem,
-  PickList,
-  Quote,
   QuoteInput,
   ResolveShipmentInput,
-  Shipment,
-  ShipmentList,
-  ShipmentQuery,
   ShipmentStatus,
-  ShippingOptions,
-  ShippingSettings,
   ShippingSettingsInput,
 } from '@shared/contracts/shipping';
-import { ApiClientError, api, newIdempotencyKey } from '@web/lib/api';
+import { ApiClientError, api, type ApiQuery } from '@web/lib/api';
 import { useRealtimeEvent } from '@web/lib/realtime';
+import { balanceQuery } from '@web/lib/balance-query';
 
-/** Builds ?a=1&b=2 from defined, non-empty values. */
-function qs(params: object): string {
-  const u = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) {
-    if (v === undefined || v === null || v === '') continue;
-    u.set(k, String(v));
-  }
-  const s = u.toString();
-  return s ? `?${s}` : '';
-}
-const enc = encodeURIComponent;
+
+export type ShipmentQuery = ApiQuery<'/api/shipping/shipments'>;
+export type AdminShipmentQuery = ApiQuery<'/api/admin/shipping/shipments'>;
 
 export const shippingKeys = {
   all: ['shipping'] as const,
@@ -67,39 +39,36 @@ export const shippingKeys = {
   user: (id: string) => ['admin', 'shipping', 'user', id] as const,
 };
 
-/** The wallet's balance query (the header reads it): a shipment's answer carries the new balance. */
-const BALANCE_KEY = ['wallet', 'balance'] as const;
-
 // ───────────── user ─────────────
 
 export const optionsQuery = queryOptions({
   queryKey: shippingKeys.options,
-  queryFn: ({ signal }) => api.get<ShippingOptions>('/api/shipping/options', { signal }),
+  queryFn: ({ signal }) => api.get('/api/shipping/options', { signal }),
   staleTime: 60_000,
 });
 
 export const addressesQuery = queryOptions({
   queryKey: shippingKeys.addresses,
-  queryFn: ({ signal }) => api.get<AddressList>('/api/shipping/addresses', { signal }),
+  queryFn: ({ signal }) => api.get('/api/shipping/addresses', { signal }),
 });
 
 export const shipmentsQuery = (q: ShipmentQuery) =>
   queryOptions({
     queryKey: shippingKeys.shipmentList(q),
-    queryFn: ({ signal }) => api.get<ShipmentList>(`/api/shipping/shipments${qs(q)}`, { signal }),
+    queryFn: ({ signal }) => api.get('/api/shipping/shipments', { query: q, signal }),
     placeholderData: keepPreviousData,
   });
 
 export const shipmentQuery = (id: string) =>
   queryOptions({
     queryKey: shippingKeys.shipment(id),
-    queryFn: ({ signal }) => api.get<Shipment>(`/api/shipping/shipments/${enc(id)}`, { signal }),
+    queryFn: ({ signal }) => api.get('/api/shipping/shipments/{id}', { path: { id }, signal }),
   });
 
 export const quoteQuery = (input: QuoteInput, enabled = true) =>
   queryOptions({
     queryKey: shippingKeys.quote(input),
-    queryFn: ({ signal }) => api.post<Quote>('/api/shipping/quote', input, { signal }),
+    queryFn: ({ signal }) => api.post('/api/shipping/quote', { body: input, signal }),
     enabled,
     staleTime: 0,
     gcTime: 0,
@@ -111,7 +80,7 @@ export function useSaveAddress() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: ({ id, input }: { id: string | null; input: AddressInput }) =>
-      id ? api.patch<Address>(`/api/shipping/addresses/${enc(id)}`, input) : api.post<Address>('/api/shipping/addresses', input),
+      id ? api.patch('/api/shipping/addresses/{id}', { path: { id }, body: input }) : api.post('/api/shipping/addresses', { body: input }),
     onSettled: () => qc.invalidateQueries({ queryKey: shippingKeys.addresses }),
   });
 }
@@ -119,7 +88,7 @@ export function useSaveAddress() {
 export function useDefaultAddress() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api.post<Address>(`/api/shipping/addresses/${enc(id)}/default`),
+    mutationFn: (id: string) => api.post('/api/shipping/addresses/{id}/default', { path: { id } }),
     onSettled: () => qc.invalidateQueries({ queryKey: shippingKeys.addresses }),
   });
 }
@@ -127,34 +96,24 @@ export function useDefaultAddress() {
 export function useDeleteAddress() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api.delete<AddressDeleteResult>(`/api/shipping/addresses/${enc(id)}`),
+    mutationFn: (id: string) => api.delete('/api/shipping/addresses/{id}', { path: { id } }),
     onSettled: () => qc.invalidateQueries({ queryKey: shippingKeys.addresses }),
   });
 }
 
 /**
- * Confirms a shipment. One Idempotency-Key per intent: a retry of the same request after a
- * network failure or a 5xx reuses it (the server answers the first result, never charges twice);
- * a changed request, a success or a definitive refusal starts a new one.
+ * Confirms a shipment, with the Idempotency-Key of the user's intent (the dialog's useMoneyAction:
+ * a retry of the same request after a network failure or a 5xx reuses it, so the server answers
+ * the first result and never charges twice).
  */
 export function useCreateShipment() {
   const qc = useQueryClient();
-  const pending = useRef<{ body: string; key: string } | null>(null);
-  const keyFor = useCallback((input: CreateShipmentInput) => {
-    const body = JSON.stringify(input);
-    if (pending.current?.body !== body) pending.current = { body, key: newIdempotencyKey() };
-    return pending.current.key;
-  }, []);
   return useMutation({
-    mutationFn: (input: CreateShipmentInput) =>
-      api.post<CreateShipmentResult>('/api/shipping/shipments', input, { idempotencyKey: keyFor(input) }),
+    mutationFn: ({ input, key }: { input: CreateShipmentInput; key: string }) =>
+      api.post('/api/shipping/shipments', { body: input, idempotencyKey: key }),
     onSuccess: (r) => {
-      pending.current = null;
-      qc.setQueryData<{ balanceCents: number }>(BALANCE_KEY, (old) => (old ? { ...old, balanceCents: r.balanceCents } : old));
-    },
-    onError: (err) => {
-      const retryable = err instanceof ApiClientError && (err.status === 0 || err.status >= 500);
-      if (!retryable) pending.current = null;
+      // A shipment's answer carries the new balance: the header and the shop show it at once.
+      qc.setQueryData(balanceQuery.queryKey, (old) => (old ? { ...old, balanceCents: r.balanceCents } : old));
     },
     onSettled: (_data, error) => {
       void qc.invalidateQueries({ queryKey: ['collection'] });
@@ -170,7 +129,7 @@ export function useCreateShipment() {
 export function useCancelShipment() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api.post<Shipment>(`/api/shipping/shipments/${enc(id)}/cancel`),
+    mutationFn: (id: string) => api.post('/api/shipping/shipments/{id}/cancel', { path: { id } }),
     onSuccess: (s) => qc.setQueryData(shippingKeys.shipment(s.id), s),
     onSettled: () => {
       void qc.invalidateQueries({ queryKey: shippingKeys.all });
@@ -205,45 +164,45 @@ export function useShippingLiveUpdates(onEvent?: (e: ShipmentUpdatedEvent) => vo
 export const adminShipmentsQuery = (q: AdminShipmentQuery) =>
   queryOptions({
     queryKey: shippingKeys.adminList(q),
-    queryFn: ({ signal }) => api.get<AdminShipmentList>(`/api/admin/shipping/shipments${qs(q)}`, { signal }),
+    queryFn: ({ signal }) => api.get('/api/admin/shipping/shipments', { query: q, signal }),
     placeholderData: keepPreviousData,
   });
 
 export const adminShipmentQuery = (id: string) =>
   queryOptions({
     queryKey: shippingKeys.adminShipment(id),
-    queryFn: ({ signal }) => api.get<AdminShipment>(`/api/admin/shipping/shipments/${enc(id)}`, { signal }),
+    queryFn: ({ signal }) => api.get('/api/admin/shipping/shipments/{id}', { path: { id }, signal }),
     retry: (n, err) => !(err instanceof ApiClientError && err.status < 500) && n < 2,
   });
 
 export const pickListQuery = (originId: string) =>
   queryOptions({
     queryKey: shippingKeys.pickList(originId),
-    queryFn: ({ signal }) => api.get<PickList>(`/api/admin/shipping/pick-list${qs({ originId })}`, { signal }),
+    queryFn: ({ signal }) => api.get('/api/admin/shipping/pick-list', { query: { originId }, signal }),
     placeholderData: keepPreviousData,
   });
 
 export const originsQuery = queryOptions({
   queryKey: shippingKeys.origins,
-  queryFn: ({ signal }) => api.get<OriginList>('/api/admin/shipping/origins', { signal }),
+  queryFn: ({ signal }) => api.get('/api/admin/shipping/origins', { signal }),
 });
 
 export const originQuery = (id: string) =>
   queryOptions({
     queryKey: shippingKeys.origin(id),
-    queryFn: ({ signal }) => api.get<Origin>(`/api/admin/shipping/origins/${enc(id)}`, { signal }),
+    queryFn: ({ signal }) => api.get('/api/admin/shipping/origins/{id}', { path: { id }, signal }),
     retry: (n, err) => !(err instanceof ApiClientError && err.status < 500) && n < 2,
   });
 
 export const settingsQuery = queryOptions({
   queryKey: shippingKeys.settings,
-  queryFn: ({ signal }) => api.get<ShippingSettings>('/api/admin/shipping/settings', { signal }),
+  queryFn: ({ signal }) => api.get('/api/admin/shipping/settings', { signal }),
 });
 
 export const adminUserShippingQuery = (userId: string) =>
   queryOptions({
     queryKey: shippingKeys.user(userId),
-    queryFn: ({ signal }) => api.get<AdminUserShipping>(`/api/admin/shipping/users/${enc(userId)}`, { signal }),
+    queryFn: ({ signal }) => api.get('/api/admin/shipping/users/{id}', { path: { id: userId }, signal }),
     retry: (n, err) => !(err instanceof ApiClientError && err.status < 500) && n < 2,
   });
 
@@ -260,19 +219,19 @@ function useAdminMutation<TIn, TOut>(fn: (input: TIn) => Promise<TOut>, onSucces
 export function useAdvanceShipment(id: string) {
   const qc = useQueryClient();
   return useAdminMutation(
-    (input: AdvanceShipmentInput) => api.post<AdminShipment>(`/api/admin/shipping/shipments/${enc(id)}/advance`, input),
+    (input: AdvanceShipmentInput) => api.post('/api/admin/shipping/shipments/{id}/advance', { path: { id }, body: input }),
     (s) => qc.setQueryData(shippingKeys.adminShipment(id), s),
   );
 }
 
 export function useBulkAdvance() {
-  return useAdminMutation((input: BulkAdvanceInput) => api.post<BulkAdvanceResult>('/api/admin/shipping/shipments/bulk-advance', input));
+  return useAdminMutation((input: BulkAdvanceInput) => api.post('/api/admin/shipping/shipments/bulk-advance', { body: input }));
 }
 
 export function useAdminCancel(id: string) {
   const qc = useQueryClient();
   return useAdminMutation(
-    (input: AdminCancelInput) => api.post<AdminShipment>(`/api/admin/shipping/shipments/${enc(id)}/cancel`, input),
+    (input: AdminCancelInput) => api.post('/api/admin/shipping/shipments/{id}/cancel', { path: { id }, body: input }),
     (s) => qc.setQueryData(shippingKeys.adminShipment(id), s),
   );
 }
@@ -280,37 +239,37 @@ export function useAdminCancel(id: string) {
 export function useResolveShipment(id: string) {
   const qc = useQueryClient();
   return useAdminMutation(
-    (input: ResolveShipmentInput) => api.post<AdminShipment>(`/api/admin/shipping/shipments/${enc(id)}/resolve`, input),
+    (input: ResolveShipmentInput) => api.post('/api/admin/shipping/shipments/{id}/resolve', { path: { id }, body: input }),
     (s) => qc.setQueryData(shippingKeys.adminShipment(id), s),
   );
 }
 
 export function usePick() {
   return useAdminMutation(({ shipmentCardId, picked }: { shipmentCardId: string; picked: boolean }) =>
-    api.post<PickItem>(`/api/admin/shipping/pick-list/${enc(shipmentCardId)}`, { picked }),
+    api.post('/api/admin/shipping/pick-list/{id}', { path: { id: shipmentCardId }, body: { picked } }),
   );
 }
 
 export function useSaveOrigin() {
   return useAdminMutation(({ id, input }: { id: string | null; input: OriginInput | OriginUpdateInput }) =>
-    id ? api.patch<Origin>(`/api/admin/shipping/origins/${enc(id)}`, input) : api.post<Origin>('/api/admin/shipping/origins', input),
+    id ? api.patch('/api/admin/shipping/origins/{id}', { path: { id }, body: input }) : api.post('/api/admin/shipping/origins', { body: input }),
   );
 }
 
 export function useDefaultOrigin() {
-  return useAdminMutation((id: string) => api.post<Origin>(`/api/admin/shipping/origins/${enc(id)}/default`));
+  return useAdminMutation((id: string) => api.post('/api/admin/shipping/origins/{id}/default', { path: { id } }));
 }
 
 export function useSetCardLocation() {
   return useAdminMutation(({ cardId, input }: { cardId: string; input: CardLocationInput }) =>
-    api.put<CardLocation>(`/api/admin/shipping/cards/${enc(cardId)}/location`, input),
+    api.put('/api/admin/shipping/cards/{id}/location', { path: { id: cardId }, body: input }),
   );
 }
 
 export function useSaveSettings() {
   const qc = useQueryClient();
   return useAdminMutation(
-    (input: ShippingSettingsInput) => api.put<ShippingSettings>('/api/admin/shipping/settings', input),
+    (input: ShippingSettingsInput) => api.put('/api/admin/shipping/settings', { body: input }),
     (s) => {
       qc.setQueryData(shippingKeys.settings, s);
       void qc.invalidateQueries({ queryKey: shippingKeys.options });

@@ -1,7 +1,6 @@
 /** Shipping (issue 15): addresses, shipping vault cards, the shipments' life, the back office. */
 export { AddressesPanel, AddressDialog } from './addresses-panel';
 export { ShipmentsPanel, ShipmentDetail } from './shipments-panel';
-export { ShipDialog, type ShipDialogProps } from './ship-dialog';
 export { ShipCardsButton } from './ship-button';
 export { useShippingLiveUpdates } from './api';
 export { AdminShippingQueue } from './admin-queue';

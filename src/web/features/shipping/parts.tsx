@@ -93,7 +93,7 @@ export function Timeline({ events, showActor = false }: { events: ShipmentEvent[
           <p className="text-sm font-medium text-white">{EVENT_LABEL[e.type]}</p>
           <p className="text-xs text-zinc-400">
             <time dateTime={e.at}>{formatDateTime(e.at)}</time>
-            {showActor ? ` · ${e.actor.role === 'system' ? 'system' : (e.actor.username ?? e.actor.role)}` : e.actor.role === 'admin' ? ' · Packvault' : ''}
+            {showActor ? ` · ${e.actor.role === 'system' ? 'system' : (e.actor.username ?? e.actor.role)}` : e.actor.role === 'admin' ? ` · ${e.actor.username ?? 'Packvault'}` : ''}
           </p>
           {e.note ? <p className="mt-1 text-sm text-zinc-300">{noteText(e.note)}</p> : null}
         </li>

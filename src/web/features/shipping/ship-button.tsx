@@ -11,7 +11,16 @@ const ShipDialog = lazy(() => loadShipDialog().then((m) => ({ default: m.ShipDia
  * "Ship N" for a selection of vault cards (the /collect page puts it in the vault's selection
  * bar): opens the ship dialog and hands back the ids once the shipment is requested.
  */
-export function ShipCardsButton({ cards, onShipped }: { cards: Array<{ id: string; name: string }>; onShipped?: (ids: string[]) => void }) {
+export function ShipCardsButton({
+  cards,
+  onShipped,
+  label,
+}: {
+  cards: Array<{ id: string; name: string }>;
+  onShipped?: (ids: string[]) => void;
+  /** The button's words; "Ship N" by default (a selection), "Ship" suits one card's dialog. */
+  label?: string;
+}) {
   const [open, setOpen] = useState(false);
   const [ids, setIds] = useState<string[]>([]);
   const names = new Map(cards.map((c) => [c.id, c.name]));
@@ -27,7 +36,7 @@ export function ShipCardsButton({ cards, onShipped }: { cards: Array<{ id: strin
         }}
       >
         <Truck aria-hidden="true" className="size-4" />
-        Ship {cards.length}
+        {label ?? `Ship ${cards.length}`}
       </Button>
       {open ? (
         <Suspense fallback={null}>

@@ -3,9 +3,10 @@ import { Link } from '@tanstack/react-router';
 import { useEffect, useId, useState } from 'react';
 import { Plus } from 'lucide-react';
 import { formatRate } from '@shared/contracts/owned-cards';
-import type { CreateShipmentResult, Quote } from '@shared/contracts/shipping';
+import type { CreateShipmentInput, CreateShipmentResult, Quote } from '@shared/contracts/shipping';
 import { Button, Checkbox, Dialog, Money, Notice, SkeletonText, buttonClasses, cn, toast } from '@web/components/ui';
 import { ApiClientError } from '@web/lib/api';
+import { useMoneyAction } from '@web/hooks/use-money-action';
 import { AddressDialog } from './addresses-panel';
 import { addressesQuery, optionsQuery, quoteQuery, useCreateShipment } from './api';
 import { AddressBlock, errorText } from './parts';
@@ -143,6 +144,8 @@ export function ShipDialog({ open, onOpenChange, ownedCardIds, cardNames, onShip
   const [insured, setInsured] = useState(false);
   const [adding, setAdding] = useState(false);
   const create = useCreateShipment();
+  const action = useMoneyAction((input: CreateShipmentInput, key: string) => create.mutateAsync({ input, key }));
+  const requesting = action.busy || create.isPending;
   const groupId = useId();
 
   const items = addresses.data?.items ?? [];
@@ -160,10 +163,12 @@ export function ShipDialog({ open, onOpenChange, ownedCardIds, cardNames, onShip
   const q: Quote | undefined = quote.data;
   const count = ownedCardIds.length;
 
-  const confirm = async () => {
+  const confirm = async (event: { detail: number }) => {
     if (!q || !addressId) return;
     try {
-      const r = await create.mutateAsync({ ownedCardIds, addressId, insured, expectedFeeCents: q.feeCents });
+      const r = await action.run({ ownedCardIds, addressId, insured, expectedFeeCents: q.feeCents }, event);
+      if (!r) return;
+      // What was charged, as the server answered it.
       toast.success(
         `Shipment ${r.shipment.reference} requested`,
         <>
@@ -192,17 +197,17 @@ export function ShipDialog({ open, onOpenChange, ownedCardIds, cardNames, onShip
       <Dialog
         open={open && !adding}
         onOpenChange={(o) => {
-          if (!create.isPending) onOpenChange(o);
+          if (!requesting) onOpenChange(o);
         }}
         title={`Ship ${plural(count, 'card')} to you`}
         description="The fee is charged from your balance now. You can cancel for a full refund until we start packing."
         className="max-w-xl"
         footer={
           <>
-            <Button variant="secondary" onClick={() => onOpenChange(false)} disabled={create.isPending}>
+            <Button variant="secondary" onClick={() => onOpenChange(false)} disabled={requesting}>
               Not now
             </Button>
-            <Button onClick={confirm} loading={create.isPending} loadingText="Requesting…" disabled={!q || !addressId || short || quote.isFetching || quote.isError}>
+            <Button onClick={confirm} loading={requesting} loadingText="Requesting…" disabled={!q || !addressId || short || quote.isFetching || quote.isError}>
               {q && addressId ? (
                 <>
                   Pay <Money cents={q.feeCents} /> and ship

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { Package } from 'lucide-react';
 import { useState } from 'react';
-import { SHIPMENT_STATUS_LABEL, SHIPMENT_STATUSES, type Shipment, type ShipmentQuery } from '@shared/contracts/shipping';
+import { SHIPMENT_STATUS_LABEL, SHIPMENT_STATUSES, type Shipment } from '@shared/contracts/shipping';
 import {
   Button,
   ConfirmDialog,
@@ -23,7 +23,7 @@ import {
   toast,
 } from '@web/components/ui';
 import { useUrlState } from '@web/lib/url-state';
-import { shipmentQuery, shipmentsQuery, useCancelShipment, useShippingLiveUpdates } from './api';
+import { shipmentQuery, shipmentsQuery, useCancelShipment, useShippingLiveUpdates, type ShipmentQuery } from './api';
 import { AddressBlock, CardList, LoadError, StatusBadge, Timeline, Tracking, errorText, formatDate } from './parts';
 import { plural } from '@web/lib/format';
 

@@ -1,18 +1,13 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { LookClass, LookRefs } from '@shared/contracts/catalog';
+import type { LookRefs } from '@shared/contracts/catalog';
 import { lookFromRefs } from '@shared/contracts/catalog-look';
 import type {
   OpenInput,
-  OpenResult,
   Opening,
-  ProductDetail,
-  ProductSummary,
   PurchaseInput,
-  PurchaseResult,
-  TopPulls,
-  UserPack,
 } from '@shared/contracts/shop';
 import { api } from '@web/lib/api';
+import { MAX_PURCHASE_QUANTITY } from '@shared/shop-limits';
 import { rankTiers, type RevealPack } from './reveal/build-up';
 
 /** Query keys of the shop (the realtime handlers and mutations invalidate by these prefixes). */
@@ -22,35 +17,34 @@ export const shopKeys = {
   product: (id: string) => ['shop', 'products', id] as const,
   inventory: () => ['shop', 'inventory'] as const,
   openings: (page: number) => ['shop', 'openings', page] as const,
+  replay: (ids: string[]) => ['shop', 'replay', ids.join(',')] as const,
   topPulls: (window: string, limit: number) => ['top-pulls', window, limit] as const,
   classes: () => ['catalog', 'classes', 'public'] as const,
 };
 
 export const productsQuery = queryOptions({
   queryKey: shopKeys.products(),
-  queryFn: () => api.get<{ items: ProductSummary[] }>('/api/shop/products'),
+  queryFn: () => api.get('/api/shop/products'),
   staleTime: 30_000,
 });
 
 export const productQuery = (id: string) =>
   queryOptions({
     queryKey: shopKeys.product(id),
-    queryFn: () => api.get<ProductDetail>(`/api/shop/products/${encodeURIComponent(id)}`),
+    queryFn: () => api.get('/api/shop/products/{id}', { path: { id } }),
     staleTime: 15_000,
   });
 
 export const inventoryQuery = queryOptions({
   queryKey: shopKeys.inventory(),
-  queryFn: () => api.get<{ items: UserPack[]; total: number }>('/api/shop/inventory'),
+  queryFn: () => api.get('/api/shop/inventory'),
 });
 
 export const openingsQuery = (page = 1, pageSize = 10) =>
   queryOptions({
     queryKey: [...shopKeys.openings(page), pageSize],
     queryFn: () =>
-      api.get<{ items: Opening[]; total: number; page: number; pageSize: number; refs: LookRefs }>(
-        `/api/shop/openings?page=${page}&pageSize=${pageSize}`,
-      ),
+      api.get('/api/shop/openings', { query: { page, pageSize } }),
     placeholderData: keepPreviousData,
   });
 
@@ -58,15 +52,39 @@ export type TopPullWindow = '24h' | '7d' | 'all';
 export const topPullsQuery = (window: TopPullWindow, limit = 50) =>
   queryOptions({
     queryKey: shopKeys.topPulls(window, limit),
-    queryFn: () => api.get<TopPulls>(`/api/top-pulls?window=${window}&limit=${limit}`),
+    queryFn: () => api.get('/api/top-pulls', { query: { window, limit } }),
     staleTime: 15_000,
     placeholderData: keepPreviousData,
+  });
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The openings a page is revealing, from its `?opening=a,b` (issue 41): the reveal lives in the
+ * URL, so a refresh or Back and Forward replays it instead of losing it.
+ */
+export function openingIdsFrom(search: { opening?: unknown }): string[] {
+  const raw = typeof search.opening === 'string' ? search.opening : '';
+  const ids = [...new Set(raw.split(',').map((x) => x.trim()).filter((x) => UUID.test(x)))];
+  return ids.slice(0, MAX_PURCHASE_QUANTITY);
+}
+
+/** The `opening` search value naming these openings. */
+export const openingSearch = (result: { openings: Array<{ id: string }> }) => result.openings.map((o) => o.id).join(',');
+
+/** Your own openings by id, to replay their reveal; they never change once settled. */
+export const openingReplayQuery = (ids: string[]) =>
+  queryOptions({
+    queryKey: shopKeys.replay(ids),
+    queryFn: () => api.get('/api/shop/openings/replay', { query: { ids: ids.join(',') } }),
+    staleTime: Infinity,
+    retry: false,
   });
 
 /** Every class (not only those in a response), so rarity ranks the same on every reveal. */
 export const classesQuery = queryOptions({
   queryKey: shopKeys.classes(),
-  queryFn: () => api.get<{ classes: LookClass[] }>('/api/catalog/classes'),
+  queryFn: () => api.get('/api/catalog/classes'),
   select: (d) => d.classes,
   staleTime: 5 * 60_000,
 });
@@ -100,7 +118,7 @@ export function usePurchase() {
   const refresh = useRefreshAfterRefusal();
   return useMutation({
     mutationFn: ({ input, key }: { input: PurchaseInput; key: string }) =>
-      api.post<PurchaseResult>('/api/shop/purchases', input, { idempotencyKey: key }),
+      api.post('/api/shop/purchases', { body: input, idempotencyKey: key }),
     onSuccess: done,
     onError: refresh,
   });
@@ -111,7 +129,7 @@ export function useOpen() {
   const refresh = useRefreshAfterRefusal();
   return useMutation({
     mutationFn: ({ input, key }: { input: OpenInput; key: string }) =>
-      api.post<OpenResult>('/api/shop/open', input, { idempotencyKey: key }),
+      api.post('/api/shop/open', { body: input, idempotencyKey: key }),
     onSuccess: done,
     onError: refresh,
   });

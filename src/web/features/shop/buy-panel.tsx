@@ -1,26 +1,56 @@
-import { formatDateTime } from '@web/lib/format';
+import { formatDateTime, plural, verb } from '@web/lib/format';
 import { useRef, useState, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useLocation } from '@tanstack/react-router';
 import { Minus, PackageOpen, Plus, ShoppingBag } from 'lucide-react';
-import type { Balance } from '@shared/contracts/wallet';
 import type { OpenResult, ProductSummary, PurchaseResult } from '@shared/contracts/shop';
 import { MAX_PURCHASE_QUANTITY } from '@shared/shop-limits';
 import { productReturnPath } from '@shared/top-up';
 import { Button, buttonClasses, Money, Notice, StickyActionBar } from '@web/components/ui';
-import { api, ApiClientError, newIdempotencyKey } from '@web/lib/api';
+import { SpendingPaused } from '@web/components/spending-paused';
+import { ApiClientError } from '@web/lib/api';
+import { balanceQuery } from '@web/lib/balance-query';
+import { useMoneyAction } from '@web/hooks/use-money-action';
 import { useOpen, usePurchase } from './api';
 import { preloadRevealAnimation } from './reveal/build-up';
 
 const link = 'font-semibold text-white underline underline-offset-4 hover:text-fuchsia-200';
 
-/** What went wrong with a purchase, and what to do about it, as the user needs to read it. */
-export function PurchaseError({ error, redirect }: { error: unknown; redirect: string }) {
-  if (!(error instanceof ApiClientError)) {
-    return <Notice tone="danger" title="Something went wrong">Nothing was charged. Try again in a moment.</Notice>;
+/**
+ * What happened to the money when a purchase (or buy-and-open) failed. A refusal (4xx) comes from
+ * the one transaction that debits, so nothing was charged. With no answer, or a 5xx, the request
+ * may still have gone through: the balance tells, and the same click retries with the same
+ * Idempotency-Key (useMoneyAction), so it never charges twice.
+ */
+export function moneyAfterFailure(error: unknown, action: MoneyAction = 'buy'): string {
+  const refused = error instanceof ApiClientError && error.status >= 400 && error.status < 500;
+  // Opening packs already bought charges nothing: what the user needs to know is where the packs are.
+  if (action === 'open') {
+    return refused
+      ? 'Your packs are still unopened.'
+      : 'If they were opened, the cards are in your vault and the opening is under “Recently opened”; trying again never opens a pack twice.';
   }
-  let title: ReactNode = 'We could not complete the purchase';
-  let body: ReactNode = error.message;
+  if (refused) return 'Nothing was charged.';
+  return 'If you were charged, your balance and your unopened packs show it; trying again never charges twice.';
+}
+
+/** Buying packs (and buy-and-open), or opening packs already bought. */
+export type MoneyAction = 'buy' | 'open';
+
+/** What went wrong with a purchase or an opening, and what to do about it, as the user needs to read it. */
+export function PurchaseError({ error, redirect, action = 'buy' }: { error: unknown; redirect: string; action?: MoneyAction }) {
+  if (!(error instanceof ApiClientError)) {
+    return (
+      <Notice tone="danger" title="Something went wrong">
+        {moneyAfterFailure(error, action)} Try again in a moment.
+      </Notice>
+    );
+  }
+  let title: ReactNode = action === 'open' ? 'We could not open your packs' : 'We could not complete the purchase';
+  // The server's own words, and what that meant for the money (or the packs) unless they say it already.
+  const said = action === 'open' ? /still unopened/i : /nothing was charged/i;
+  const money = said.test(error.message) ? '' : ` ${moneyAfterFailure(error, action)}`;
+  let body: ReactNode = `${error.message}${money}`;
   switch (error.code) {
     case 'unauthorized':
       title = 'Sign in to buy packs';
@@ -30,7 +60,7 @@ export function PurchaseError({ error, redirect }: { error: unknown; redirect: s
           <Link to="/sign-in" search={{ redirect }} className={link}>
             Sign in
           </Link>{' '}
-          and try again; nothing was charged.
+          and try again; {action === 'open' ? 'your packs are still unopened' : 'nothing was charged'}.
         </>
       );
       break;
@@ -51,7 +81,7 @@ export function PurchaseError({ error, redirect }: { error: unknown; redirect: s
       body = (
         <>
           {error.message} Nothing was charged. Your balance changed since this page loaded: top up the difference, or{' '}
-          <Link to="/profile/billing" className={link}>
+          <Link to="/profile/billing" search={{ return: redirect }} className={link}>
             add funds in billing
           </Link>
           .
@@ -71,7 +101,8 @@ export function PurchaseError({ error, redirect }: { error: unknown; redirect: s
       title = 'Spending is paused on your account';
       body = (
         <>
-          {error.message} You can review your limits in{' '}
+          {error.message}
+          {money} You can review your limits in{' '}
           <Link to="/profile/privacy-and-security" className={link}>
             privacy and security
           </Link>
@@ -81,7 +112,7 @@ export function PurchaseError({ error, redirect }: { error: unknown; redirect: s
       break;
     case 'network_error':
       title = 'No connection';
-      body = 'We could not reach the server, so nothing was bought. Check your connection and try again.';
+      body = `We could not reach the server. ${moneyAfterFailure(error, action)} Check your connection and try again.`;
       break;
   }
   return (
@@ -105,60 +136,65 @@ export interface BuyPanelProps {
   pendingQuantity?: number | null;
   /** The waiting purchase was bought or dismissed: the page drops it from the URL. */
   onPendingDone?: () => void;
+  /** Buy-and-open started: the page preloads what it shows after the reveal (the sell-back panel). */
+  onOpening?: () => void;
 }
 
-/** Quantity, price, "Buy" and "Buy and open". Each click sends a fresh Idempotency-Key. */
-export function BuyPanel({ product, signedIn, onOpened, topUp, pendingQuantity = null, onPendingDone }: BuyPanelProps) {
+/**
+ * Quantity, price, "Buy" and "Buy and open". The panel is one intent at a time (useMoneyAction):
+ * its Idempotency-Key is minted when it mounts and renewed only once the server has answered, and
+ * from the first click until then every buy button here and in the phone bar is busy, so a
+ * double-click buys once. What the messages say was charged comes from the server's answer.
+ */
+export function BuyPanel({ product, signedIn, onOpened, topUp, pendingQuantity = null, onPendingDone, onOpening }: BuyPanelProps) {
   const location = useLocation();
   const panel = useRef<HTMLDivElement>(null);
   const [quantity, setQuantity] = useState(() => pendingQuantity ?? 1);
   const [bought, setBought] = useState<PurchaseResult | null>(null);
   const purchase = usePurchase();
   const open = useOpen();
-  const balance = useQuery({
-    queryKey: ['wallet', 'balance'],
-    queryFn: () => api.get<Balance>('/api/wallet/balance'),
-    enabled: signedIn,
-    retry: false,
+  const balance = useQuery({ ...balanceQuery, enabled: signedIn, retry: false });
+  const action = useMoneyAction(async ({ andOpen, quantity: q }: { andOpen: boolean; quantity: number }, key: string) => {
+    setBought(null);
+    if (andOpen) {
+      purchase.reset();
+      preloadRevealAnimation();
+      onOpening?.();
+      return { kind: 'opened' as const, opened: await open.mutateAsync({ input: { productId: product.id, quantity: q }, key }) };
+    }
+    open.reset();
+    return { kind: 'bought' as const, bought: await purchase.mutateAsync({ input: { productId: product.id, quantity: q }, key }) };
   });
-  const busy = purchase.isPending || open.isPending;
+  const busy = action.busy || purchase.isPending || open.isPending;
+  const buying = action.pending !== null && !action.pending.andOpen;
+  const opening = action.pending?.andOpen === true;
   const error = purchase.error ?? open.error;
   const total = product.priceCents * quantity;
   const unavailable = product.soldOut || product.upcoming;
   const shortfall = balance.data ? Math.max(0, total - balance.data.balanceCents) : 0;
   const short = shortfall > 0;
   const pending = pendingQuantity !== null && pendingQuantity === quantity && signedIn;
+  // Self-excluded: the buttons are disabled with the reason, rather than failing on click.
+  const pausedUntil = signedIn ? (balance.data?.selfExcludedUntil ?? null) : null;
 
   const setQ = (q: number) => setQuantity(Math.min(MAX_PURCHASE_QUANTITY, Math.max(1, Math.round(q) || 1)));
 
-  const buy = () => {
-    setBought(null);
-    open.reset();
-    purchase.mutate(
-      { input: { productId: product.id, quantity }, key: newIdempotencyKey() },
-      {
-        onSuccess: (r) => {
-          setBought(r);
-          onPendingDone?.();
-        },
-      },
-    );
+  // A refusal is shown from the mutation's error; nothing else to do with it here.
+  const buy = (e?: { detail: number }) => {
+    action.run({ andOpen: false, quantity }, e).then((r) => {
+      if (r?.kind !== 'bought') return;
+      setBought(r.bought);
+      onPendingDone?.();
+    }, () => undefined);
   };
-  const buyAndOpen = () => {
-    setBought(null);
-    purchase.reset();
-    preloadRevealAnimation();
-    open.mutate(
-      { input: { productId: product.id, quantity }, key: newIdempotencyKey() },
-      {
-        onSuccess: (r) => {
-          onPendingDone?.();
-          onOpened(r, quantity);
-        },
-      },
-    );
+  const buyAndOpen = (e?: { detail: number }) => {
+    action.run({ andOpen: true, quantity }, e).then((r) => {
+      if (r?.kind !== 'opened') return;
+      onPendingDone?.();
+      onOpened(r.opened, r.opened.purchase?.quantity ?? r.opened.openings.length);
+    }, () => undefined);
   };
-  const packsLabel = `${quantity} pack${quantity === 1 ? '' : 's'}`;
+  const packsLabel = plural(quantity, 'pack');
 
   if (unavailable) {
     return (
@@ -177,12 +213,16 @@ export function BuyPanel({ product, signedIn, onOpened, topUp, pendingQuantity =
     panel.current?.querySelector<HTMLElement>('button:not(:disabled), a[href]')?.focus({ preventScroll: true });
   };
   const barAction =
-    signedIn && short ? (
+    pausedUntil ? (
+      <Button disabled aria-describedby="buy-paused">
+        <PackageOpen aria-hidden="true" className="size-4" /> Buy and open
+      </Button>
+    ) : signedIn && short ? (
       <Button variant="secondary" onClick={showPanel}>
         Add <Money cents={shortfall} /> to buy
       </Button>
     ) : signedIn ? (
-      <Button onClick={buyAndOpen} loading={open.isPending} loadingText="Opening…" disabled={busy}>
+      <Button onClick={buyAndOpen} loading={opening} loadingText="Opening…" disabled={busy}>
         <PackageOpen aria-hidden="true" className="size-4" /> Buy and open
       </Button>
     ) : (
@@ -257,16 +297,28 @@ export function BuyPanel({ product, signedIn, onOpened, topUp, pendingQuantity =
         </div>
       </div>
 
-      {signedIn && pending && !short ? (
+      {pausedUntil ? (
+        <div className="space-y-2">
+          <div className="grid gap-2 sm:grid-cols-2">
+            <Button size="lg" disabled aria-describedby="buy-paused">
+              <PackageOpen aria-hidden="true" className="size-5" /> Buy and open
+            </Button>
+            <Button size="lg" variant="secondary" disabled aria-describedby="buy-paused">
+              <ShoppingBag aria-hidden="true" className="size-5" /> Buy
+            </Button>
+          </div>
+          <SpendingPaused id="buy-paused" until={pausedUntil} what="buying packs" />
+        </div>
+      ) : signedIn && pending && !short ? (
         <Notice
           tone="success"
           title="Finish your purchase"
           action={
             <div className="flex flex-wrap gap-2">
-              <Button onClick={buyAndOpen} loading={open.isPending} loadingText="Opening…" disabled={busy}>
+              <Button onClick={buyAndOpen} loading={opening} loadingText="Opening…" disabled={busy}>
                 <PackageOpen aria-hidden="true" className="size-4" /> Buy and open {packsLabel}
               </Button>
-              <Button variant="secondary" onClick={buy} loading={purchase.isPending} loadingText="Buying…" disabled={busy}>
+              <Button variant="secondary" onClick={buy} loading={buying} loadingText="Buying…" disabled={busy}>
                 <ShoppingBag aria-hidden="true" className="size-4" /> Buy {packsLabel}
               </Button>
               <Button variant="ghost" onClick={onPendingDone} disabled={busy}>
@@ -275,7 +327,7 @@ export function BuyPanel({ product, signedIn, onOpened, topUp, pendingQuantity =
             </div>
           }
         >
-          Your credit is in. {packsLabel} of {product.name} for <Money cents={total} /> are waiting for your click.
+          Your credit is in. {packsLabel} of {product.name} for <Money cents={total} /> {verb(quantity, 'is', 'are')} waiting for your click.
         </Notice>
       ) : signedIn && short ? (
         <div className="space-y-3">
@@ -289,17 +341,17 @@ export function BuyPanel({ product, signedIn, onOpened, topUp, pendingQuantity =
               <ShoppingBag aria-hidden="true" className="size-5" /> Add <Money cents={shortfall} /> to buy
             </Button>
             <p id="buy-shortfall" className="mt-1.5 text-sm text-amber-100">
-              Your balance is <Money cents={balance.data?.balanceCents ?? 0} />; {packsLabel} cost <Money cents={total} />.
+              Your balance is <Money cents={balance.data?.balanceCents ?? 0} />; {packsLabel} {verb(quantity, 'costs', 'cost')} <Money cents={total} />.
             </p>
           </div>
           {topUp?.(shortfall, productReturnPath(product.id, quantity))}
         </div>
       ) : signedIn ? (
         <div className="grid gap-2 sm:grid-cols-2">
-          <Button size="lg" onClick={buyAndOpen} loading={open.isPending} loadingText="Opening…" disabled={busy}>
+          <Button size="lg" onClick={buyAndOpen} loading={opening} loadingText="Opening…" disabled={busy}>
             <PackageOpen aria-hidden="true" className="size-5" /> Buy and open
           </Button>
-          <Button size="lg" variant="secondary" onClick={buy} loading={purchase.isPending} loadingText="Buying…" disabled={busy}>
+          <Button size="lg" variant="secondary" onClick={buy} loading={buying} loadingText="Buying…" disabled={busy}>
             <ShoppingBag aria-hidden="true" className="size-5" /> Buy
           </Button>
         </div>
@@ -321,7 +373,7 @@ export function BuyPanel({ product, signedIn, onOpened, topUp, pendingQuantity =
       {bought ? (
         <Notice
           tone="success"
-          title={`${bought.packs.length} pack${bought.packs.length === 1 ? '' : 's'} added to your unopened packs`}
+          title={`${plural(bought.packs.length, 'pack')} added to your unopened packs`}
           action={
             <Link to="/open-pack" className={buttonClasses({ size: 'sm' })}>
               Open {bought.packs.length === 1 ? 'it' : 'them'} now

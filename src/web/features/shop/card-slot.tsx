@@ -9,7 +9,7 @@ export type CardSize = 'xs' | 'sm' | 'md' | 'lg';
  * Draws one card. The shop does not own the card renderer (the catalog does) and features do
  * not import each other, so pages hand the catalog's renderer down through this context.
  */
-export type RenderCard = (look: CardLook, opts: { size: CardSize; className?: string }) => ReactNode;
+export type RenderCard = (look: CardLook, opts: { size: CardSize; className?: string; priority?: boolean }) => ReactNode;
 
 /** Only used if a page forgets the provider: art, name and value, so nothing breaks. */
 const fallback: RenderCard = (look, { className }) => (

@@ -70,6 +70,9 @@ export function SlotOddsTable({ slotOdds }: { slotOdds: PackSlotOdds[] }) {
 
 const FIRST = 25;
 
+/** Copies expected per pack: a percentage up to one, a count above. */
+const perPack = (n: number) => (n <= 1 ? formatPercent(n) : `${n.toFixed(2)} copies`);
+
 /** Odds per card: its chance in each slot and the copies expected per pack, best cards first. */
 export function CardOddsTable({
   cardOdds,
@@ -110,45 +113,67 @@ export function CardOddsTable({
           ))}
         </div>
       ) : null}
-      <Table caption="Chance of each card, per pack and per card slot">
-        <THead>
-          <Tr>
-            <Th>Card</Th>
-            <Th>Class</Th>
-            <Th className="text-right">Value</Th>
-            <Th className="text-right">Per pack</Th>
-            {slotCount <= 10
-              ? Array.from({ length: slotCount }, (_, i) => (
-                  <Th key={i} className="text-right">
-                    Card {i + 1}
-                  </Th>
-                ))
-              : null}
-          </Tr>
-        </THead>
-        <TBody>
-          {shown.map((c) => {
-            const cls = classes.get(c.classId);
-            return (
-              <Tr key={c.cardId}>
-                <Td className="max-w-56 truncate font-medium text-white">{c.name}</Td>
-                <Td>{cls ? <ClassName name={cls.name} colour={cls.colour} /> : '—'}</Td>
-                <Td className="text-right">
-                  <Money cents={c.valueCents} />
-                </Td>
-                <Td className="text-right font-semibold text-white tabular-nums">{c.expectedPerPack <= 1 ? formatPercent(c.expectedPerPack) : `${c.expectedPerPack.toFixed(2)} copies`}</Td>
-                {slotCount <= 10
-                  ? c.perSlot.map((p, i) => (
-                      <Td key={i} className="text-right text-zinc-400 tabular-nums">
-                        {p ? formatPercent(p) : '—'}
-                      </Td>
-                    ))
-                  : null}
-              </Tr>
-            );
-          })}
-        </TBody>
-      </Table>
+      {/* A phone gets one line per card instead of a table of up to 14 columns to scroll sideways. */}
+      <ul className="space-y-2 sm:hidden" aria-label="Chance of each card, per pack and per card slot">
+        {shown.map((c) => {
+          const cls = classes.get(c.classId);
+          const slots = c.perSlot.flatMap((p, i) => (p && slotCount > 1 ? [`card ${i + 1}: ${formatPercent(p)}`] : []));
+          return (
+            <li key={c.cardId} className="rounded-xl border border-white/10 bg-surface/60 px-3 py-2.5 text-sm">
+              <div className="flex items-baseline justify-between gap-3">
+                <span className="min-w-0 truncate font-medium text-white">{c.name}</span>
+                <Money cents={c.valueCents} className="shrink-0" />
+              </div>
+              <div className="mt-1 flex flex-wrap items-baseline justify-between gap-x-3 gap-y-1">
+                {cls ? <ClassName name={cls.name} colour={cls.colour} /> : <span>—</span>}
+                <span className="font-semibold text-white tabular-nums">{perPack(c.expectedPerPack)} per pack</span>
+              </div>
+              {slots.length ? <p className="mt-1 text-xs text-zinc-400 tabular-nums">By slot: {slots.join(' · ')}</p> : null}
+            </li>
+          );
+        })}
+      </ul>
+      <div className="hidden sm:block">
+        <Table caption="Chance of each card, per pack and per card slot">
+          <THead>
+            <Tr>
+              <Th>Card</Th>
+              <Th>Class</Th>
+              <Th className="text-right">Value</Th>
+              <Th className="text-right">Per pack</Th>
+              {slotCount <= 10
+                ? Array.from({ length: slotCount }, (_, i) => (
+                    <Th key={i} className="text-right">
+                      Card {i + 1}
+                    </Th>
+                  ))
+                : null}
+            </Tr>
+          </THead>
+          <TBody>
+            {shown.map((c) => {
+              const cls = classes.get(c.classId);
+              return (
+                <Tr key={c.cardId}>
+                  <Td className="max-w-56 truncate font-medium text-white">{c.name}</Td>
+                  <Td>{cls ? <ClassName name={cls.name} colour={cls.colour} /> : '—'}</Td>
+                  <Td className="text-right">
+                    <Money cents={c.valueCents} />
+                  </Td>
+                  <Td className="text-right font-semibold text-white tabular-nums">{perPack(c.expectedPerPack)}</Td>
+                  {slotCount <= 10
+                    ? c.perSlot.map((p, i) => (
+                        <Td key={i} className="text-right text-zinc-400 tabular-nums">
+                          {p ? formatPercent(p) : '—'}
+                        </Td>
+                      ))
+                    : null}
+                </Tr>
+              );
+            })}
+          </TBody>
+        </Table>
+      </div>
       <p className="text-xs text-zinc-400">
         “Per pack” is the expected number of copies of the card in one pack (the sum of its per-slot chances), shown as a
         percentage. Within a class every card in stock is equally likely.

@@ -1,6 +1,7 @@
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { imageUrl } from '@shared/contracts/catalog-look';
 import { cn } from '@web/components/ui';
+import { plural } from '@web/lib/format';
 
 /** A stable 32-bit hash of a string (FNV-1a), so a product keeps the same generated design. */
 function hash(s: string): number {
@@ -17,7 +18,7 @@ const SHEEN =
 
 /** "5 cards", "1 card". */
 export function cardsCaption(n: number): string {
-  return `${n} card${n === 1 ? '' : 's'}`;
+  return plural(n, 'card');
 }
 
 /** Two hues in the violet…gold band of the shop, picked from the product's id. */
@@ -42,30 +43,22 @@ export interface PackArtProps {
   decorative?: boolean;
   /** Larger type for the product page. */
   large?: boolean;
+  /** Load the image at once (the reveal's stage), not when it nears the screen. */
+  eager?: boolean;
 }
 
 /**
  * The pack as a physical foil wrapper: the product's own image when it has one, otherwise a
  * generated design (gradient foil, crimped ends, the pack name) so every pack looks like a pack.
  */
-export function PackArt({ seed, name, imageKey, caption, className, decorative, large }: PackArtProps) {
+export function PackArt({ seed, name, imageKey, caption, className, decorative, large, eager }: PackArtProps) {
   const id = useId().replace(/:/g, '');
   const { a, b, angle } = packPalette(seed);
   const label = decorative ? undefined : `${name} pack`;
-  if (imageKey) {
-    return (
-      <div className={cn('relative aspect-[5/7] overflow-hidden rounded-xl bg-surface-2 shadow-xl shadow-black/40', className)}>
-        <img
-          src={imageUrl(imageKey, 'full')}
-          alt={decorative ? '' : label}
-          loading="lazy"
-          decoding="async"
-          className="size-full object-cover"
-        />
-        <span aria-hidden="true" className={SHEEN} />
-      </div>
-    );
-  }
+  // The generated design is always drawn underneath: while the product's image loads, and if it
+  // never does, the pack still looks like a pack (issue 41: an empty stage said "Tear it open").
+  const [failedKey, setFailedKey] = useState<string | null>(null);
+  const photo = imageKey && failedKey !== imageKey ? imageKey : null;
   return (
     <div
       role={decorative ? undefined : 'img'}
@@ -97,7 +90,17 @@ export function PackArt({ seed, name, imageKey, caption, className, decorative, 
           <circle cx="9" cy="13" r="3" fill="#f5c451" />
         </g>
       </svg>
-      <span aria-hidden="true" className={SHEEN} />
+      {photo ? (
+        <img
+          src={imageUrl(photo, 'full')}
+          alt=""
+          loading={eager ? 'eager' : 'lazy'}
+          decoding="async"
+          onError={() => setFailedKey(photo)}
+          className="absolute inset-0 z-10 size-full object-cover"
+        />
+      ) : null}
+      <span aria-hidden="true" className={cn(SHEEN, 'z-10')} />
       <div aria-hidden="true" className="absolute inset-x-0 bottom-[9%] px-3 text-center">
         <p
           className={cn(

@@ -1,5 +1,6 @@
+import { useClock } from '@web/lib/hydration';
 import { formatDateTime, timeAgo } from '@web/lib/format';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import './shop.css';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
@@ -14,12 +15,7 @@ import { ShopCard } from './card-slot';
 
 /** Re-renders every `ms` so relative times stay true. */
 export function useNow(ms = 30_000) {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const t = setInterval(() => setNow(Date.now()), ms);
-    return () => clearInterval(t);
-  }, [ms]);
-  return now;
+  return useClock(ms);
 }
 
 /**

@@ -1,8 +1,16 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { useState, type FormEvent } from 'react';
-import { adjustBalanceSchema, adjustLimitsSchema, LEDGER_KIND_LABELS } from '@shared/contracts/wallet';
-import { formatMoney, parseMoney } from '@shared/money';
+import { useEffect, useState } from 'react';
+import { useForm, type Resolver } from 'react-hook-form';
+import {
+  adjustBalanceSchema,
+  adjustLimitsSchema,
+  LEDGER_KIND_LABELS,
+  type AdjustBalanceInput,
+  type AdjustLimits,
+  type AdjustLimitsView,
+} from '@shared/contracts/wallet';
+import { centsToDecimal, formatMoney, parseMoney } from '@shared/money';
 import {
   Badge,
   Button,
@@ -27,7 +35,10 @@ import {
   toast,
 } from '@web/components/ui';
 import { ApiClientError } from '@web/lib/api';
-import { adjustLimitsQuery, adminBalanceQuery, useIdempotent, walletApi, walletKeys } from './api';
+import { applyServerFields } from '@web/lib/api-errors';
+import { convertingResolver } from '@web/lib/form-resolver';
+import { useMoneyAction } from '@web/hooks/use-money-action';
+import { adjustLimitsQuery, adminBalanceQuery, walletApi, walletKeys } from './api';
 import { formatDateTime } from '@web/lib/format';
 
 /** What the admin should do next when the server refuses an adjustment on policy grounds. */
@@ -54,46 +65,62 @@ function LimitsHint({ currency }: { currency: string }) {
   );
 }
 
+/** The adjust form's fields: an unsigned amount in dollars and a direction, which become the contract's signed cents. */
+export interface AdjustFormValues {
+  direction: 'credit' | 'debit';
+  amount: string;
+  reason: string;
+}
+const ADJUST_FIELDS = ['direction', 'amount', 'reason'] as const;
+
+export function adjustResolver(balanceCents: number, currency: string): Resolver<AdjustFormValues, unknown, AdjustBalanceInput> {
+  return convertingResolver<AdjustFormValues, AdjustBalanceInput>({
+    fields: ADJUST_FIELDS,
+    schema: adjustBalanceSchema,
+    rename: { amountCents: 'amount' },
+    toInput: (v, bad) => {
+      const cents = parseMoney(v.amount);
+      if (cents === null || cents === 0) bad('amount', 'Enter an amount like 5 or 12.50.');
+      else if (v.direction === 'debit' && cents > balanceCents) {
+        bad('amount', `A debit cannot take the balance below zero (it is ${formatMoney(balanceCents, currency)}).`);
+      }
+      return { amountCents: v.direction === 'debit' ? -(cents ?? 0) : (cents ?? 0), reason: v.reason };
+    },
+  });
+}
+
 function AdjustForm({ userId, balanceCents, currency }: { userId: string; balanceCents: number; currency: string }) {
   const qc = useQueryClient();
-  const [direction, setDirection] = useState<'credit' | 'debit'>('credit');
-  const [amount, setAmount] = useState('');
-  const [reason, setReason] = useState('');
-  const [errors, setErrors] = useState<{ amount?: string; reason?: string }>({});
   const [error, setError] = useState<{ title?: string | undefined; message: string } | null>(null);
-  const [confirming, setConfirming] = useState<{ amountCents: number; reason: string } | null>(null);
-  const adjust = useIdempotent((input: { amountCents: number; reason: string }, key: string) => walletApi.adjust(userId, input, key));
+  const [confirming, setConfirming] = useState<AdjustBalanceInput | null>(null);
+  const form = useForm<AdjustFormValues, unknown, AdjustBalanceInput>({
+    resolver: adjustResolver(balanceCents, currency),
+    defaultValues: { direction: 'credit', amount: '', reason: '' },
+  });
+  const { register, handleSubmit, formState, reset, getValues } = form;
+  const e = formState.errors;
+  // The key is the intent's (issue 38): minted with the form, kept for a retry of the same
+  // adjustment after a network failure or a 5xx, renewed after an answer or a changed one.
+  const adjust = useMoneyAction((input: AdjustBalanceInput, key: string) => walletApi.adjust(userId, input, key));
 
-  function review(e: FormEvent) {
-    e.preventDefault();
+  const review = handleSubmit((input) => {
     setError(null);
-    const cents = parseMoney(amount);
-    const errs: typeof errors = {};
-    if (cents === null || cents === 0) errs.amount = 'Enter an amount like 5 or 12.50.';
-    else if (direction === 'debit' && cents > balanceCents) errs.amount = `A debit cannot take the balance below zero (it is ${formatMoney(balanceCents, currency)}).`;
-    const parsed = adjustBalanceSchema.safeParse({ amountCents: direction === 'debit' ? -(cents ?? 0) : (cents ?? 0), reason });
-    if (!parsed.success) {
-      for (const i of parsed.error.issues) {
-        if (i.path[0] === 'reason') errs.reason ??= i.message;
-        if (i.path[0] === 'amountCents') errs.amount ??= i.message;
-      }
-    }
-    setErrors(errs);
-    if (Object.keys(errs).length || !parsed.success) return;
-    setConfirming(parsed.data);
-  }
+    setConfirming(input);
+  });
 
   async function confirm() {
     if (!confirming) return;
     try {
-      const r = await adjust(confirming);
+      const r = await adjust.run(confirming);
+      if (r === undefined) return; // this adjustment is already on its way
       toast({ title: 'Balance adjusted', description: `New balance: ${formatMoney(r.balanceCents, currency)}.`, tone: 'success' });
-      setAmount('');
-      setReason('');
+      reset({ direction: getValues('direction'), amount: '', reason: '' });
       void qc.invalidateQueries({ queryKey: ['admin', 'wallet', userId] });
       void qc.invalidateQueries({ queryKey: walletKeys.all });
       void qc.invalidateQueries({ queryKey: walletKeys.adjustLimits });
     } catch (err) {
+      // A refusal a field explains closes the dialog and shows under that field.
+      if (applyServerFields(err, form.setError, ADJUST_FIELDS, { amountCents: 'amount' })) return;
       setError({ title: refusalTitle(err), message: err instanceof ApiClientError ? err.message : 'The adjustment failed. Try again.' });
       throw err;
     }
@@ -103,18 +130,18 @@ function AdjustForm({ userId, balanceCents, currency }: { userId: string; balanc
     <Panel title="Adjust balance" description="Credits or debits with an admin_adjustment entry. The reason is shown to the user and written to the audit log.">
       <form onSubmit={review} noValidate className="space-y-4">
         <div className="grid gap-4 sm:grid-cols-[10rem_1fr]">
-          <FormField label="Direction">
-            <Select value={direction} onChange={(e) => setDirection(e.target.value as 'credit' | 'debit')}>
+          <FormField label="Direction" error={e.direction?.message}>
+            <Select {...register('direction')}>
               <option value="credit">Credit (add)</option>
               <option value="debit">Debit (take)</option>
             </Select>
           </FormField>
-          <FormField label="Amount" required error={errors.amount}>
-            <Input inputMode="decimal" autoComplete="off" placeholder="e.g. 5.00" value={amount} onChange={(e) => setAmount(e.target.value)} />
+          <FormField label="Amount" required error={e.amount?.message}>
+            <Input inputMode="decimal" autoComplete="off" placeholder="e.g. 5.00" {...register('amount')} />
           </FormField>
         </div>
-        <FormField label="Reason" required hint="Required. At least 3 characters." error={errors.reason}>
-          <Textarea rows={3} value={reason} onChange={(e) => setReason(e.target.value)} maxLength={500} />
+        <FormField label="Reason" required hint="Required. At least 3 characters." error={e.reason?.message}>
+          <Textarea rows={3} {...register('reason')} maxLength={500} />
         </FormField>
         <p className="text-sm text-zinc-400">
           <LimitsHint currency={currency} />
@@ -139,60 +166,69 @@ function AdjustForm({ userId, balanceCents, currency }: { userId: string; balanc
   );
 }
 
-interface LimitsForm {
-  single: string;
-  daily: string;
+/** The limits form's fields, in dollars, under the contract's names. */
+export interface LimitsFormValues {
+  singleLimitCents: string;
+  dailyLimitCents: string;
 }
+const LIMITS_FIELDS = ['singleLimitCents', 'dailyLimitCents'] as const;
+
+const limitsResolver = convertingResolver<LimitsFormValues, AdjustLimits>({
+  fields: LIMITS_FIELDS,
+  schema: adjustLimitsSchema,
+  // An unreadable amount is null, which the contract answers with "Enter an amount.".
+  toInput: (v) => ({ singleLimitCents: parseMoney(v.singleLimitCents), dailyLimitCents: parseMoney(v.dailyLimitCents) }),
+});
+
+const limitsToForm = (l: AdjustLimits): LimitsFormValues => ({
+  singleLimitCents: centsToDecimal(l.singleLimitCents),
+  dailyLimitCents: centsToDecimal(l.dailyLimitCents),
+});
 
 /** The owner's form for the adjustment limits (the server checks the role again). */
 function AdjustLimitsForm({ currency }: { currency: string }) {
-  const qc = useQueryClient();
   const q = useQuery(adjustLimitsQuery);
-  const [form, setForm] = useState<LimitsForm | null>(null);
-  const [errors, setErrors] = useState<{ singleLimitCents?: string; dailyLimitCents?: string }>({});
-  const [saving, setSaving] = useState(false);
   if (!q.data?.callerIsOwner) return null;
-  const values = form ?? { single: (q.data.singleLimitCents / 100).toFixed(2), daily: (q.data.dailyLimitCents / 100).toFixed(2) };
+  return <AdjustLimitsFields limits={q.data} currency={currency} />;
+}
 
-  async function save(e: FormEvent) {
-    e.preventDefault();
-    const parsed = adjustLimitsSchema.safeParse({ singleLimitCents: parseMoney(values.single), dailyLimitCents: parseMoney(values.daily) });
-    if (!parsed.success) {
-      const errs: typeof errors = {};
-      for (const i of parsed.error.issues) {
-        const k = i.path[0] as keyof typeof errs;
-        errs[k] ??= i.message;
-      }
-      setErrors(errs);
-      return;
-    }
-    setErrors({});
-    setSaving(true);
+function AdjustLimitsFields({ limits, currency }: { limits: AdjustLimitsView; currency: string }) {
+  const qc = useQueryClient();
+  const { register, handleSubmit, formState, setError, reset } = useForm<LimitsFormValues, unknown, AdjustLimits>({
+    resolver: limitsResolver,
+    defaultValues: limitsToForm(limits),
+  });
+  const e = formState.errors;
+  // Limits another owner saved show, except in a field this owner is editing.
+  const { singleLimitCents, dailyLimitCents } = limits;
+  useEffect(() => reset(limitsToForm({ singleLimitCents, dailyLimitCents }), { keepDirtyValues: true }), [singleLimitCents, dailyLimitCents, reset]);
+
+  const save = handleSubmit(async (input) => {
     try {
-      qc.setQueryData(walletKeys.adjustLimits, await walletApi.setAdjustLimits(parsed.data));
-      setForm(null);
+      const saved = await walletApi.setAdjustLimits(input);
+      qc.setQueryData(walletKeys.adjustLimits, saved);
+      reset(limitsToForm(saved));
       toast({ title: 'Limits saved', description: 'Admins need you above them from now on.', tone: 'success' });
     } catch (err) {
+      if (applyServerFields(err, setError, LIMITS_FIELDS)) return;
       toast({ title: 'Limits not saved', description: err instanceof Error ? err.message : undefined, tone: 'danger' });
-    } finally {
-      setSaving(false);
     }
-  }
+  });
 
   return (
     <Panel title="Adjustment limits" description="Admins need you for a larger adjustment or card grant, or once what they moved in 24 hours passes the daily limit. Only owners see this.">
       <form onSubmit={save} noValidate className="grid gap-4 sm:grid-cols-[1fr_1fr_auto] sm:items-end">
-        <FormField label="Per adjustment" error={errors.singleLimitCents}>
-          <Input inputMode="decimal" autoComplete="off" value={values.single} onChange={(e) => setForm({ ...values, single: e.target.value })} />
+        <FormField label="Per adjustment" error={e.singleLimitCents?.message}>
+          <Input inputMode="decimal" autoComplete="off" {...register('singleLimitCents')} />
         </FormField>
-        <FormField label="Per admin per 24 hours" error={errors.dailyLimitCents}>
-          <Input inputMode="decimal" autoComplete="off" value={values.daily} onChange={(e) => setForm({ ...values, daily: e.target.value })} />
+        <FormField label="Per admin per 24 hours" error={e.dailyLimitCents?.message}>
+          <Input inputMode="decimal" autoComplete="off" {...register('dailyLimitCents')} />
         </FormField>
-        <Button type="submit" variant="secondary" loading={saving} loadingText="Saving…">
+        <Button type="submit" variant="secondary" loading={formState.isSubmitting} loadingText="Saving…">
           Save limits
         </Button>
       </form>
-      <p className="mt-2 text-sm text-zinc-400">No adjustment can move more than {formatMoney(q.data.hardMaxCents, currency)}.</p>
+      <p className="mt-2 text-sm text-zinc-400">No adjustment can move more than {formatMoney(limits.hardMaxCents, currency)}.</p>
     </Panel>
   );
 }

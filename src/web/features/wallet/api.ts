@@ -1,29 +1,20 @@
 import { keepPreviousData, queryOptions, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useRef } from 'react';
 import type {
   AdjustBalanceInput,
   AdjustLimits,
-  AdjustLimitsView,
-  AdminBalance,
-  Balance,
   CreatePromoInput,
   Deposit,
   DepositOptions,
-  HistoryPage,
   LedgerKind,
-  Limits,
-  Promo,
-  PromoDetail,
-  RedeemPromoResponse,
   SelfExclusionDuration,
   UpdateLimitsInput,
   UpdatePromoInput,
 } from '@shared/contracts/wallet';
-import { api, ApiClientError, newIdempotencyKey } from '@web/lib/api';
+import { api } from '@web/lib/api';
 import { useRealtimeEvent } from '@web/lib/realtime';
 
-/** Same key as the header balance (layouts/header-balance.tsx), so both update together. */
-export const balanceQueryKey = ['wallet', 'balance'] as const;
+// The balance query is shared with the header and other features (they may not import this one).
+export { balanceQuery, balanceQueryKey } from '@web/lib/balance-query';
 
 export const walletKeys = {
   all: ['wallet'] as const,
@@ -57,10 +48,16 @@ export function historyParams(f: Omit<HistoryFilter, 'page' | 'pageSize'> & Part
   return p.toString();
 }
 
-export const balanceQuery = queryOptions({
-  queryKey: balanceQueryKey,
-  queryFn: () => api.get<Balance>('/api/wallet/balance'),
-});
+/** The ledger filter as the history endpoints' query (the same parameters as historyParams). */
+function historyQueryOf(f: HistoryFilter) {
+  return {
+    kind: f.kind?.length ? f.kind.join(',') : undefined,
+    from: f.from || undefined,
+    to: f.to || undefined,
+    page: f.page || undefined,
+    pageSize: f.pageSize || undefined,
+  };
+}
 
 export type DepositOptionsWithBonus = DepositOptions & {
   pendingBonus: { code: string; bonusPercent: number; bonusCapCents: number } | null;
@@ -68,7 +65,7 @@ export type DepositOptionsWithBonus = DepositOptions & {
 
 export const depositOptionsQuery = queryOptions({
   queryKey: walletKeys.depositOptions,
-  queryFn: () => api.get<DepositOptionsWithBonus>('/api/wallet/deposit-options'),
+  queryFn: () => api.get('/api/wallet/deposit-options'),
 });
 
 export interface DepositPage {
@@ -81,136 +78,86 @@ export interface DepositPage {
 export const depositsQuery = (page: number) =>
   queryOptions({
     queryKey: walletKeys.deposits(page),
-    queryFn: () => api.get<DepositPage>(`/api/wallet/deposits?page=${page}&pageSize=10`),
+    queryFn: () => api.get('/api/wallet/deposits', { query: { page, pageSize: 10 } }),
     placeholderData: keepPreviousData,
   });
 
 export const depositQuery = (id: string) =>
   queryOptions({
     queryKey: walletKeys.deposit(id),
-    queryFn: async () => (await api.get<{ deposit: Deposit }>(`/api/wallet/deposits/${encodeURIComponent(id)}`)).deposit,
+    queryFn: async () => (await api.get('/api/wallet/deposits/{id}', { path: { id } })).deposit,
   });
 
 export const historyQuery = (f: HistoryFilter) =>
   queryOptions({
     queryKey: walletKeys.history(f),
-    queryFn: () => api.get<HistoryPage>(`/api/wallet/history?${historyParams(f)}`),
+    queryFn: () => api.get('/api/wallet/history', { query: historyQueryOf(f) }),
     placeholderData: keepPreviousData,
   });
 
 /** The signed-in user's ledger, or (with userId) a user's ledger as an admin sees it. */
 export const ledgerQuery = (userId: string | undefined, f: HistoryFilter) =>
-  queryOptions<HistoryPage>({
+  queryOptions({
     queryKey: userId ? [...walletKeys.adminHistory(userId, f)] : [...walletKeys.history(f)],
     queryFn: () =>
-      api.get<HistoryPage>(
-        userId ? `/api/admin/users/${encodeURIComponent(userId)}/history?${historyParams(f)}` : `/api/wallet/history?${historyParams(f)}`,
-      ),
+      userId
+        ? api.get('/api/admin/users/{id}/history', { path: { id: userId }, query: historyQueryOf(f) })
+        : api.get('/api/wallet/history', { query: historyQueryOf(f) }),
     placeholderData: keepPreviousData,
   });
 
 export const limitsQuery = queryOptions({
   queryKey: walletKeys.limits,
-  queryFn: () => api.get<Limits>('/api/wallet/limits'),
+  queryFn: () => api.get('/api/wallet/limits'),
 });
 
 export const adminBalanceQuery = (userId: string) =>
   queryOptions({
     queryKey: walletKeys.adminBalance(userId),
-    queryFn: () => api.get<AdminBalance>(`/api/admin/users/${encodeURIComponent(userId)}/balance`),
+    queryFn: () => api.get('/api/admin/users/{id}/balance', { path: { id: userId } }),
   });
 
 export const adminHistoryQuery = (userId: string, f: HistoryFilter) =>
   queryOptions({
     queryKey: walletKeys.adminHistory(userId, f),
-    queryFn: () =>
-      api.get<HistoryPage>(`/api/admin/users/${encodeURIComponent(userId)}/history?${historyParams(f)}`),
+    queryFn: () => api.get('/api/admin/users/{id}/history', { path: { id: userId }, query: historyQueryOf(f) }),
     placeholderData: keepPreviousData,
   });
 
 export const adjustLimitsQuery = queryOptions({
   queryKey: walletKeys.adjustLimits,
-  queryFn: () => api.get<AdjustLimitsView>('/api/admin/wallet/adjust-limits'),
+  queryFn: () => api.get('/api/admin/wallet/adjust-limits'),
 });
 
 export const promosQuery = queryOptions({
   queryKey: walletKeys.promos,
-  queryFn: async () => (await api.get<{ promos: Promo[] }>('/api/admin/promo')).promos,
+  queryFn: async () => (await api.get('/api/admin/promo')).promos,
 });
 
 export const promoQuery = (id: string) =>
   queryOptions({
     queryKey: walletKeys.promo(id),
-    queryFn: () => api.get<PromoDetail>(`/api/admin/promo/${encodeURIComponent(id)}`),
+    queryFn: () => api.get('/api/admin/promo/{id}', { path: { id } }),
   });
-
-/**
- * One Idempotency-Key per user intent: the same body retried after a network failure or a
- * server error reuses the key (so it cannot charge twice); a changed body, a success or a
- * definitive refusal (4xx) starts a new one.
- */
-export function useIdempotencyKey() {
-  const ref = useRef<{ key: string; body: string } | null>(null);
-  const keyFor = useCallback((body: unknown) => {
-    const s = JSON.stringify(body ?? null);
-    if (!ref.current || ref.current.body !== s) ref.current = { key: newIdempotencyKey(), body: s };
-    return ref.current.key;
-  }, []);
-  const settle = useCallback((err?: unknown) => {
-    const retryable = err instanceof ApiClientError && (err.status === 0 || err.status >= 500);
-    if (!retryable) ref.current = null;
-  }, []);
-  return { keyFor, settle };
-}
-
-/** Runs `fn` with a key for `body`, then settles the key by the outcome. */
-export function useIdempotent<TBody, TResult>(fn: (body: TBody, key: string) => Promise<TResult>) {
-  const { keyFor, settle } = useIdempotencyKey();
-  return useCallback(
-    async (body: TBody) => {
-      try {
-        const r = await fn(body, keyFor(body));
-        settle();
-        return r;
-      } catch (err) {
-        settle(err);
-        throw err;
-      }
-    },
-    [fn, keyFor, settle],
-  );
-}
 
 export const walletApi = {
   startDeposit: (amountCents: number, key: string, returnPath?: string) =>
-    api.post<{ deposit: Deposit; checkoutUrl: string }>(
-      '/api/wallet/deposits',
-      returnPath ? { amountCents, returnPath } : { amountCents },
-      { idempotencyKey: key },
-    ),
+    api.post('/api/wallet/deposits', { body: returnPath ? { amountCents, returnPath } : { amountCents }, idempotencyKey: key }),
   sandboxPay: (depositId: string, key: string) =>
-    api.post<{ deposit: Deposit; balanceCents: number }>(
-      `/api/payments/sandbox/deposits/${encodeURIComponent(depositId)}/pay`,
-      undefined,
-      { idempotencyKey: key },
-    ),
+    api.post('/api/payments/sandbox/deposits/{id}/pay', { path: { id: depositId }, idempotencyKey: key }),
   sandboxDecline: (depositId: string) =>
-    api.post<{ deposit: Deposit }>(`/api/payments/sandbox/deposits/${encodeURIComponent(depositId)}/decline`),
+    api.post('/api/payments/sandbox/deposits/{id}/decline', { path: { id: depositId } }),
   redeemPromo: (code: string, key: string) =>
-    api.post<RedeemPromoResponse>('/api/wallet/promo/redeem', { code }, { idempotencyKey: key }),
-  updateLimits: (input: UpdateLimitsInput) => api.put<Limits>('/api/wallet/limits', input),
+    api.post('/api/wallet/promo/redeem', { body: { code }, idempotencyKey: key }),
+  updateLimits: (input: UpdateLimitsInput) => api.put('/api/wallet/limits', { body: input }),
   selfExclude: (duration: SelfExclusionDuration) =>
-    api.post<Limits>('/api/wallet/self-exclusion', { duration, confirm: true }),
+    api.post('/api/wallet/self-exclusion', { body: { duration, confirm: true } }),
   adjust: (userId: string, input: AdjustBalanceInput, key: string) =>
-    api.post<{ balanceCents: number; entryId: string }>(
-      `/api/admin/users/${encodeURIComponent(userId)}/balance/adjust`,
-      input,
-      { idempotencyKey: key },
-    ),
-  setAdjustLimits: (input: AdjustLimits) => api.put<AdjustLimitsView>('/api/admin/wallet/adjust-limits', input),
-  createPromo: (input: CreatePromoInput) => api.post<{ promo: Promo }>('/api/admin/promo', input),
+    api.post('/api/admin/users/{id}/balance/adjust', { path: { id: userId }, body: input, idempotencyKey: key }),
+  setAdjustLimits: (input: AdjustLimits) => api.put('/api/admin/wallet/adjust-limits', { body: input }),
+  createPromo: (input: CreatePromoInput) => api.post('/api/admin/promo', { body: input }),
   updatePromo: (id: string, input: UpdatePromoInput) =>
-    api.patch<{ promo: Promo }>(`/api/admin/promo/${encodeURIComponent(id)}`, input),
+    api.patch('/api/admin/promo/{id}', { path: { id }, body: input }),
 };
 
 /** Refreshes every wallet query (balance, history, deposits) when the server says the balance changed. */

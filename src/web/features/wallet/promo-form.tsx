@@ -1,40 +1,47 @@
-import { useState, type FormEvent } from 'react';
+import { useForm, useWatch, type Resolver } from 'react-hook-form';
 import type { CreatePromoInput, Promo, PromoKind, UpdatePromoInput } from '@shared/contracts/wallet';
 import { createPromoSchema, updatePromoSchema } from '@shared/contracts/wallet';
-import { parseMoney } from '@shared/money';
+import { centsToDecimal, parseMoney } from '@shared/money';
 import { Button, Checkbox, FormField, Input, Notice, Select } from '@web/components/ui';
-import { ApiClientError } from '@web/lib/api';
+import { applyServerFields, errorText } from '@web/lib/api-errors';
+import { convertingResolver } from '@web/lib/form-resolver';
+import { fromLocalInput, toLocalInput } from '@web/lib/datetime-local';
 
-type Fields = {
+/**
+ * The fields hold what the inputs show (dollars, whole numbers as text, local date-times) under
+ * the contract's names, so one conversion then the shared schema give the browser and the server
+ * the same messages on the same fields.
+ */
+export interface PromoFormValues {
   code: string;
   kind: PromoKind;
   description: string;
-  amount: string;
+  /** Dollars, e.g. "5.00". */
+  amountCents: string;
   bonusPercent: string;
-  bonusCap: string;
+  /** Dollars. */
+  bonusCapCents: string;
   startsAt: string;
   endsAt: string;
   totalLimit: string;
   minAccountAgeDays: string;
   active: boolean;
-};
-
-function toLocalInput(iso: string | null): string {
-  if (!iso) return '';
-  const d = new Date(iso);
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}`;
 }
-const money = (c: number | null) => (c === null ? '' : (c / 100).toFixed(2));
+type Field = keyof PromoFormValues;
+export type PromoInput = CreatePromoInput | UpdatePromoInput;
 
-function initial(p?: Promo): Fields {
+const FIELDS: Field[] = ['code', 'kind', 'description', 'amountCents', 'bonusPercent', 'bonusCapCents', 'startsAt', 'endsAt', 'totalLimit', 'minAccountAgeDays', 'active'];
+
+const money = (c: number | null | undefined) => (c === null || c === undefined ? '' : centsToDecimal(c));
+
+export function promoDefaults(p?: Promo): PromoFormValues {
   return {
     code: p?.code ?? '',
     kind: p?.kind ?? 'credit',
     description: p?.description ?? '',
-    amount: money(p?.amountCents ?? null),
+    amountCents: money(p?.amountCents),
     bonusPercent: p?.bonusPercent?.toString() ?? '',
-    bonusCap: money(p?.bonusCapCents ?? null),
+    bonusCapCents: money(p?.bonusCapCents),
     startsAt: toLocalInput(p?.startsAt ?? null),
     endsAt: toLocalInput(p?.endsAt ?? null),
     totalLimit: p?.totalLimit?.toString() ?? '',
@@ -43,123 +50,115 @@ function initial(p?: Promo): Fields {
   };
 }
 
-const intOrNull = (s: string) => (s.trim() === '' ? null : Number(s));
-const moneyOrNull = (s: string) => (s.trim() === '' ? null : (parseMoney(s) ?? Number.NaN));
-const dateOrNull = (s: string) => (s ? new Date(s).toISOString() : null);
-
-const FIELD_OF: Record<string, keyof Fields> = {
-  amountCents: 'amount',
-  bonusCapCents: 'bonusCap',
-};
+/** The form's resolver: converts (empty → null), then the create or update contract decides. */
+export function promoResolver(editing: boolean): Resolver<PromoFormValues, unknown, PromoInput> {
+  return convertingResolver<PromoFormValues, PromoInput>({
+    fields: FIELDS,
+    schema: editing ? updatePromoSchema : createPromoSchema,
+    toInput: (v, bad) => {
+      const wholeOrNull = (f: 'bonusPercent' | 'totalLimit' | 'minAccountAgeDays') => {
+        const s = v[f].trim();
+        if (s === '') return null;
+        if (!/^-?\d+(\.\d+)?$/.test(s)) bad(f, 'Enter a whole number.');
+        return Number(s);
+      };
+      const moneyOrNull = (f: 'amountCents' | 'bonusCapCents') => {
+        const s = v[f].trim();
+        if (s === '') return null;
+        const cents = parseMoney(s);
+        if (cents === null) bad(f, 'Enter an amount in dollars, like 5 or 5.00.');
+        return cents;
+      };
+      const common = {
+        description: v.description.trim() || null,
+        startsAt: v.startsAt ? fromLocalInput(v.startsAt) : null,
+        endsAt: v.endsAt ? fromLocalInput(v.endsAt) : null,
+        totalLimit: wholeOrNull('totalLimit'),
+        minAccountAgeDays: wholeOrNull('minAccountAgeDays'),
+        ...(v.kind === 'credit'
+          ? { amountCents: moneyOrNull('amountCents') }
+          : { bonusPercent: wholeOrNull('bonusPercent'), bonusCapCents: moneyOrNull('bonusCapCents') }),
+      };
+      return editing ? { ...common, active: v.active } : { ...common, code: v.code.toUpperCase(), kind: v.kind, active: v.active };
+    },
+  });
+}
 
 export interface PromoFormProps {
   promo?: Promo;
   submitLabel: string;
-  onSubmit: (input: CreatePromoInput | UpdatePromoInput) => Promise<unknown>;
+  onSubmit: (input: PromoInput) => Promise<unknown>;
 }
 
 /** Create (no promo) or edit a promo code. Code and kind are fixed once created. */
 export function PromoForm({ promo, submitLabel, onSubmit }: PromoFormProps) {
-  const [f, setF] = useState<Fields>(() => initial(promo));
-  const [errors, setErrors] = useState<Partial<Record<keyof Fields, string>>>({});
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const set = <K extends keyof Fields>(k: K, v: Fields[K]) => setF((old) => ({ ...old, [k]: v }));
   const editing = Boolean(promo);
+  const { register, handleSubmit, formState, setError, reset, control } = useForm<PromoFormValues, unknown, PromoInput>({
+    resolver: promoResolver(editing),
+    defaultValues: promoDefaults(promo),
+  });
+  const e = formState.errors;
+  const kind = useWatch({ control, name: 'kind' });
 
-  function showFieldErrors(fields: Record<string, string[] | undefined>) {
-    const out: Partial<Record<keyof Fields, string>> = {};
-    for (const [k, msgs] of Object.entries(fields)) {
-      const key = (FIELD_OF[k] ?? k) as keyof Fields;
-      if (msgs?.[0]) out[key] ??= msgs[0];
-    }
-    setErrors(out);
-  }
-
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    setError(null);
-    const common = {
-      description: f.description.trim() || null,
-      startsAt: dateOrNull(f.startsAt),
-      endsAt: dateOrNull(f.endsAt),
-      totalLimit: intOrNull(f.totalLimit),
-      minAccountAgeDays: intOrNull(f.minAccountAgeDays),
-      ...(f.kind === 'credit'
-        ? { amountCents: moneyOrNull(f.amount) }
-        : { bonusPercent: intOrNull(f.bonusPercent), bonusCapCents: moneyOrNull(f.bonusCap) }),
-    };
-    const parsed = editing
-      ? updatePromoSchema.safeParse({ ...common, active: f.active })
-      : createPromoSchema.safeParse({ ...common, code: f.code, kind: f.kind, active: f.active });
-    if (!parsed.success) {
-      const fields: Record<string, string[]> = {};
-      for (const i of parsed.error.issues) (fields[String(i.path[0] ?? '_')] ??= []).push(i.message);
-      showFieldErrors(fields);
-      return;
-    }
-    setErrors({});
-    setBusy(true);
+  const submit = handleSubmit(async (input) => {
     try {
-      await onSubmit(parsed.data);
-      if (!editing) setF(initial());
+      await onSubmit(input);
+      if (!editing) reset(promoDefaults());
     } catch (err) {
-      if (err instanceof ApiClientError && err.fields) showFieldErrors(err.fields);
-      setError(err instanceof Error ? err.message : 'Saving failed. Try again.');
-    } finally {
-      setBusy(false);
+      if (applyServerFields(err, setError, FIELDS)) return;
+      setError('root', { type: 'server', message: errorText(err) });
     }
-  }
+  });
 
   return (
     <form onSubmit={submit} noValidate className="space-y-5">
       <div className="grid gap-4 sm:grid-cols-2">
-        <FormField label="Code" required={!editing} hint={editing ? 'Codes cannot be renamed.' : 'Letters, digits, - and _. Case does not matter.'} error={errors.code}>
-          <Input value={f.code} onChange={(e) => set('code', e.target.value.toUpperCase())} disabled={editing} className="font-mono uppercase" autoComplete="off" />
+        <FormField label="Code" required={!editing} hint={editing ? 'Codes cannot be renamed.' : 'Letters, digits, - and _. Case does not matter.'} error={e.code?.message}>
+          <Input {...register('code')} disabled={editing} className="font-mono uppercase" autoComplete="off" />
         </FormField>
-        <FormField label="Kind" hint={editing ? 'The kind cannot change.' : undefined}>
-          <Select value={f.kind} onChange={(e) => set('kind', e.target.value as PromoKind)} disabled={editing}>
+        <FormField label="Kind" hint={editing ? 'The kind cannot change.' : undefined} error={e.kind?.message}>
+          <Select {...register('kind')} disabled={editing}>
             <option value="credit">Credit grant (fixed amount)</option>
             <option value="deposit_bonus">Deposit bonus (% of next deposit)</option>
           </Select>
         </FormField>
       </div>
-      {f.kind === 'credit' ? (
-        <FormField label="Amount" required hint="Credited to the balance when redeemed." error={errors.amount} className="sm:max-w-xs">
-          <Input inputMode="decimal" value={f.amount} onChange={(e) => set('amount', e.target.value)} placeholder="5.00" />
+      {kind === 'credit' ? (
+        <FormField label="Amount" required hint="Credited to the balance when redeemed." error={e.amountCents?.message} className="sm:max-w-xs">
+          <Input inputMode="decimal" {...register('amountCents')} placeholder="5.00" />
         </FormField>
       ) : (
         <div className="grid gap-4 sm:grid-cols-2">
-          <FormField label="Bonus percent" required error={errors.bonusPercent}>
-            <Input inputMode="numeric" value={f.bonusPercent} onChange={(e) => set('bonusPercent', e.target.value)} placeholder="50" />
+          <FormField label="Bonus percent" required error={e.bonusPercent?.message}>
+            <Input inputMode="numeric" {...register('bonusPercent')} placeholder="50" />
           </FormField>
-          <FormField label="Bonus cap" required hint="The most one deposit can earn." error={errors.bonusCap}>
-            <Input inputMode="decimal" value={f.bonusCap} onChange={(e) => set('bonusCap', e.target.value)} placeholder="25.00" />
+          <FormField label="Bonus cap" required hint="The most one deposit can earn." error={e.bonusCapCents?.message}>
+            <Input inputMode="decimal" {...register('bonusCapCents')} placeholder="25.00" />
           </FormField>
         </div>
       )}
       <div className="grid gap-4 sm:grid-cols-2">
-        <FormField label="Valid from" hint="Empty: from now." error={errors.startsAt}>
-          <Input type="datetime-local" value={f.startsAt} onChange={(e) => set('startsAt', e.target.value)} />
+        <FormField label="Valid from" hint="Empty: from now." error={e.startsAt?.message}>
+          <Input type="datetime-local" {...register('startsAt')} />
         </FormField>
-        <FormField label="Valid until" hint="Empty: no end." error={errors.endsAt}>
-          <Input type="datetime-local" value={f.endsAt} onChange={(e) => set('endsAt', e.target.value)} />
+        <FormField label="Valid until" hint="Empty: no end." error={e.endsAt?.message}>
+          <Input type="datetime-local" {...register('endsAt')} />
         </FormField>
-        <FormField label="Total redemptions" hint="Empty: unlimited. Each account can redeem once." error={errors.totalLimit}>
-          <Input inputMode="numeric" value={f.totalLimit} onChange={(e) => set('totalLimit', e.target.value)} />
+        <FormField label="Total redemptions" hint="Empty: unlimited. Each account can redeem once." error={e.totalLimit?.message}>
+          <Input inputMode="numeric" {...register('totalLimit')} />
         </FormField>
-        <FormField label="Minimum account age (days)" hint="Empty: any account." error={errors.minAccountAgeDays}>
-          <Input inputMode="numeric" value={f.minAccountAgeDays} onChange={(e) => set('minAccountAgeDays', e.target.value)} />
+        <FormField label="Minimum account age (days)" hint="Empty: any account." error={e.minAccountAgeDays?.message}>
+          <Input inputMode="numeric" {...register('minAccountAgeDays')} />
         </FormField>
       </div>
-      <FormField label="Description" hint="For admins; not shown to users." error={errors.description}>
-        <Input value={f.description} onChange={(e) => set('description', e.target.value)} maxLength={200} />
+      <FormField label="Description" hint="For admins; not shown to users." error={e.description?.message}>
+        <Input {...register('description')} maxLength={200} />
       </FormField>
-      <FormField inline label="Active (can be redeemed)">
-        <Checkbox checked={f.active} onChange={(e) => set('active', e.target.checked)} />
+      <FormField inline label="Active (can be redeemed)" error={e.active?.message}>
+        <Checkbox {...register('active')} />
       </FormField>
-      {error ? <Notice tone="danger">{error}</Notice> : null}
-      <Button type="submit" loading={busy} loadingText="Saving…">
+      {e.root?.message ? <Notice tone="danger">{e.root.message}</Notice> : null}
+      <Button type="submit" loading={formState.isSubmitting} loadingText="Saving…">
         {submitLabel}
       </Button>
     </form>

@@ -3,29 +3,11 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/re
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Limits } from '@shared/contracts/wallet';
 import { ResponsiblePlaySection } from './responsible-play';
+import { mockServer } from '@web/test/mock-server';
 
 const none = { limitCents: null, pending: null, usedCents: 0 };
 const base: Limits = { limits: { day: { ...none }, week: { ...none }, month: { ...none } }, selfExclusion: null };
 
-interface Call {
-  method: string;
-  url: string;
-  body: unknown;
-}
-
-function mockServer(answer: (call: Call) => { status?: number; body: unknown }) {
-  const calls: Call[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string, init: RequestInit = {}) => {
-      const call = { method: init.method ?? 'GET', url, body: init.body ? JSON.parse(String(init.body)) : undefined };
-      calls.push(call);
-      const r = answer(call);
-      return new Response(JSON.stringify(r.body), { status: r.status ?? 200, headers: { 'content-type': 'application/json' } });
-    }),
-  );
-  return calls;
-}
 
 function renderSection() {
   const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } });
@@ -70,7 +52,33 @@ describe('ResponsiblePlaySection', () => {
     fireEvent.input(await screen.findByRole('textbox', { name: 'Weekly limit' }), { target: { value: 'lots' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save limits' }));
     expect(await screen.findByText(/Enter an amount of at least 1.00/)).toBeTruthy();
+    const weekly = screen.getByRole('textbox', { name: 'Weekly limit' });
+    expect(weekly.getAttribute('aria-invalid')).toBe('true');
+    expect(weekly.getAttribute('aria-describedby')).toContain(`${weekly.id}-error`);
+    fireEvent.input(weekly, { target: { value: '2000000' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save limits' }));
+    expect(await screen.findByText('That limit is too high.')).toBeTruthy();
     expect(calls.filter((c) => c.method === 'PUT')).toHaveLength(0);
+  });
+
+  it('says when nothing changed, and puts a server field message under its limit', async () => {
+    const calls = mockServer((c) =>
+      c.method === 'PUT'
+        ? { status: 400, body: { error: { code: 'validation_failed', message: 'Check the form.', fields: { month: ['Below what you deposited this month.'] } } } }
+        : { body: { ...base, limits: { ...base.limits, day: { ...none, limitCents: 2500 } } } },
+    );
+    renderSection();
+    const daily = (await screen.findByRole('textbox', { name: 'Daily limit' })) as HTMLInputElement;
+    expect(daily.value).toBe('25');
+    fireEvent.click(screen.getByRole('button', { name: 'Save limits' }));
+    expect(await screen.findByText('Nothing changed.')).toBeTruthy();
+    fireEvent.input(daily, { target: { value: '' } });
+    fireEvent.input(screen.getByRole('textbox', { name: 'Monthly limit' }), { target: { value: '$1,000.50' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save limits' }));
+    expect(await screen.findByText('Below what you deposited this month.')).toBeTruthy();
+    expect(calls.find((c) => c.method === 'PUT')!.body).toEqual({ day: null, month: 100050 });
+    await waitFor(() => expect(screen.getByRole('textbox', { name: 'Monthly limit' }).getAttribute('aria-invalid')).toBe('true'));
+    expect(screen.queryByText('Check the form.')).toBeNull();
   });
 
   it('needs the confirmation box and a second confirmation to start a break', async () => {
@@ -81,12 +89,30 @@ describe('ResponsiblePlaySection', () => {
     fireEvent.change(await screen.findByRole('combobox', { name: 'Length' }), { target: { value: '7d' } });
     fireEvent.click(screen.getByRole('button', { name: 'Start my break' }));
     expect(await screen.findByText('Tick the box to confirm you understand.')).toBeTruthy();
+    expect(screen.getByRole('checkbox').getAttribute('aria-invalid')).toBe('true');
+    expect(screen.queryByRole('dialog')).toBeNull();
     fireEvent.click(screen.getByRole('checkbox'));
     fireEvent.click(screen.getByRole('button', { name: 'Start my break' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Yes, start the break' }));
     await waitFor(() => expect(calls.some((c) => c.method === 'POST')).toBe(true));
     expect(calls.find((c) => c.method === 'POST')!.body).toEqual({ duration: '7d', confirm: true });
     expect(await screen.findByText('You are taking a break')).toBeTruthy();
+  });
+
+  it('puts a server field refusal of a break under its field', async () => {
+    mockServer((c) =>
+      c.method === 'POST'
+        ? { status: 400, body: { error: { code: 'validation_failed', message: 'Check the form.', fields: { duration: ['Choose a longer break than the one running.'] } } } }
+        : { body: base },
+    );
+    renderSection();
+    await screen.findByRole('combobox', { name: 'Length' });
+    fireEvent.click(screen.getByRole('checkbox'));
+    fireEvent.click(screen.getByRole('button', { name: 'Start my break' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Yes, start the break' }));
+    expect(await screen.findByText('Choose a longer break than the one running.')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(screen.getByRole('combobox', { name: 'Length' }).getAttribute('aria-invalid')).toBe('true');
   });
 
   it('tells the user what to do when the limits cannot load', async () => {

@@ -1,19 +1,24 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ShieldCheck } from 'lucide-react';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
 import {
   LIMIT_PERIODS,
   SELF_EXCLUSION_DURATIONS,
   SELF_EXCLUSION_LABELS,
   type LimitPeriod,
   type Limits,
+  selfExcludeSchema,
+  updateLimitsSchema,
+  type SelfExcludeInput,
   type SelfExclusionDuration,
   type UpdateLimitsInput,
 } from '@shared/contracts/wallet';
 import { formatMoney, parseMoney } from '@shared/money';
 import { Button, Checkbox, ConfirmDialog, FormField, Input, Notice, Panel, Select, SkeletonText, toast, useCurrency } from '@web/components/ui';
-import { ApiClientError } from '@web/lib/api';
-import { limitsQuery, walletApi, walletKeys } from './api';
+import { applyServerFields, errorText } from '@web/lib/api-errors';
+import { convertingResolver } from '@web/lib/form-resolver';
+import { balanceQueryKey, limitsQuery, walletApi, walletKeys } from './api';
 import { formatDateTime } from '@web/lib/format';
 
 const PERIOD_LABEL: Record<LimitPeriod, string> = { day: 'Daily limit', week: 'Weekly limit', month: 'Monthly limit' };
@@ -23,46 +28,63 @@ function centsToInput(c: number | null): string {
   return c === null ? '' : (c / 100).toFixed(2).replace(/\.00$/, '');
 }
 
+/** The three limits as typed, in dollars; empty is no limit. */
+export type LimitsFormValues = Record<LimitPeriod, string>;
+
+const limitsToForm = (limits: Limits): LimitsFormValues =>
+  Object.fromEntries(LIMIT_PERIODS.map((p) => [p, centsToInput(limits.limits[p].limitCents)])) as LimitsFormValues;
+
+/** All three limits go through the contract (in cents, null = none); the submit then sends only the changed ones. */
+export const depositLimitsResolver = convertingResolver<LimitsFormValues, UpdateLimitsInput>({
+  fields: LIMIT_PERIODS,
+  schema: updateLimitsSchema,
+  toInput: (v, bad) =>
+    Object.fromEntries(
+      LIMIT_PERIODS.map((p) => {
+        const raw = v[p].trim();
+        const cents = raw === '' ? null : parseMoney(raw);
+        if (raw !== '' && (cents === null || cents < 100)) bad(p, 'Enter an amount of at least 1.00, or leave empty for no limit.');
+        return [p, cents];
+      }),
+    ),
+});
+
+/** What changed against the limits in force (a pending change is re-sent, so saving the same value cancels it). */
+function changedLimits(all: UpdateLimitsInput, limits: Limits): UpdateLimitsInput {
+  const input: UpdateLimitsInput = {};
+  for (const p of LIMIT_PERIODS) {
+    const next = all[p] ?? null;
+    if (next !== limits.limits[p].limitCents || limits.limits[p].pending) input[p] = next;
+  }
+  return input;
+}
+
 function DepositLimitsForm({ limits }: { limits: Limits }) {
   const qc = useQueryClient();
   const currency = useCurrency();
-  const initial = () =>
-    Object.fromEntries(LIMIT_PERIODS.map((p) => [p, centsToInput(limits.limits[p].limitCents)])) as Record<LimitPeriod, string>;
-  const [values, setValues] = useState<Record<LimitPeriod, string>>(initial);
-  const [errors, setErrors] = useState<Partial<Record<LimitPeriod, string>>>({});
-  const [busy, setBusy] = useState(false);
+  const { register, handleSubmit, formState, setError, reset } = useForm<LimitsFormValues, unknown, UpdateLimitsInput>({
+    resolver: depositLimitsResolver,
+    defaultValues: limitsToForm(limits),
+  });
+  const errors = formState.errors;
   const [message, setMessage] = useState<{ tone: 'success' | 'danger'; text: string } | null>(null);
   // Re-sync when the server answers with new limits, and only then: on mount the values already
   // are the limits, and resetting them there would drop what was typed before the effect ran
-  // (Preact runs effects after the next frame).
+  // (passive effects may run after the next frame).
   const syncedFrom = useRef(limits);
   useEffect(() => {
     if (syncedFrom.current === limits) return;
     syncedFrom.current = limits;
-    setValues(initial());
-  }, [limits]); // eslint-disable-line react-hooks/exhaustive-deps
+    reset(limitsToForm(limits));
+  }, [limits, reset]);
 
-  async function submit(e: FormEvent) {
-    e.preventDefault();
+  const submit = handleSubmit(async (all) => {
     setMessage(null);
-    const input: UpdateLimitsInput = {};
-    const errs: Partial<Record<LimitPeriod, string>> = {};
-    for (const p of LIMIT_PERIODS) {
-      const raw = values[p].trim();
-      const next = raw === '' ? null : parseMoney(raw);
-      if (raw !== '' && (next === null || next < 100)) {
-        errs[p] = 'Enter an amount of at least 1.00, or leave empty for no limit.';
-        continue;
-      }
-      if (next !== limits.limits[p].limitCents || limits.limits[p].pending) input[p] = next;
-    }
-    setErrors(errs);
-    if (Object.keys(errs).length) return;
+    const input = changedLimits(all, limits);
     if (Object.keys(input).length === 0) {
       setMessage({ tone: 'success', text: 'Nothing changed.' });
       return;
     }
-    setBusy(true);
     try {
       const r = await walletApi.updateLimits(input);
       qc.setQueryData(walletKeys.limits, r);
@@ -74,14 +96,10 @@ function DepositLimitsForm({ limits }: { limits: Limits }) {
           : 'Saved. Your limits apply now.',
       });
     } catch (err) {
-      if (err instanceof ApiClientError && err.fields) {
-        setErrors(Object.fromEntries(LIMIT_PERIODS.filter((p) => err.fields?.[p]).map((p) => [p, err.fields![p]![0]!])));
-      }
-      setMessage({ tone: 'danger', text: err instanceof Error ? err.message : 'Saving failed. Try again.' });
-    } finally {
-      setBusy(false);
+      if (applyServerFields(err, setError, LIMIT_PERIODS)) return;
+      setMessage({ tone: 'danger', text: errorText(err) });
     }
-  }
+  });
 
   return (
     <form onSubmit={submit} noValidate className="space-y-4">
@@ -102,42 +120,62 @@ function DepositLimitsForm({ limits }: { limits: Limits }) {
             .filter(Boolean)
             .join(' ');
           return (
-            <FormField key={p} label={PERIOD_LABEL[p]} hint={hint} error={errors[p]}>
-              <Input
-                inputMode="decimal"
-                autoComplete="off"
-                placeholder="No limit"
-                value={values[p]}
-                onChange={(e) => setValues((v) => ({ ...v, [p]: e.target.value }))}
-              />
+            <FormField key={p} label={PERIOD_LABEL[p]} hint={hint} error={errors[p]?.message}>
+              <Input inputMode="decimal" autoComplete="off" placeholder="No limit" {...register(p)} />
             </FormField>
           );
         })}
       </div>
       {message ? <Notice tone={message.tone}>{message.text}</Notice> : null}
-      <Button type="submit" loading={busy} loadingText="Saving…">
+      <Button type="submit" loading={formState.isSubmitting} loadingText="Saving…">
         Save limits
       </Button>
     </form>
   );
 }
 
+export interface SelfExclusionFormValues {
+  duration: SelfExclusionDuration;
+  confirm: boolean;
+}
+
+export const selfExclusionResolver = convertingResolver<SelfExclusionFormValues, SelfExcludeInput>({
+  fields: ['duration', 'confirm'],
+  schema: selfExcludeSchema,
+  toInput: (v, bad) => {
+    if (!v.confirm) bad('confirm', 'Tick the box to confirm you understand.');
+    return v;
+  },
+});
+
 function SelfExclusionForm({ limits }: { limits: Limits }) {
   const qc = useQueryClient();
-  const [duration, setDuration] = useState<SelfExclusionDuration>('24h');
-  const [confirmed, setConfirmed] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { register, handleSubmit, formState, setError, reset, control } = useForm<SelfExclusionFormValues, unknown, SelfExcludeInput>({
+    resolver: selfExclusionResolver,
+    defaultValues: { duration: '24h', confirm: false },
+  });
+  const duration = useWatch({ control, name: 'duration' });
+  const [error, setFailure] = useState<string | null>(null);
   const [open, setOpen] = useState(false);
   const ex = limits.selfExclusion;
+
+  const review = handleSubmit(() => {
+    setFailure(null);
+    setOpen(true);
+  });
 
   async function exclude() {
     try {
       const r = await walletApi.selfExclude(duration);
       qc.setQueryData(walletKeys.limits, r);
-      setConfirmed(false);
+      // The balance answer carries the exclusion: the buy buttons disable themselves from it.
+      void qc.invalidateQueries({ queryKey: balanceQueryKey });
+      reset({ duration, confirm: false });
       toast({ title: 'Self-exclusion is on', description: `Deposits and purchases are blocked until ${formatDateTime(r.selfExclusion!.endsAt)}.`, tone: 'success' });
     } catch (err) {
-      setError(err instanceof Error ? err.message : 'That did not work. Try again.');
+      // A refusal a field explains closes the dialog and shows under that field.
+      if (applyServerFields(err, setError, ['duration', 'confirm'])) return;
+      setFailure(errorText(err));
       throw err;
     }
   }
@@ -156,21 +194,9 @@ function SelfExclusionForm({ limits }: { limits: Limits }) {
           shortened once started. You can still sign in, see your vault and request shipments.
         </p>
       )}
-      <form
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (!confirmed) {
-            setError('Tick the box to confirm you understand.');
-            return;
-          }
-          setError(null);
-          setOpen(true);
-        }}
-        className="space-y-4"
-      >
-        <FormField label="Length" className="max-w-xs">
-          <Select value={duration} onChange={(e) => setDuration(e.target.value as SelfExclusionDuration)}>
+      <form noValidate onSubmit={review} className="space-y-4">
+        <FormField label="Length" className="max-w-xs" error={formState.errors.duration?.message}>
+          <Select {...register('duration')}>
             {SELF_EXCLUSION_DURATIONS.map((d) => (
               <option key={d} value={d}>
                 {SELF_EXCLUSION_LABELS[d]}
@@ -178,9 +204,10 @@ function SelfExclusionForm({ limits }: { limits: Limits }) {
             ))}
           </Select>
         </FormField>
-        <FormField inline label="I understand I cannot deposit or buy packs until the break ends." error={error}>
-          <Checkbox checked={confirmed} onChange={(e) => setConfirmed(e.target.checked)} />
+        <FormField inline label="I understand I cannot deposit or buy packs until the break ends." error={formState.errors.confirm?.message}>
+          <Checkbox {...register('confirm')} />
         </FormField>
+        {error ? <Notice tone="danger">{error}</Notice> : null}
         <Button type="submit" variant="danger">
           {ex ? 'Extend my break' : 'Start my break'}
         </Button>

@@ -5,7 +5,8 @@ import { useState } from 'react';
 import { formatMoney } from '@shared/money';
 import { Button, buttonClasses, Card, Notice, SkeletonText } from '@web/components/ui';
 import { ApiClientError } from '@web/lib/api';
-import { depositQuery, useIdempotent, walletApi, walletKeys } from './api';
+import { useMoneyAction } from '@web/hooks/use-money-action';
+import { depositQuery, walletApi, walletKeys } from './api';
 import { DEPOSIT_STATUS_LABEL, receiptNumber } from './format';
 import { formatDateTime } from '@web/lib/format';
 import { TestModeBadge, TestModeBanner } from './test-mode';
@@ -17,10 +18,15 @@ import { TestModeBadge, TestModeBanner } from './test-mode';
 export function SandboxCheckout({ depositId }: { depositId: string }) {
   const qc = useQueryClient();
   const q = useQuery(depositQuery(depositId));
-  const [busy, setBusy] = useState<'pay' | 'decline' | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [paidBalance, setPaidBalance] = useState<number | null>(null);
-  const pay = useIdempotent((id: string, key: string) => walletApi.sandboxPay(id, key));
+  // Pay and Decline are one action: from the first click of either until the answer, neither sends.
+  const action = useMoneyAction(async (kind: 'pay' | 'decline', key: string) =>
+    kind === 'pay'
+      ? { kind, paid: await walletApi.sandboxPay(depositId, key) }
+      : { kind, declined: await walletApi.sandboxDecline(depositId) },
+  );
+  const busy = action.pending;
   const router = useRouter();
   // A deposit started from elsewhere ("Top up the difference") goes back there, as Stripe's redirect
   // does. The server accepted the path only if it is on this site; pushState cannot leave it either.
@@ -28,12 +34,13 @@ export function SandboxCheckout({ depositId }: { depositId: string }) {
   const back = (result: 'success' | 'cancelled') =>
     returnPath ? `${returnPath}${returnPath.includes('?') ? '&' : '?'}deposit=${encodeURIComponent(depositId)}&result=${result}` : null;
 
-  async function act(kind: 'pay' | 'decline') {
-    setBusy(kind);
-    setError(null);
+  async function act(kind: 'pay' | 'decline', event: { detail: number }) {
     try {
-      if (kind === 'pay') {
-        const r = await pay(depositId);
+      const answer = await action.run(kind, event);
+      if (!answer) return;
+      setError(null);
+      if (answer.kind === 'pay') {
+        const r = answer.paid;
         setPaidBalance(r.balanceCents);
         qc.setQueryData(walletKeys.deposit(depositId), r.deposit);
         const to = back('success');
@@ -43,15 +50,12 @@ export function SandboxCheckout({ depositId }: { depositId: string }) {
           return;
         }
       } else {
-        const r = await walletApi.sandboxDecline(depositId);
-        qc.setQueryData(walletKeys.deposit(depositId), r.deposit);
+        qc.setQueryData(walletKeys.deposit(depositId), answer.declined.deposit);
       }
       void qc.invalidateQueries({ queryKey: walletKeys.all });
     } catch (err) {
       setError(err instanceof Error ? err.message : 'Something went wrong. Try again.');
       if (err instanceof ApiClientError && err.status === 409) void q.refetch();
-    } finally {
-      setBusy(null);
     }
   }
 
@@ -110,10 +114,10 @@ export function SandboxCheckout({ depositId }: { depositId: string }) {
                 </div>
                 {error ? <Notice tone="danger">{error}</Notice> : null}
                 <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-                  <Button variant="secondary" onClick={() => void act('decline')} loading={busy === 'decline'} disabled={busy !== null}>
+                  <Button variant="secondary" onClick={(e) => void act('decline', e)} loading={busy === 'decline'} disabled={busy !== null}>
                     Decline
                   </Button>
-                  <Button size="lg" onClick={() => void act('pay')} loading={busy === 'pay'} loadingText="Paying…" disabled={busy !== null}>
+                  <Button size="lg" onClick={(e) => void act('pay', e)} loading={busy === 'pay'} loadingText="Paying…" disabled={busy !== null}>
                     Pay {formatMoney(d.amountCents, d.currency)} (test)
                   </Button>
                 </div>

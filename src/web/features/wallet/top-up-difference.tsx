@@ -5,7 +5,8 @@ import { useState } from 'react';
 import { formatMoney } from '@shared/money';
 import { topUpCents } from '@shared/top-up';
 import { Button, cn, Notice } from '@web/components/ui';
-import { depositOptionsQuery, useIdempotent, walletApi, walletKeys } from './api';
+import { useMoneyAction } from '@web/hooks/use-money-action';
+import { depositOptionsQuery, walletApi, walletKeys } from './api';
 
 export interface TopUpDifferenceProps {
   /** What the purchase still needs, in cents. */
@@ -24,11 +25,13 @@ export function TopUpDifference({ shortfallCents, returnPath, className }: TopUp
   const options = useQuery(depositOptionsQuery);
   const navigate = useNavigate();
   const qc = useQueryClient();
-  const [busy, setBusy] = useState(false);
+  // Busy from the answer until the checkout page has taken over, too: the deposit is started.
+  const [leaving, setLeaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const start = useIdempotent((body: { amountCents: number; returnPath: string }, key: string) =>
+  const start = useMoneyAction((body: { amountCents: number; returnPath: string }, key: string) =>
     walletApi.startDeposit(body.amountCents, key, body.returnPath),
   );
+  const busy = start.busy || leaving;
 
   const o = options.data;
   if (!o) return null;
@@ -41,23 +44,24 @@ export function TopUpDifference({ shortfallCents, returnPath, className }: TopUp
     );
   }
 
-  async function go() {
-    setBusy(true);
+  async function go(event: { detail: number }) {
     setError(null);
     try {
-      const r = await start({ amountCents: amount!, returnPath });
+      const r = await start.run({ amountCents: amount!, returnPath }, event);
+      if (!r) return;
+      setLeaving(true);
       void qc.invalidateQueries({ queryKey: walletKeys.all });
       if (r.checkoutUrl.startsWith('/')) await navigate({ to: '/checkout/$id', params: { id: r.deposit.id } });
       else window.location.assign(r.checkoutUrl);
     } catch (err) {
       setError(err instanceof Error ? err.message : 'Something went wrong. Try again.');
-      setBusy(false);
+      setLeaving(false);
     }
   }
 
   return (
     <div className={className}>
-      <Button size="lg" className="w-full" onClick={() => void go()} loading={busy} loadingText="Starting checkout…">
+      <Button size="lg" className="w-full" onClick={(e) => void go(e)} loading={busy} loadingText="Starting checkout…">
         <Wallet aria-hidden="true" className="size-5" /> Top up the difference: {formatMoney(amount, o.currency)}
       </Button>
       <p className="mt-1.5 text-xs text-zinc-400">

@@ -10,7 +10,9 @@ import {
   TwoFactorPanel,
 } from '@web/features/account';
 import { sessionQueryOptions } from '@web/features/auth/session';
-import { ResponsiblePlaySection } from '@web/features/wallet';
+import { balanceQuery, ResponsiblePlaySection } from '@web/features/wallet';
+
+import { api } from '@web/lib/api';
 import { useSiteConfig } from '@web/hooks/use-site-config';
 
 /**
@@ -22,6 +24,16 @@ export default function ProfilePrivacyPage() {
   const qc = useQueryClient();
   const navigate = useNavigate();
   const { siteName } = useSiteConfig();
+  // What deletion would lose, said before it: the balance and the vault's count and value.
+  const balance = useQuery(balanceQuery);
+  const vault = useQuery({
+    queryKey: ['collection', 'vault-total'],
+    queryFn: ({ signal }) => api.get('/api/collection', { query: { pageSize: 1 }, signal }),
+  });
+  const holdings =
+    balance.data && vault.data
+      ? { balanceCents: balance.data.balanceCents, currency: balance.data.currency, vaultCount: vault.data.vault.count, vaultValueCents: vault.data.vault.valueCents }
+      : null;
 
   // The server already cleared the cookie and every session; forget this identity here too.
   const onDeleted = async () => {
@@ -62,7 +74,7 @@ export default function ProfilePrivacyPage() {
           <SessionsPanel />
           <ResponsiblePlaySection />
           <DataExportPanel />
-          <DeleteAccountPanel account={q.data} onDeleted={onDeleted} />
+          <DeleteAccountPanel account={q.data} onDeleted={onDeleted} holdings={holdings} />
         </div>
       )}
     </>

@@ -6,7 +6,7 @@ import { useSession } from '@web/features/auth/session';
 
 /** /admin/users/$id */
 export default function AdminUserPage() {
-  const { id } = useParams({ strict: false }) as { id?: string };
+  const { id } = useParams({ from: '/admin/admin/users/$id' });
   const { data: me } = useSession();
   return (
     <>

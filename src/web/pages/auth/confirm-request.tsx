@@ -1,11 +1,12 @@
 import { useState } from 'react';
 import { Link, useSearch } from '@tanstack/react-router';
 import { MailCheck } from 'lucide-react';
-import { emailSchema } from '@shared/contracts/account';
+import { emailRule } from '@shared/contracts/account-rules';
 import { Button, buttonClasses, FormField, Input, Notice } from '@web/components/ui';
 import { authPost } from '@web/lib/auth-post';
 import { retryText } from '@web/lib/api-errors';
 import { AuthHeader, searchString } from '@web/features/auth/parts';
+import { checkText } from '@web/features/auth/form-check';
 import { useSession } from '@web/features/auth/session';
 import { useCooldown } from '@web/hooks/use-cooldown';
 import { ApiClientError } from '@web/lib/api';
@@ -37,17 +38,17 @@ export default function ConfirmRequestPage() {
   }
 
   const resend = async () => {
-    const parsed = emailSchema.safeParse(email);
-    if (!parsed.success) {
-      setEmailError(parsed.error.issues[0]?.message ?? 'Enter a valid email address.');
+    const parsed = checkText(emailRule, email);
+    if (!parsed.ok) {
+      setEmailError(parsed.message);
       return;
     }
     setEmailError(null);
     setSending(true);
     setResult(null);
     try {
-      await authPost('/send-verification-email', { email: parsed.data, callbackURL: '/home' });
-      setResult({ tone: 'success', text: `If ${parsed.data} needs confirming, a new link is on its way.` });
+      await authPost('/send-verification-email', { email: parsed.value, callbackURL: '/home' });
+      setResult({ tone: 'success', text: `If ${parsed.value} needs confirming, a new link is on its way.` });
       cooldown.start(RESEND_COOLDOWN);
     } catch (err) {
       if (err instanceof ApiClientError && err.status === 429) {

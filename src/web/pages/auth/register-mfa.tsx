@@ -1,8 +1,8 @@
-import { useEffect, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Link, Navigate, useRouter } from '@tanstack/react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
-import QRCode from 'qrcode';
+import qrcode from 'qrcode-generator';
 import { Check, Copy, Download, KeyRound, ShieldCheck } from 'lucide-react';
 import {
   Button,
@@ -11,7 +11,6 @@ import {
   FormField,
   Input,
   Notice,
-  Skeleton,
   SkeletonText,
   toast,
 } from '@web/components/ui';
@@ -87,10 +86,22 @@ function PasswordStep({ onEnrolled }: { onEnrolled: (e: Enrolment) => void }) {
   );
 }
 
+/** `text` as a QR code (level M, one module of quiet zone inside the white tile's padding), as an SVG image address; null when it does not fit. */
+function qrImage(text: string): string | null {
+  try {
+    const qr = qrcode(0, 'M');
+    qr.addData(text);
+    qr.make();
+    return `data:image/svg+xml,${encodeURIComponent(qr.createSvgTag({ cellSize: 4, margin: 4 }))}`;
+  } catch {
+    return null;
+  }
+}
+
 function ScanStep({ enrolment, onConfirmed }: { enrolment: Enrolment; onConfirmed: () => void }) {
   const queryClient = useQueryClient();
-  const [qr, setQr] = useState<string | null>(null);
-  const [qrFailed, setQrFailed] = useState(false);
+  // Drawn in the page: the secret never leaves the browser for a third-party QR service.
+  const qr = useMemo(() => qrImage(enrolment.totpURI), [enrolment.totpURI]);
   const [failure, setFailure] = useState<string | null>(null);
   const {
     register,
@@ -98,17 +109,6 @@ function ScanStep({ enrolment, onConfirmed }: { enrolment: Enrolment; onConfirme
     setError,
     formState: { errors, isSubmitting },
   } = useForm<{ code: string }>({ defaultValues: { code: '' } });
-
-  useEffect(() => {
-    let live = true;
-    // Drawn in the page: the secret never leaves the browser for a third-party QR service.
-    QRCode.toDataURL(enrolment.totpURI, { margin: 1, width: 216, errorCorrectionLevel: 'M' })
-      .then((url) => live && setQr(url))
-      .catch(() => live && setQrFailed(true));
-    return () => {
-      live = false;
-    };
-  }, [enrolment.totpURI]);
 
   const onSubmit = handleSubmit(async ({ code }) => {
     const clean = code.replace(/\s/g, '');
@@ -159,10 +159,8 @@ function ScanStep({ enrolment, onConfirmed }: { enrolment: Enrolment; onConfirme
             alt="QR code to add this account to your authenticator app"
             className="rounded-xl bg-white p-2"
           />
-        ) : qrFailed ? (
-          <Notice tone="warning">The QR code could not be drawn. Type the key below into your app instead.</Notice>
         ) : (
-          <Skeleton className="size-[232px] rounded-xl" />
+          <Notice tone="warning">The QR code could not be drawn. Type the key below into your app instead.</Notice>
         )}
       </div>
       <div className="rounded-xl border border-white/10 bg-black/30 p-3">

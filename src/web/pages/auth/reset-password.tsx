@@ -1,17 +1,17 @@
 import { useState } from 'react';
 import { Link } from '@tanstack/react-router';
 import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { z } from 'zod';
 import { KeyRound } from 'lucide-react';
-import { emailSchema } from '@shared/contracts/account';
+import { emailRule } from '@shared/contracts/account-rules';
 import { Button, FormField, Input, Notice } from '@web/components/ui';
 import { authPost } from '@web/lib/auth-post';
 import { retryText } from '@web/lib/api-errors';
 import { AuthHeader } from '@web/features/auth/parts';
+import { checksResolver } from '@web/features/auth/checks-resolver';
+import { checkText } from '@web/features/auth/form-check';
 import { ApiClientError } from '@web/lib/api';
 
-const schema = z.object({ email: emailSchema });
+const resolver = checksResolver<{ email: string }>({ email: (v) => checkText(emailRule, v) });
 
 export default function ResetPasswordPage() {
   const [sentTo, setSentTo] = useState<string | null>(null);
@@ -20,7 +20,7 @@ export default function ResetPasswordPage() {
     register,
     handleSubmit,
     formState: { errors, isSubmitting },
-  } = useForm<{ email: string }>({ resolver: zodResolver(schema), defaultValues: { email: '' } });
+  } = useForm<{ email: string }>({ resolver, defaultValues: { email: '' } });
 
   const onSubmit = handleSubmit(async ({ email }) => {
     setFailure(null);

@@ -2,21 +2,31 @@ import { useState } from 'react';
 import { Link, useSearch } from '@tanstack/react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { z } from 'zod';
 import { KeyRound } from 'lucide-react';
-import { PASSWORD_MAX, PASSWORD_MIN, passwordSchema } from '@shared/contracts/account';
+import { PASSWORD_MAX, PASSWORD_MIN, passwordRule } from '@shared/contracts/account-rules';
 import { Button, buttonClasses, FormField, Notice } from '@web/components/ui';
 import { authPost } from '@web/lib/auth-post';
 import { applyServerFields, retryText } from '@web/lib/api-errors';
 import { AuthHeader, PasswordInput, searchString } from '@web/features/auth/parts';
+import { checksResolver } from '@web/features/auth/checks-resolver';
+import { checkText } from '@web/features/auth/form-check';
 import { refreshSession } from '@web/features/auth/session-actions';
 import { ApiClientError } from '@web/lib/api';
 
-const schema = z
-  .object({ newPassword: passwordSchema, confirm: z.string().min(1, 'Type the new password again.') })
-  .refine((v) => v.newPassword === v.confirm, { path: ['confirm'], message: 'The two passwords are not the same.' });
-type Values = z.infer<typeof schema>;
+interface Values {
+  newPassword: string;
+  confirm: string;
+}
+
+const resolver = checksResolver<Values>({
+  newPassword: (v) => checkText(passwordRule, v),
+  confirm: (v, values) =>
+    typeof v !== 'string' || v.length === 0
+      ? { ok: false, message: 'Type the new password again.' }
+      : v !== values.newPassword
+        ? { ok: false, message: 'The two passwords are not the same.' }
+        : { ok: true, value: v },
+});
 
 function BadLink() {
   return (
@@ -45,7 +55,7 @@ export default function UpdatePasswordPage() {
     handleSubmit,
     setError,
     formState: { errors, isSubmitting },
-  } = useForm<Values>({ resolver: zodResolver(schema), defaultValues: { newPassword: '', confirm: '' } });
+  } = useForm<Values>({ resolver, defaultValues: { newPassword: '', confirm: '' } });
 
   const onSubmit = handleSubmit(async ({ newPassword }) => {
     setFailure(null);

@@ -5,7 +5,7 @@ import { AdminDropScreen } from '@web/features/drops/admin-drop-detail';
 
 /** /admin/daily/$id */
 export default function AdminDailyDetailPage() {
-  const { id } = useParams({ strict: false }) as { id?: string };
+  const { id } = useParams({ from: '/admin/admin/daily/$id' });
   return (
     <>
       <Link to="/admin/daily" className="mb-3 inline-flex items-center gap-1.5 text-sm text-zinc-400 hover:text-white">

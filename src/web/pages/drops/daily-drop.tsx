@@ -6,7 +6,7 @@ import { DropCardRenderer } from '@web/features/drops/parts';
 
 /** /daily-drop/$id — one drop: its prize, countdown, live entry count, entering, result and proof. */
 export default function DailyDropPage() {
-  const { id = '' } = useParams({ strict: false }) as { id?: string };
+  const { id } = useParams({ from: '/chrome/site/daily-drop/$id' });
   const { data: me } = useSession();
   const viewer = me ? { emailVerified: me.user.emailVerified, staff: isAdminRole(me) } : null;
   return (

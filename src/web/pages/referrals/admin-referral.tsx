@@ -5,7 +5,7 @@ import { AdminReferralScreen } from '@web/features/referrals/admin-referral-deta
 
 /** /admin/referrals/$id */
 export default function AdminReferralPage() {
-  const { id } = useParams({ strict: false }) as { id?: string };
+  const { id } = useParams({ from: '/admin/admin/referrals/$id' });
   return (
     <>
       <Link to="/admin/referrals" className="mb-3 inline-flex items-center gap-1.5 text-sm text-zinc-400 hover:text-white">

@@ -4,7 +4,7 @@ import { InviteScreen } from '@web/features/referrals/invite-screen';
 
 /** /invite/$referralCode: who invited you, the offer, and sign-up. */
 export default function InvitePage() {
-  const { referralCode } = useParams({ strict: false }) as { referralCode?: string };
+  const { referralCode } = useParams({ from: '/chrome/site/invite/$referralCode' });
   const session = useSession();
   return <InviteScreen key={referralCode} code={referralCode ?? ''} signedIn={Boolean(session.data)} />;
 }

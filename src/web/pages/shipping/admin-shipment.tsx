@@ -5,7 +5,7 @@ import { AdminShipmentScreen } from '@web/features/shipping';
 
 /** /admin/shipping/$id */
 export default function AdminShipmentPage() {
-  const { id } = useParams({ strict: false }) as { id?: string };
+  const { id } = useParams({ from: '/admin/admin/shipping/$id' });
   return (
     <>
       <Link to="/admin/shipping" className="mb-3 inline-flex items-center gap-1.5 text-sm text-zinc-400 hover:text-white print:hidden">

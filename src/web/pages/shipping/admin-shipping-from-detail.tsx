@@ -5,7 +5,7 @@ import { AdminOriginScreen } from '@web/features/shipping';
 
 /** /admin/shipping/from/$id */
 export default function AdminShippingFromDetailPage() {
-  const { id } = useParams({ strict: false }) as { id?: string };
+  const { id } = useParams({ from: '/admin/admin/shipping/from/$id' });
   return (
     <>
       <Link to="/admin/shipping/from" className="mb-3 inline-flex items-center gap-1.5 text-sm text-zinc-400 hover:text-white">

@@ -5,7 +5,7 @@ import { AdminUserShipping } from '@web/features/shipping';
 
 /** /admin/users/$id/shipping */
 export default function AdminUserShippingPage() {
-  const { id } = useParams({ strict: false }) as { id?: string };
+  const { id } = useParams({ from: '/admin/admin/users/$id/shipping' });
   return (
     <>
       <Link to="/admin/users/$id" params={{ id: id ?? '' }} className="mb-3 inline-flex items-center gap-1.5 text-sm text-zinc-400 hover:text-white">

@@ -8,7 +8,7 @@ import { PackEditor } from '@web/features/shop/admin/pack-editor';
 
 /** /admin/packs/$id — cards per pack, odds per slot, the pool, and live value figures. */
 export default function AdminPackPage() {
-  const { id = '' } = useParams({ strict: false }) as { id?: string };
+  const { id } = useParams({ from: '/admin/admin/packs/$id' });
   const q = useQuery(adminPackQuery(id));
   const product = q.data?.products[0];
   return (

@@ -8,7 +8,7 @@ import { ProductForm } from '@web/features/shop/admin/product-form';
 
 /** /admin/products/$id — edit one product. */
 export default function AdminProductPage() {
-  const { id = '' } = useParams({ strict: false }) as { id?: string };
+  const { id } = useParams({ from: '/admin/admin/products/$id' });
   const q = useQuery(adminProductQuery(id));
   return (
     <>

@@ -27,6 +27,7 @@ import {
 import { ApiClientError } from '@web/lib/api';
 import { adminProductsQuery, useCreateProduct, type AdminProductListParams } from '@web/features/shop/admin/admin-api';
 import { HouseEdge } from '@web/features/shop/admin/house-edge';
+import { plural } from '@web/lib/format';
 
 const STATUS_TONE = { live: 'success', draft: 'neutral', archived: 'warning' } as const;
 
@@ -135,7 +136,7 @@ export default function AdminProductsPage() {
         <EmptyState title="No products match" description="Change the filters, or create the first product." />
       ) : (
         <>
-          <Table caption={`${q.data.total} product${q.data.total === 1 ? '' : 's'}`}>
+          <Table caption={plural(q.data.total, 'product')}>
             <THead>
               <Tr>
                 <Th>Name</Th>

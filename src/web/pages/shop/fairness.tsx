@@ -4,6 +4,7 @@ import { lazy, Suspense } from 'react';
 import { buttonClasses, Skeleton } from '@web/components/ui';
 import { useSession } from '@web/features/auth/session';
 import { KnownAnswerVectors } from '@web/features/fairness/vectors';
+import { VaultSection } from '@web/features/fairness/vault-section';
 
 // A player's seeds and openings (with the rotate dialog, its Radix code and the verifier) are for
 // a signed-in session: a visitor's first load of /fairness does not carry them (issue 21).
@@ -62,6 +63,11 @@ export default function FairnessPage() {
         <p className="max-w-3xl text-lg text-zinc-300">
           We commit to your draws before you open anything, you add your own randomness, and afterwards your browser
           recomputes each opening to the card. Here is exactly how, so anyone can re-implement it.
+        </p>
+        <p className="max-w-3xl text-zinc-300">
+          Every pack&apos;s odds, card pool and card values are published before the first pack is opened under them (each
+          pack&apos;s odds history, linked from its page), and what every pack promised against what it actually gave back
+          is public: <Link to="/fairness/returns" className="text-violet-300 underline underline-offset-4">realised returns</Link>.
         </p>
       </header>
 
@@ -165,6 +171,8 @@ export default function FairnessPage() {
         </p>
         <KnownAnswerVectors />
       </article>
+
+      <VaultSection />
     </div>
   );
 }

@@ -2,9 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { PackageOpen, Store, Wallet } from 'lucide-react';
 import { lookFromRefs } from '@shared/contracts/catalog-look';
-import type { Balance } from '@shared/contracts/wallet';
 import { buttonClasses, Money, Notice, Panel, Skeleton } from '@web/components/ui';
-import { api } from '@web/lib/api';
+import { balanceQuery } from '@web/lib/balance-query';
 import { useSession, welcomeText } from '@web/features/auth/session';
 import { inventoryQuery, openingsQuery, productsQuery } from '@web/features/shop/api';
 import { ShopCard } from '@web/features/shop/card-slot';
@@ -16,7 +15,7 @@ import { WithCards } from './with-cards';
 /** /home — the signed-in front door: balance, unopened packs, featured packs, recent pulls. */
 export default function HomePage() {
   const { data: me } = useSession();
-  const balance = useQuery({ queryKey: ['wallet', 'balance'], queryFn: () => api.get<Balance>('/api/wallet/balance'), retry: false });
+  const balance = useQuery({ ...balanceQuery, retry: false });
   const inv = useQuery(inventoryQuery);
   const products = useQuery(productsQuery);
   const openings = useQuery(openingsQuery(1, 5));
@@ -28,7 +27,7 @@ export default function HomePage() {
 
   return (
     <WithCards>
-      <h1 className="mb-6 text-2xl font-bold tracking-tight text-white sm:text-3xl">
+      <h1 className="mb-6 text-2xl font-bold tracking-tight text-white wrap-anywhere sm:text-3xl">
         {welcomeText(me, (openings.data?.total ?? 0) > 0)}
       </h1>
       {me && !me.user.emailVerified ? (

@@ -8,6 +8,7 @@ import { pendingPurchaseQuantity } from '@shared/top-up';
 import {
   Button,
   buttonClasses,
+  Money,
   Notice,
   Panel,
   Skeleton,
@@ -19,7 +20,8 @@ import {
 } from '@web/components/ui';
 import { ApiClientError } from '@web/lib/api';
 import { useSession } from '@web/features/auth/session';
-import { classesQuery, imageKeyFromUrl, productQuery, toRevealPacks } from '@web/features/shop/api';
+import { classesQuery, imageKeyFromUrl, openingIdsFrom, openingReplayQuery, openingSearch, productQuery, toRevealPacks } from '@web/features/shop/api';
+import { replayErrorText, StageShell } from '@web/features/shop/reveal/stage-shell';
 import { BuyPanel } from '@web/features/shop/buy-panel';
 import { ShopCard } from '@web/features/shop/card-slot';
 import { CardOddsTable, SlotOddsTable } from '@web/features/shop/odds-table';
@@ -34,21 +36,26 @@ import { WithCards } from './with-cards';
 
 // The reveal and the sell-back panel show only after a purchase: not part of the product page's
 // first load (issue 21). The buy button starts loading them with the purchase request
-// (preloadRevealAnimation), so the reveal does not wait for them.
+// (preloadRevealAnimation; the sell-back panel through onOpening), so the reveal does not wait for them.
 const PackOpening = lazy(() => import('@web/features/shop/reveal/pack-opening').then((m) => ({ default: m.PackOpening })));
-const SellBackPanel = lazy(() => import('@web/features/collection/sell-back-panel').then((m) => ({ default: m.SellBackPanel })));
+const loadSellBack = () => import('@web/features/collection/sell-back-panel');
+const SellBackPanel = lazy(() => loadSellBack().then((m) => ({ default: m.SellBackPanel })));
 
 /** /shop/$id — one pack: art, description, full odds, value range, best recent pulls, buying. */
 export default function ProductPage() {
-  const { id = '' } = useParams({ strict: false }) as { id?: string };
+  const { id } = useParams({ from: '/chrome/site/shop/$id' });
   const q = useQuery(productQuery(id));
   const { data: me } = useSession();
   const classes = useQuery(classesQuery);
   const now = useNow();
   const [opened, setOpened] = useState<OpenResult | null>(null);
   // Back from "Top up the difference": ?buy=<quantity>&deposit=<id>&result=success|cancelled.
-  const search = useSearch({ strict: false }) as { buy?: unknown; result?: unknown };
+  // After buying and opening: ?opening=<ids>, so a refresh or Back then Forward replays the reveal.
+  const search = useSearch({ strict: false }) as { buy?: unknown; result?: unknown; opening?: unknown };
   const navigate = useNavigate();
+  const openingIds = openingIdsFrom(search);
+  const fresh = opened && openingSearch(opened) === openingIds.join(',') ? opened : null;
+  const replay = useQuery({ ...openingReplayQuery(openingIds), enabled: openingIds.length > 0 && !fresh && Boolean(me) });
   const pendingQuantity = pendingPurchaseQuantity(search);
   const cancelled = search.result === 'cancelled';
   const clearPending = () => void navigate({ to: '/shop/$id', params: { id }, search: {}, replace: true, resetScroll: false });
@@ -102,27 +109,74 @@ export default function ProductPage() {
   const { product, slotOdds, cardOdds, bestPulls, refs } = q.data;
   const imageKey = product.imageKey ?? imageKeyFromUrl(product.imageUrl);
 
-  if (opened) {
-    const packs = toRevealPacks(opened, {
+  const revealing = fresh ?? (openingIds.length ? replay.data : undefined);
+  if (openingIds.length && (revealing || me !== null)) {
+    const shell = (status: string) => (
+      <StageShell
+        pack={{ productId: product.id, productName: product.name, imageKey, cardCount: product.cardsPerPack }}
+        count={openingIds.length}
+        status={status}
+      />
+    );
+    if (!revealing) {
+      return (
+        <WithCards>
+          <h1 className="sr-only">{product.name}: opening</h1>
+          {replay.isError ? (
+            <Notice
+              tone="warning"
+              title="This opening could not be shown"
+              action={
+                <Link to="/collect" className={buttonClasses({ variant: 'secondary', size: 'sm' })}>
+                  Go to my vault
+                </Link>
+              }
+            >
+              {replayErrorText(replay.error)}
+            </Notice>
+          ) : (
+            shell('Getting your cards…')
+          )}
+        </WithCards>
+      );
+    }
+    const packs = toRevealPacks(revealing, {
       classes: classes.data,
-      prices: { [product.id]: opened.purchase?.unitPriceCents ?? product.priceCents },
+      prices: { [product.id]: fresh?.purchase?.unitPriceCents ?? (fresh ? product.priceCents : 0) },
       images: { [product.id]: imageKey },
     });
     return (
       <WithCards>
         <h1 className="sr-only">{product.name}: opening</h1>
-        <Suspense fallback={<Skeleton className="h-96 w-full" />}>
+        {fresh?.purchase ? (
+          // What was charged, as the server answered it: a replayed click shows the one charge.
+          <p role="status" className="mb-4 text-sm text-zinc-300">
+            {plural(fresh.purchase.quantity, 'pack')} of {product.name}: you paid <Money cents={fresh.purchase.totalCents} />. Your balance is
+            now <Money cents={fresh.balanceCents} />.
+          </p>
+        ) : null}
+        {/* The stage is drawn at once, while the reveal's code arrives (slow networks: issue 41). */}
+        <Suspense fallback={shell('Your cards are in your vault. The reveal is on its way…')}>
           <PackOpening
+            key={openingIds.join(',')}
             packs={packs}
             autoStart={false}
+            note={fresh ? undefined : 'A replay of your opening: nothing was charged again.'}
             sellBack={
               <Suspense fallback={null}>
-                <SellBackPanel ownedCardIds={opened.openings.flatMap((o) => o.cards.map((c) => c.ownedCardId))} />
+                <SellBackPanel ownedCardIds={revealing.openings.flatMap((o) => o.cards.map((c) => c.ownedCardId))} />
               </Suspense>
             }
             actions={
               <>
-                <Button onClick={() => setOpened(null)}>Buy more {product.name}</Button>
+                <Button
+                  onClick={() => {
+                    setOpened(null);
+                    void navigate({ to: '/shop/$id', params: { id }, search: {} });
+                  }}
+                >
+                  Buy more {product.name}
+                </Button>
                 <Link to="/open-pack" className={buttonClasses({ variant: 'secondary' })}>
                   My unopened packs
                 </Link>
@@ -167,9 +221,14 @@ export default function ProductPage() {
             <BuyPanel
               product={product}
               signedIn={Boolean(me)}
-              onOpened={(r) => setOpened(r)}
+              onOpened={(r) => {
+                setOpened(r);
+                // A history entry of its own: Back leaves the reveal, Forward or a refresh replays it.
+                void navigate({ to: '/shop/$id', params: { id }, search: { opening: openingSearch(r) }, resetScroll: false });
+              }}
               pendingQuantity={cancelled ? null : pendingQuantity}
               onPendingDone={clearPending}
+              onOpening={() => void loadSellBack()}
               topUp={(shortfallCents, returnPath) => <TopUpDifference shortfallCents={shortfallCents} returnPath={returnPath} />}
             />
           </div>
@@ -179,6 +238,14 @@ export default function ProductPage() {
               Every card is drawn from your own provably fair seed, using exactly the odds below.{' '}
               <Link to="/fairness" className="text-violet-300 underline underline-offset-4">
                 How to verify
+              </Link>
+              {' · '}
+              <Link to="/fairness/products/$id" params={{ id }} className="text-violet-300 underline underline-offset-4">
+                Odds history
+              </Link>
+              {' · '}
+              <Link to="/fairness/returns" className="text-violet-300 underline underline-offset-4">
+                Realised returns
               </Link>
             </span>
           </p>

@@ -4,6 +4,7 @@ import { PackageSearch } from 'lucide-react';
 import { Button, EmptyState, Notice, PageHeader } from '@web/components/ui';
 import { productsQuery } from '@web/features/shop/api';
 import { ProductTile, ProductTileSkeleton } from '@web/features/shop/product-tile';
+import { plural } from '@web/lib/format';
 
 export function prefetch(queryClient: QueryClient) {
   return queryClient.prefetchQuery(productsQuery);
@@ -61,7 +62,7 @@ export default function ShopPage() {
       ) : (
         <>
           <p className="mb-4 text-sm text-zinc-400" aria-live="polite">
-            {items.length} pack{items.length === 1 ? '' : 's'}, {onSale} on sale now.
+            {plural(items.length, 'pack')}, {onSale} on sale now.
           </p>
           <ul className="grid gap-5 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4">
             {items.map((p) => (

@@ -3,7 +3,7 @@ import { buttonClasses, PageHeader } from '@web/components/ui';
 import { AdminPromoDetail } from '@web/features/wallet';
 
 export default function AdminPromoDetailPage() {
-  const { id } = useParams({ strict: false }) as { id?: string };
+  const { id } = useParams({ from: '/admin/admin/promo/$id' });
   return (
     <>
       <PageHeader

@@ -4,7 +4,7 @@ import { useSession } from '@web/features/auth/session';
 import { AdminBalance } from '@web/features/wallet';
 
 export default function AdminUserBalancePage() {
-  const { id } = useParams({ strict: false }) as { id?: string };
+  const { id } = useParams({ from: '/admin/admin/users/$id/balance' });
   const { data: me } = useSession();
   return (
     <>

@@ -3,7 +3,7 @@ import { buttonClasses, PageHeader } from '@web/components/ui';
 import { LedgerView } from '@web/features/wallet';
 
 export default function AdminUserHistoryPage() {
-  const { id } = useParams({ strict: false }) as { id?: string };
+  const { id } = useParams({ from: '/admin/admin/users/$id/history' });
   const userId = id ?? '';
   return (
     <>

@@ -1,11 +1,16 @@
-import { useSearch } from '@tanstack/react-router';
-import { PageHeader, Notice } from '@web/components/ui';
+import { useRouter, useSearch } from '@tanstack/react-router';
+import { isSafeReturnPath } from '@shared/contracts/wallet';
+import { PageHeader, Notice, buttonClasses } from '@web/components/ui';
 import { BalanceSummary, DepositHistory, DepositPanel, PromoRedeem, useWalletLiveUpdates } from '@web/features/wallet';
 
 /** /profile/billing: balance, deposit, promo code, deposit history with receipts. */
 export default function BillingPage() {
   useWalletLiveUpdates();
-  const search = useSearch({ strict: false }) as { deposit?: unknown; result?: unknown };
+  const router = useRouter();
+  const search = useSearch({ strict: false }) as { deposit?: unknown; result?: unknown; return?: unknown };
+  // Sent here to add funds for a purchase (a pack's "add funds in billing"): the deposit's checkout
+  // comes back to that pack, where the purchase waits.
+  const returnPath = typeof search.return === 'string' && search.return.startsWith('/shop/') && isSafeReturnPath(search.return) ? search.return : undefined;
   const receipt = typeof search.deposit === 'string' && /^[0-9a-f-]{36}$/i.test(search.deposit) ? search.deposit : null;
   return (
     <>
@@ -24,9 +29,31 @@ export default function BillingPage() {
             Nothing was charged. You can start a new deposit below.
           </Notice>
         ) : null}
+        {returnPath ? (
+          <Notice
+            tone="info"
+            live={false}
+            title="Adding funds for a purchase"
+            action={
+              <a
+                href={returnPath}
+                // The path carries its own query (?buy=…), so it goes to history as it is, as the checkout's return does.
+                onClick={(e) => {
+                  e.preventDefault();
+                  router.history.push(returnPath);
+                }}
+                className={buttonClasses({ variant: 'secondary', size: 'sm' })}
+              >
+                Back to the pack
+              </a>
+            }
+          >
+            After your deposit you go straight back to your pack to finish buying it.
+          </Notice>
+        ) : null}
         <BalanceSummary />
         <div className="grid gap-6 xl:grid-cols-[3fr_2fr]">
-          <DepositPanel />
+          <DepositPanel returnPath={returnPath} />
           <PromoRedeem />
         </div>
         <DepositHistory key={receipt ?? 'none'} initialReceipt={receipt} />

@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { Card, CardClass, Upload } from '@shared/contracts/catalog';
-import type { AdminPackDetail, PackInput, ProductInput, ProductSummary } from '@shared/contracts/shop';
+import type { Card, Upload } from '@shared/contracts/catalog';
+import type { PackInput, ProductInput } from '@shared/contracts/shop';
 import { api } from '@web/lib/api';
 
 export interface AdminProductListParams {
@@ -10,13 +10,6 @@ export interface AdminProductListParams {
   page?: number;
   pageSize?: number;
 }
-
-const qs = (params: object) => {
-  const u = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '' && v !== null) u.set(k, String(v));
-  const s = u.toString();
-  return s ? `?${s}` : '';
-};
 
 export const adminShopKeys = {
   products: (p: AdminProductListParams) => ['admin', 'shop', 'products', p] as const,
@@ -30,26 +23,26 @@ export const adminProductsQuery = (p: AdminProductListParams) =>
   queryOptions({
     queryKey: adminShopKeys.products(p),
     queryFn: () =>
-      api.get<{ items: ProductSummary[]; total: number; page: number; pageSize: number }>(`/api/admin/products${qs(p)}`),
+      api.get('/api/admin/products', { query: p }),
     placeholderData: keepPreviousData,
   });
 
 export const adminProductQuery = (id: string) =>
   queryOptions({
     queryKey: adminShopKeys.product(id),
-    queryFn: () => api.get<{ product: ProductSummary }>(`/api/admin/products/${encodeURIComponent(id)}`),
+    queryFn: () => api.get('/api/admin/products/{id}', { path: { id } }),
   });
 
 export const adminPackQuery = (id: string) =>
   queryOptions({
     queryKey: adminShopKeys.pack(id),
-    queryFn: () => api.get<AdminPackDetail>(`/api/admin/packs/${encodeURIComponent(id)}`),
+    queryFn: () => api.get('/api/admin/packs/{id}', { path: { id } }),
   });
 
 /** Every class (non-archived) for the odds editor's pickers. */
 export const adminClassesQuery = queryOptions({
   queryKey: adminShopKeys.classes,
-  queryFn: () => api.get<{ classes: CardClass[] }>('/api/admin/catalog/options'),
+  queryFn: () => api.get('/api/admin/catalog/options'),
   select: (d) => [...d.classes].sort((a, b) => a.sortOrder - b.sortOrder),
   staleTime: 60_000,
 });
@@ -67,9 +60,7 @@ export const poolCardsQuery = queryOptions({
     const all: Card[] = [];
     let total = 0;
     for (let page = 1; page <= POOL_MAX_PAGES; page++) {
-      const r = await api.get<{ items: Card[]; total: number }>(
-        `/api/admin/catalog/cards${qs({ stock: 'in', active: 'true', sort: 'value_desc', page, pageSize: POOL_PAGE })}`,
-      );
+      const r = await api.get('/api/admin/catalog/cards', { query: { stock: 'in', active: 'true', sort: 'value_desc', page, pageSize: POOL_PAGE } });
       all.push(...r.items);
       total = r.total;
       if (all.length >= r.total || r.items.length < POOL_PAGE) break;
@@ -82,7 +73,7 @@ export const poolCardsQuery = queryOptions({
 export function useCreateProduct() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (input: ProductInput) => api.post<{ product: ProductSummary }>('/api/admin/products', input),
+    mutationFn: (input: ProductInput) => api.post('/api/admin/products', { body: input }),
     onSuccess: () => void qc.invalidateQueries({ queryKey: ['admin', 'shop'] }),
   });
 }
@@ -90,7 +81,7 @@ export function useCreateProduct() {
 export function useUpdateProduct(id: string) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (patch: Partial<ProductInput>) => api.patch<{ product: ProductSummary }>(`/api/admin/products/${encodeURIComponent(id)}`, patch),
+    mutationFn: (patch: Partial<ProductInput>) => api.patch('/api/admin/products/{id}', { path: { id }, body: patch }),
     onSuccess: (r) => {
       qc.setQueryData(adminShopKeys.product(id), r);
       void qc.invalidateQueries({ queryKey: ['admin', 'shop', 'products'] });
@@ -102,7 +93,7 @@ export function useUpdateProduct(id: string) {
 export function useDeleteProduct(id: string) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: () => api.delete<void>(`/api/admin/products/${encodeURIComponent(id)}`),
+    mutationFn: () => api.delete('/api/admin/products/{id}', { path: { id } }),
     onSuccess: () => {
       void qc.invalidateQueries({ queryKey: ['admin', 'shop'] });
       void qc.invalidateQueries({ queryKey: ['shop'] });
@@ -113,7 +104,7 @@ export function useDeleteProduct(id: string) {
 export function useSavePack(id: string) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (input: PackInput) => api.put<AdminPackDetail>(`/api/admin/packs/${encodeURIComponent(id)}`, input),
+    mutationFn: (input: PackInput) => api.put('/api/admin/packs/{id}', { path: { id }, body: input }),
     onSuccess: (r) => {
       qc.setQueryData(adminShopKeys.pack(id), r);
       void qc.invalidateQueries({ queryKey: ['admin', 'shop', 'products'] });
@@ -125,6 +116,6 @@ export function useSavePack(id: string) {
 export async function uploadImage(file: File): Promise<Upload> {
   const fd = new FormData();
   fd.append('file', file);
-  const r = await api.post<{ upload: Upload }>('/api/admin/uploads', fd);
+  const r = await api.post('/api/admin/uploads', { body: fd });
   return r.upload;
 }

@@ -10,6 +10,7 @@ import { ApiClientError } from '@web/lib/api';
 import { adminClassesQuery, poolCardsQuery, useSavePack } from './admin-api';
 import { HouseEdge } from './house-edge';
 import { bpToPercent, classPools, formatBp, liveStats, percentToBp } from './pack-math';
+import { plural } from '@web/lib/format';
 
 interface Row {
   classId: string;
@@ -108,7 +109,7 @@ export function PackEditor({ detail }: { detail: AdminPackDetail }) {
             <Input value={name} onChange={(e) => setName(e.target.value)} maxLength={80} />
           </FormField>
           <p className="mt-3 text-sm text-zinc-400">
-            {slots.length} card{slots.length === 1 ? '' : 's'} per pack (one per slot). Sold by:{' '}
+            {plural(slots.length, 'card')} per pack (one per slot). Sold by:{' '}
             {detail.products.length
               ? detail.products.map((p, i) => (
                   <span key={p.id}>
@@ -218,7 +219,7 @@ export function PackEditor({ detail }: { detail: AdminPackDetail }) {
                             ) : null}
                           </div>
                           <span className="w-28 pt-2 text-right text-xs text-zinc-400">
-                            {pool ? `${pool.poolSize} card${pool.poolSize === 1 ? '' : 's'} in pool` : ''}
+                            {pool ? `${plural(pool.poolSize, 'card')} in pool` : ''}
                           </span>
                           <Button
                             size="icon"

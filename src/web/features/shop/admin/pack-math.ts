@@ -1,3 +1,4 @@
+import { bpsToPercentText, percentToBps } from '@shared/money';
 /**
  * Pack statistics computed in the browser while the admin edits, with the same definitions as
  * the server's (src/server/modules/shop/odds.ts): pools are the active cards with stock of each
@@ -83,17 +84,13 @@ export function houseEdgeBp(priceCents: number | null, expectedValueCents: numbe
   return priceCents ? Math.round(((priceCents - expectedValueCents) / priceCents) * 10_000) : null;
 }
 
-/** "12.5" → 1250 basis points; null when it is not a percentage with at most two decimals. */
+/** "12.5" → 1250 basis points; null when it is not a percentage from 0 to 100 with at most two decimals. */
 export function percentToBp(text: string): number | null {
-  const m = /^\s*(\d{1,3})(?:[.,](\d{1,2}))?\s*%?\s*$/.exec(text);
-  if (!m) return null;
-  const bp = Number(m[1]) * 100 + (m[2] ? Number(m[2].padEnd(2, '0')) : 0);
-  return bp <= 10_000 ? bp : null;
+  const bp = percentToBps(text);
+  return bp !== null && bp <= 10_000 ? bp : null;
 }
 
-export function bpToPercent(bp: number): string {
-  return (bp / 100).toFixed(2).replace(/\.?0+$/, '');
-}
+export const bpToPercent = bpsToPercentText;
 
 export function formatBp(bp: number): string {
   return `${(bp / 100).toFixed(2)}%`;

@@ -70,7 +70,7 @@ export default function AnimatedStage({ card, revealed }: StageProps) {
           className="absolute inset-0"
           style={{ transform: 'rotateY(180deg)', backfaceVisibility: 'hidden', WebkitBackfaceVisibility: 'hidden' }}
         >
-          {render(card.look, { size: 'lg' })}
+          {render(card.look, { size: 'lg', priority: true })}
         </div>
       </motion.div>
 

@@ -65,11 +65,14 @@ export function prefersReducedMotion(): boolean {
     : false;
 }
 
-/** Starts fetching the animation code (the `motion` library) before it is needed. */
+/**
+ * Starts fetching the animation code (the `motion` library) before it is needed. The sell-back
+ * panel shown under the reveal is the collection feature's: the page that composes both preloads
+ * it (issue 42: a feature never imports another, dynamically neither).
+ */
 export function preloadRevealAnimation(): void {
   // The product page loads the reveal itself on demand (pages/shop/product.tsx).
   void import('./pack-opening');
-  void import('../../collection/sell-back-panel');
   if (prefersReducedMotion()) return;
   void import('./tear-stage');
   void import('./animated-stage');

@@ -76,18 +76,25 @@ describe('reveal preferences', () => {
 
   it('starts with sound off at normal pace, and remembers a choice', () => {
     const s = memory();
-    expect(loadRevealPrefs(s)).toEqual({ pace: 'normal', sound: false });
-    saveRevealPrefs({ pace: 'fast', sound: true }, s);
-    expect(loadRevealPrefs(s)).toEqual({ pace: 'fast', sound: true });
+    expect(loadRevealPrefs(s, 'auto')).toEqual({ pace: 'normal', sound: false, mode: 'auto' });
+    saveRevealPrefs({ pace: 'fast', sound: true, mode: 'tap' }, s);
+    expect(loadRevealPrefs(s, 'auto')).toEqual({ pace: 'fast', sound: true, mode: 'tap' });
+  });
+
+  it("starts in the device's mode (tap to flip on touch) until the user picks one", () => {
+    const s = memory();
+    expect(loadRevealPrefs(s, 'tap').mode).toBe('tap');
+    saveRevealPrefs({ pace: 'normal', sound: false, mode: 'auto' }, s);
+    expect(loadRevealPrefs(s, 'tap').mode).toBe('auto');
   });
 
   it('ignores junk in storage', () => {
     const s = memory();
-    s.setItem('packvault:reveal', '{"pace":"warp","sound":"yes"}');
-    expect(loadRevealPrefs(s)).toEqual({ pace: 'normal', sound: false });
+    s.setItem('packvault:reveal', '{"pace":"warp","sound":"yes","mode":"spin"}');
+    expect(loadRevealPrefs(s, 'tap')).toEqual({ pace: 'normal', sound: false, mode: 'tap' });
     s.setItem('packvault:reveal', 'not json');
-    expect(loadRevealPrefs(s)).toEqual({ pace: 'normal', sound: false });
-    expect(loadRevealPrefs(undefined)).toEqual({ pace: 'normal', sound: false });
+    expect(loadRevealPrefs(s, 'auto')).toEqual({ pace: 'normal', sound: false, mode: 'auto' });
+    expect(loadRevealPrefs(undefined, 'auto')).toEqual({ pace: 'normal', sound: false, mode: 'auto' });
   });
 });
 

@@ -88,24 +88,47 @@ export function tearClips(line: Array<[number, number]>): { top: string; bottom:
   };
 }
 
+/** How cards turn: one tap each (the default on touch screens), or on their own. */
+export type RevealMode = 'tap' | 'auto';
+export const MODES: ReadonlyArray<{ value: RevealMode; label: string }> = [
+  { value: 'tap', label: 'Tap to flip' },
+  { value: 'auto', label: 'Auto-play' },
+];
+
 export interface RevealPrefs {
   pace: Pace;
   sound: boolean;
+  mode: RevealMode;
 }
 
 const PREFS_KEY = 'packvault:reveal';
-export const DEFAULT_PREFS: RevealPrefs = { pace: 'normal', sound: false };
+export const DEFAULT_PREFS: RevealPrefs = { pace: 'normal', sound: false, mode: 'auto' };
 
-/** The remembered pace and sound choice; sound stays off until the user turns it on. */
-export function loadRevealPrefs(storage: Pick<Storage, 'getItem'> | undefined = safeStorage()): RevealPrefs {
+/**
+ * The mode a visitor starts with: tap-to-flip on a touch screen (or with reduced motion, where
+ * nothing should move on its own), auto-play with a mouse.
+ */
+export function defaultMode(): RevealMode {
+  if (typeof window === 'undefined' || typeof window.matchMedia !== 'function') return DEFAULT_PREFS.mode;
+  const touch = window.matchMedia('(pointer: coarse)').matches;
+  const still = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+  return touch || still ? 'tap' : 'auto';
+}
+
+/** The remembered pace, mode and sound choice; sound stays off until the user turns it on. */
+export function loadRevealPrefs(
+  storage: Pick<Storage, 'getItem'> | undefined = safeStorage(),
+  mode: RevealMode = defaultMode(),
+): RevealPrefs {
   try {
     const raw = JSON.parse(storage?.getItem(PREFS_KEY) ?? 'null') as Partial<RevealPrefs> | null;
     return {
       pace: PACES.some((p) => p.value === raw?.pace) ? raw!.pace! : DEFAULT_PREFS.pace,
       sound: raw?.sound === true,
+      mode: MODES.some((m) => m.value === raw?.mode) ? raw!.mode! : mode,
     };
   } catch {
-    return DEFAULT_PREFS;
+    return { ...DEFAULT_PREFS, mode };
   }
 }
 
@@ -115,6 +138,11 @@ export function saveRevealPrefs(prefs: RevealPrefs, storage: Pick<Storage, 'setI
   } catch {
     // Private mode or a full quota: the choice lasts for this visit only.
   }
+}
+
+/** A rare pull (Epic and up): the reveal stops to celebrate it and offers to share it. */
+export function isRarePull(tier: number): boolean {
+  return tier >= 0.7;
 }
 
 function safeStorage(): Storage | undefined {

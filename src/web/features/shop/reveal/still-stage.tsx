@@ -42,7 +42,7 @@ export function StillStage({ card, revealed }: StageProps) {
         }}
       />
       <div className="relative w-52 sm:w-64">
-        {revealed ? render(card.look, { size: 'lg' }) : <CardBack colour={card.look.classColour} />}
+        {revealed ? render(card.look, { size: 'lg', priority: true }) : <CardBack colour={card.look.classColour} />}
       </div>
     </div>
   );

@@ -55,6 +55,7 @@ function TearingPack({ pack, tearing, ms, delay, label }: { pack: RevealPack; te
       caption={cardsCaption(pack.cards.length)}
       decorative={decorative}
       large
+      eager
     />
   );
   return (

@@ -1,0 +1,209 @@
+import { randomUUID } from 'node:crypto';
+import type { Page, Request } from '@playwright/test';
+import { formatMoney } from '../src/shared/money.ts';
+import { allowConsoleError, expect, newPageAs, test } from './fixtures.ts';
+import { expectAccessible, newVerifiedUser, sandboxDeposit, shopProduct } from './support.ts';
+
+/**
+ * Issue 43 item 6, the marketplace's pages: a collector lists a vault card from the vault's card
+ * dialog (with the fee and what they receive before confirming), a second collector finds it on
+ * /market and buys it with a double-click — one request, one sale — and the books agree on both
+ * sides; an open /market page drops the tile when it sells and /market/{id} says sold. A price
+ * edited while the buyer looks is caught (price_changed) and bought at the new price.
+ */
+
+const origin = (page: Page) => ({ Origin: new URL(page.url()).origin });
+
+/** Counts the page's POSTs to `path` from now on. */
+function postsTo(page: Page, path: RegExp) {
+  let n = 0;
+  const on = (r: Request) => {
+    if (r.method() === 'POST' && path.test(new URL(r.url()).pathname)) n++;
+  };
+  page.on('request', on);
+  return { count: () => n, stop: () => page.off('request', on) };
+}
+
+async function ledger(page: Page, kind: string): Promise<Array<{ amountCents: number }>> {
+  const res = await page.request.get(`/api/wallet/history?kind=${kind}&pageSize=100`);
+  expect(res.ok(), await res.text()).toBe(true);
+  return ((await res.json()) as { entries: Array<{ amountCents: number }> }).entries;
+}
+
+async function balance(page: Page): Promise<number> {
+  return ((await (await page.request.get('/api/wallet/balance')).json()) as { balanceCents: number }).balanceCents;
+}
+
+/** A fresh collector with one card of their own (a Starter Pack opened through the API): its copy id and name. */
+async function collectorWithCard(page: Page) {
+  await sandboxDeposit(page, 500);
+  const starter = await shopProduct(page, 'Starter Pack');
+  const opened = await page.request.post('/api/shop/open', {
+    data: { productId: starter.id, quantity: 1 },
+    headers: { ...origin(page), 'Idempotency-Key': randomUUID() },
+  });
+  expect(opened.status(), await opened.text()).toBe(201);
+  const card = ((await opened.json()) as { openings: Array<{ cards: Array<{ ownedCardId: string; name: string }> }> }).openings[0]!.cards[0]!;
+  return { ownedCardId: card.ownedCardId, name: card.name };
+}
+
+async function activeListingOf(page: Page, ownedCardId: string) {
+  const res = await page.request.get('/api/market/mine?state=active&pageSize=100');
+  const { items } = (await res.json()) as { items: Array<{ id: string; ownedCardId: string; priceCents: number }> };
+  const l = items.find((i) => i.ownedCardId === ownedCardId);
+  expect(l, 'the new listing').toBeTruthy();
+  return l!;
+}
+
+test.describe.configure({ mode: 'serial' });
+
+test('list a vault card, a second collector buys it once with a double-click, the books agree and open pages update', async ({ browser }) => {
+  test.setTimeout(240_000);
+  const seller = await newVerifiedUser(browser, 'mks');
+  const buyer = await newVerifiedUser(browser, 'mkb');
+  const visitor = await newPageAs(browser, null);
+  try {
+    const card = await collectorWithCard(seller.page);
+    const sellerBefore = await balance(seller.page);
+
+    // The vault's card dialog (linked by its address): Sell on the market, with the quote first.
+    await seller.page.goto(`/collect?card=${card.ownedCardId}`);
+    const cardDialog = seller.page.getByRole('dialog', { name: card.name });
+    await cardDialog.getByRole('button', { name: 'Sell on the market' }).click();
+    const sell = seller.page.getByRole('dialog', { name: `Sell ${card.name} on the market` });
+    await expect(sell.getByRole('button', { name: 'List it' })).toBeDisabled();
+    await sell.getByRole('textbox', { name: /Price/ }).fill('3');
+    // 5% of $3.00 is below the $0.25 minimum fee: the seller receives $2.75.
+    const quote = sell.getByLabel('Quote');
+    await expect(quote).toContainText('−$0.25');
+    await expect(quote).toContainText('You receive$2.75');
+    await sell.getByRole('combobox', { name: /Listing ends/ }).selectOption('7');
+    await expectAccessible(seller.page, 'the sell dialog with its quote');
+    await sell.getByRole('button', { name: 'List for $3.00' }).click();
+    await expect(seller.page.getByText(`${card.name} is on the market`).first()).toBeVisible();
+    await expect(sell).toBeHidden();
+    const listing = await activeListingOf(seller.page, card.ownedCardId);
+    expect(listing.priceCents).toBe(300);
+
+    // The listed copy offers its listing instead of ship and sell back.
+    await seller.page.goto(`/collect?card=${card.ownedCardId}`);
+    const listed = seller.page.getByRole('dialog', { name: card.name });
+    await expect(listed.getByText('Listed at $3.00')).toBeVisible();
+    await expect(listed.getByRole('button', { name: 'Edit price' })).toBeVisible();
+    await expect(listed.getByRole('button', { name: 'Delist' })).toBeVisible();
+    await expect(listed.getByRole('button', { name: /Sell back/ })).toHaveCount(0);
+    await expect(listed.getByRole('button', { name: 'Ship' })).toHaveCount(0);
+
+    // A visitor watches /market (searched for the card, newest first) and the listing's own page.
+    await visitor.page.goto(`/market?q=${encodeURIComponent(card.name)}`);
+    const tile = visitor.page.locator(`main a[href="/market/${listing.id}"]`);
+    await expect(tile).toBeVisible();
+    await expect(tile).toContainText('$3.00');
+    await expectAccessible(visitor.page, '/market with a search');
+    const visitorListing = await visitor.context.newPage();
+    await visitorListing.goto(`/market/${listing.id}`);
+    await expect(visitorListing.getByRole('heading', { level: 1, name: card.name })).toBeVisible();
+    await expect(visitorListing.getByRole('link', { name: 'Sign in to buy' })).toBeVisible();
+
+    // The buyer finds it from the header's Market link and buys with a double-click.
+    await sandboxDeposit(buyer.page, 1000);
+    const buyerBefore = await balance(buyer.page);
+    await buyer.page.goto('/home');
+    await buyer.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Market' }).click();
+    await expect(buyer.page).toHaveURL(/\/market$/);
+    await buyer.page.getByRole('searchbox', { name: 'Search by card name' }).fill(card.name);
+    await expect(buyer.page).toHaveURL(/\/market\?q=/);
+    await buyer.page.locator(`main a[href="/market/${listing.id}"]`).click();
+    await expect(buyer.page.getByRole('heading', { level: 1, name: card.name })).toBeVisible();
+    await expectAccessible(buyer.page, '/market/{id} as a buyer');
+    await buyer.page.getByRole('button', { name: 'Buy now for $3.00' }).click();
+    const confirm = buyer.page.getByRole('dialog', { name: `Buy ${card.name}?` });
+    await expect(confirm).toContainText(`Balance after${formatMoney(buyerBefore - 300)}`);
+    const pay = confirm.getByRole('button', { name: 'Pay $3.00' });
+    await expect(pay).toBeEnabled();
+    const posts = postsTo(buyer.page, new RegExp(`^/api/market/${listing.id}/buy$`));
+    await pay.dblclick();
+    await expect(buyer.page.getByText('It is yours').first()).toBeVisible();
+    await buyer.page.waitForTimeout(400);
+    posts.stop();
+    expect(posts.count(), 'buy requests').toBe(1);
+
+    // The books: one sale, the buyer paid the price, the seller got price − fee.
+    const bought = await ledger(buyer.page, 'market_sale');
+    expect(bought.map((e) => e.amountCents)).toEqual([-300]);
+    expect(await balance(buyer.page)).toBe(buyerBefore - 300);
+    const sold = await ledger(seller.page, 'market_sale');
+    expect(sold.map((e) => e.amountCents)).toEqual([275]);
+    expect(await balance(seller.page)).toBe(sellerBefore + 275);
+
+    // The visitor's open pages heard of the sale without a reload.
+    await expect(tile).toHaveCount(0);
+    await expect(visitorListing.getByText('Someone bought this card.').first()).toBeVisible();
+
+    // The card is in the buyer's vault, one link away.
+    await buyer.page.getByRole('link', { name: 'See it in your vault' }).click();
+    await expect(buyer.page).toHaveURL(new RegExp(`/collect\\?card=${card.ownedCardId}`));
+    await expect(buyer.page.getByRole('dialog', { name: card.name })).toContainText('In vault');
+
+    // The seller's side: the sale in their sales history.
+    await seller.page.goto('/profile/market');
+    await seller.page.getByRole('tab', { name: 'Sales history' }).click();
+    const sale = seller.page.getByRole('list', { name: 'Your sales' }).getByRole('listitem').filter({ hasText: card.name });
+    await expect(sale).toContainText('Sold');
+    await expect(sale).toContainText('you received $2.75');
+    await expectAccessible(seller.page, '/profile/market, sales');
+  } finally {
+    await Promise.all([seller.context.close(), buyer.context.close(), visitor.context.close()]);
+  }
+  expect(seller.watch.errors, 'console errors (seller)').toEqual([]);
+  expect(buyer.watch.errors, 'console errors (buyer)').toEqual([]);
+  expect(visitor.watch.errors, 'console errors (visitor)').toEqual([]);
+});
+
+test('a price edited while the buyer looks is not bought at the old one; the buyer sees the new price and buys at it', async ({ browser }) => {
+  test.setTimeout(180_000);
+  const seller = await newVerifiedUser(browser, 'mks');
+  const buyer = await newVerifiedUser(browser, 'mkb');
+  try {
+    const card = await collectorWithCard(seller.page);
+    const created = await seller.page.request.post('/api/market', { headers: origin(seller.page), data: { ownedCardId: card.ownedCardId, priceCents: 200 } });
+    expect(created.status(), await created.text()).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    // Its own listing: no buy button for the seller.
+    await seller.page.goto(`/market/${id}`);
+    await expect(seller.page.getByText('This is your listing.')).toBeVisible();
+    await expect(seller.page.getByRole('button', { name: /Buy now/ })).toHaveCount(0);
+
+    await sandboxDeposit(buyer.page, 1000);
+    // The refused purchase is a 409 answer, which the browser logs.
+    allowConsoleError(buyer.page, 'status of 409');
+    await buyer.page.goto(`/market/${id}`);
+    await buyer.page.getByRole('button', { name: 'Buy now for $2.00' }).click();
+    const confirm = buyer.page.getByRole('dialog', { name: `Buy ${card.name}?` });
+    await expect(confirm.getByRole('button', { name: 'Pay $2.00' })).toBeEnabled();
+
+    // Meanwhile the seller edits the price from their market page.
+    await seller.page.goto('/profile/market');
+    const row = seller.page.getByRole('list', { name: 'Your listings' }).getByRole('listitem').filter({ hasText: card.name });
+    await row.getByRole('button', { name: 'Edit price' }).click();
+    const edit = seller.page.getByRole('dialog', { name: `Change the price of ${card.name}` });
+    await edit.getByRole('textbox', { name: /New price/ }).fill('2.50');
+    await edit.getByRole('button', { name: 'Change to $2.50' }).click();
+    await expect(seller.page.getByText('Price changed', { exact: true }).first()).toBeVisible();
+
+    await confirm.getByRole('button', { name: 'Pay $2.00' }).click();
+    await expect(confirm.getByText('The price changed').first()).toBeVisible();
+    await expect(confirm).toContainText('The seller changed the price to $2.50. Nothing was charged.');
+    expect(await ledger(buyer.page, 'market_sale')).toEqual([]);
+    await expectAccessible(buyer.page, 'the buy dialog after price_changed');
+    const pay = confirm.getByRole('button', { name: 'Pay $2.50' });
+    await expect(pay).toBeEnabled();
+    await pay.click();
+    await expect(buyer.page.getByText('It is yours').first()).toBeVisible();
+    expect((await ledger(buyer.page, 'market_sale')).map((e) => e.amountCents)).toEqual([-250]);
+  } finally {
+    await Promise.all([seller.context.close(), buyer.context.close()]);
+  }
+  expect(seller.watch.errors, 'console errors (seller)').toEqual([]);
+  expect(buyer.watch.errors, 'console errors (buyer)').toEqual([]);
+});

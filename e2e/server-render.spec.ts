@@ -1,0 +1,96 @@
+import { expect, test } from './fixtures.ts';
+
+/**
+ * Issue 40.2: a visitor's public pages come drawn by the server (docs/decisions/0027). With
+ * JavaScript off they still show their content and working links; with it on they hydrate
+ * without a warning (any console error fails the fixture), and unknown ids answer 404.
+ */
+
+const UNKNOWN = '00000000-0000-4000-8000-000000000000';
+
+async function firstProduct(baseURL: string) {
+  const res = await fetch(`${baseURL}/api/shop/products`);
+  const body = (await res.json()) as { items: Array<{ id: string; name: string }> };
+  return body.items[0]!;
+}
+
+async function firstDrop(baseURL: string) {
+  const res = await fetch(`${baseURL}/api/drops`);
+  const body = (await res.json()) as { items?: Array<{ id: string }> };
+  return body.items?.[0]?.id;
+}
+
+test.describe('with JavaScript off', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('every public page shows its content', async ({ page, baseURL }) => {
+    const product = await firstProduct(baseURL!);
+    const drop = await firstDrop(baseURL!);
+    const pages: Array<[string, RegExp]> = [
+      ['/', /Open packs\./],
+      ['/shop', new RegExp(product.name)],
+      [`/shop/${product.id}`, /Odds/i],
+      ['/cards', /Cards/],
+      ['/top-pulls', /Top pulls/i],
+      ['/fairness', /fair/i],
+      ['/daily-drop-winners', /Daily drops/],
+      ['/about', /About/i],
+      ...(drop ? [[`/daily-drop/${drop}`, /drop/i] as [string, RegExp]] : []),
+    ];
+    for (const [path, text] of pages) {
+      const res = await page.goto(path);
+      expect(res?.status(), path).toBe(200);
+      await expect(page.getByRole('heading', { level: 1 }).first(), path).toBeVisible();
+      await expect(page.locator('main'), path).toContainText(text);
+      // The page's data travels with it, for the browser to hydrate from.
+      expect(await page.locator('#pv-ssr').count(), path).toBe(1);
+    }
+  });
+
+  test('prices and odds are in the HTML, and links work', async ({ page, baseURL }) => {
+    const product = await firstProduct(baseURL!);
+    await page.goto('/shop');
+    await expect(page.locator('main')).toContainText('$');
+    await page.getByRole('link', { name: new RegExp(product.name) }).first().click();
+    await expect(page).toHaveURL(new RegExp(`/shop/${product.id}$`));
+    await expect(page.getByRole('heading', { level: 1 })).toContainText(product.name);
+    await expect(page.locator('main')).toContainText('%');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Cards' }).click();
+    await expect(page).toHaveURL(/\/cards$/);
+    await expect(page.locator('main li').first()).toBeVisible();
+  });
+});
+
+test('unknown and malformed ids answer the not-found page with 404', async ({ request }) => {
+  for (const path of [`/shop/${UNKNOWN}`, '/shop/not-a-product', `/daily-drop/${UNKNOWN}`, '/invite/NO-SUCH-CODE-1', '/no-such-page']) {
+    const res = await request.get(path);
+    expect(res.status(), path).toBe(404);
+    expect(await res.text(), path).toContain('<h1');
+  }
+});
+
+test('a signed-in visit gets the page drawn by the browser, not a visitor’s HTML', async ({ userPage }) => {
+  const res = await userPage.goto('/shop');
+  expect(res?.status()).toBe(200);
+  expect(await (await res!.text()).includes('id="pv-ssr"')).toBe(false);
+  await expect(userPage.getByRole('heading', { level: 1 })).toBeVisible();
+});
+
+test('a drawn page hydrates: the app takes over without drawing it again', async ({ page }) => {
+  await page.goto('/shop');
+  const heading = page.getByRole('heading', { level: 1 });
+  await expect(heading).toBeVisible();
+  // The server's heading element is the one React kept (a client re-render would replace it).
+  await heading.evaluate((el) => el.setAttribute('data-from-server', 'yes'));
+  await page.waitForLoadState('networkidle');
+  await expect(page.locator('h1[data-from-server="yes"]')).toHaveCount(1);
+  // And it is live: a client-side navigation draws the next page without a document load.
+  let documents = 0;
+  page.on('request', (r) => {
+    if (r.resourceType() === 'document') documents++;
+  });
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Top pulls' }).click();
+  await expect(page).toHaveURL(/\/top-pulls$/);
+  await expect(page.getByRole('heading', { level: 1 })).toContainText(/Top pulls/i);
+  expect(documents).toBe(0);
+});

@@ -1,0 +1,119 @@
+import { sql } from 'drizzle-orm';
+import { check, index, integer, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { MARKET_LISTING_STATES, MARKET_OFFER_SIDES, MARKET_OFFER_STATES } from '../../../shared/contracts/market.ts';
+import { user } from './auth.ts';
+import { cards } from './catalog.ts';
+import { ownedCards } from './inventory.ts';
+import { journalEntries } from './wallet.ts';
+
+/**
+ * The marketplace (issue 43, ADR 0028), written only by modules/market. A listing offers one
+ * vaulted copy at a fixed price; while it is active the copy's status is 'listed' (inventory's
+ * state machine), so no other move can take it. A sale, a delist and an expiry end it.
+ */
+export const marketListingState = pgEnum('market_listing_state', MARKET_LISTING_STATES);
+
+export const marketListings = pgTable(
+  'market_listings',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    ownedCardId: uuid('owned_card_id')
+      .notNull()
+      .references(() => ownedCards.id),
+    /** Denormalized from the copy: browse filters and sorts by card without touching owned_cards. */
+    cardId: uuid('card_id')
+      .notNull()
+      .references(() => cards.id),
+    sellerId: text('seller_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    priceCents: integer('price_cents').notNull(),
+    /** The fee terms quoted to the seller when the listing was made; a sale pays by these. */
+    feeBp: integer('fee_bp').notNull(),
+    minFeeCents: integer('min_fee_cents').notNull(),
+    state: marketListingState('state').notNull().default('active'),
+    /** Bumped by every price edit: a buyer's request names the version it saw. */
+    version: integer('version').notNull().default(1),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    /** The buyer (no foreign key: a sale stays on record when the buyer deletes their account). */
+    soldTo: text('sold_to'),
+    soldAt: timestamp('sold_at', { withTimezone: true }),
+    /** Set when sold: the price paid (the listed price, or the accepted offer's amount), what the house kept, and the ledger entry that moved the money. */
+    soldPriceCents: integer('sold_price_cents'),
+    feeCents: integer('fee_cents'),
+    ledgerEntryId: uuid('ledger_entry_id').references(() => journalEntries.id),
+    closedAt: timestamp('closed_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    // One active listing per copy (the copy's 'listed' status says the same; this is the backstop).
+    uniqueIndex('market_listings_one_active_uq').on(t.ownedCardId).where(sql`${t.state} = 'active'`),
+    // Browse: active listings by card and price (covering the price sort and range), and newest first.
+    index('market_listings_active_card_price_idx').on(t.cardId, t.priceCents).where(sql`${t.state} = 'active'`),
+    index('market_listings_active_price_idx').on(t.priceCents, t.id).where(sql`${t.state} = 'active'`),
+    index('market_listings_active_created_idx').on(t.createdAt.desc(), t.id).where(sql`${t.state} = 'active'`),
+    index('market_listings_active_expiry_idx').on(t.expiresAt).where(sql`${t.state} = 'active' and ${t.expiresAt} is not null`),
+    index('market_listings_seller_idx').on(t.sellerId, t.createdAt.desc()),
+    index('market_listings_buyer_idx').on(t.soldTo, t.soldAt.desc()).where(sql`${t.soldTo} is not null`),
+    check('market_listings_price_positive', sql`${t.priceCents} > 0`),
+    check('market_listings_fee_terms', sql`${t.feeBp} between 0 and 10000 and ${t.minFeeCents} >= 0`),
+    check('market_listings_sold', sql`(${t.state} = 'sold') = (${t.soldTo} is not null and ${t.soldAt} is not null and ${t.feeCents} is not null)`),
+  ],
+);
+
+export const marketOfferState = pgEnum('market_offer_state', MARKET_OFFER_STATES);
+export const marketOfferSide = pgEnum('market_offer_side', MARKET_OFFER_SIDES);
+
+/**
+ * Offers (ADR 0028 part 2): a buyer's offer on a listing or on a card (any owner of a vaulted,
+ * unlisted copy may accept it), or a seller's counter to one (`side = 'seller'`, `counter_of`
+ * the offer it answers). The buyer's money for an open offer is held in the ledger (`held_cents`,
+ * a `market_hold` entry; released by `market_release`); only open offers hold anything.
+ */
+export const marketOffers = pgTable(
+  'market_offers',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    /** Null for an offer on a card. */
+    listingId: uuid('listing_id').references(() => marketListings.id),
+    cardId: uuid('card_id')
+      .notNull()
+      .references(() => cards.id),
+    buyerId: text('buyer_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    /** The listing's seller; on a card offer, the owner who accepted it (no foreign key: kept on record). */
+    sellerId: text('seller_id'),
+    /** Who made it: the buyer (a bid) or the seller (a counter). */
+    side: marketOfferSide('side').notNull().default('buyer'),
+    amountCents: integer('amount_cents').notNull(),
+    /** What the buyer's hold account holds for this offer now (0 once it is closed). */
+    heldCents: integer('held_cents').notNull().default(0),
+    state: marketOfferState('state').notNull().default('open'),
+    /** The offer a counter answers. */
+    counterOf: uuid('counter_of'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    /** Set when accepted: the copy sold, the fee and the sale's ledger entry. */
+    ownedCardId: uuid('owned_card_id').references(() => ownedCards.id),
+    feeCents: integer('fee_cents'),
+    ledgerEntryId: uuid('ledger_entry_id').references(() => journalEntries.id),
+    closedAt: timestamp('closed_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    // One open offer per buyer per listing (a counter replaces the offer it answers), and per card.
+    uniqueIndex('market_offers_open_listing_uq').on(t.listingId, t.buyerId).where(sql`${t.state} = 'open' and ${t.listingId} is not null`),
+    uniqueIndex('market_offers_open_card_uq').on(t.cardId, t.buyerId).where(sql`${t.state} = 'open' and ${t.listingId} is null`),
+    index('market_offers_buyer_idx').on(t.buyerId, t.createdAt.desc()),
+    index('market_offers_seller_idx').on(t.sellerId, t.createdAt.desc()).where(sql`${t.sellerId} is not null`),
+    index('market_offers_open_listing_idx').on(t.listingId).where(sql`${t.state} = 'open'`),
+    index('market_offers_open_card_idx').on(t.cardId, t.createdAt.desc()).where(sql`${t.state} = 'open' and ${t.listingId} is null`),
+    index('market_offers_open_expiry_idx').on(t.expiresAt).where(sql`${t.state} = 'open'`),
+    check('market_offers_amount_positive', sql`${t.amountCents} > 0`),
+    check('market_offers_held', sql`${t.heldCents} >= 0 and (${t.state} = 'open' or ${t.heldCents} = 0)`),
+    check('market_offers_counter', sql`${t.side} = 'buyer' or (${t.listingId} is not null and ${t.counterOf} is not null)`),
+    check('market_offers_accepted', sql`(${t.state} = 'accepted') = (${t.ledgerEntryId} is not null and ${t.ownedCardId} is not null and ${t.feeCents} is not null)`),
+  ],
+);

@@ -1,0 +1,65 @@
+import { asc, eq, or } from 'drizzle-orm';
+import type { Tx } from '../../db/client.ts';
+import { marketListings, marketOffers } from '../../db/schema/market.ts';
+import type { PersonalDataSection } from '../../lib/personal-data-section.ts';
+import { cancelOffersOf } from './offers.ts';
+import { cancelListingsOf } from './service.ts';
+
+/**
+ * Marketplace listings a person made or bought, and offers they made or answered: trade records,
+ * kept on deletion (money moved by them). Deletion ends the person's active listings (their
+ * offers' holds go back to the buyers) and cancels their open offers and counters, releasing the
+ * holds, so nothing is left for sale and no money stays held (ADR 0028).
+ */
+export const marketPersonalData: PersonalDataSection = {
+  name: 'market',
+  tables: [
+    { table: marketListings, keyedBy: ['seller_id', 'sold_to'], onDelete: 'keep', why: 'trades (accounting); active listings are ended' },
+    { table: marketOffers, keyedBy: ['buyer_id', 'seller_id'], onDelete: 'keep', why: 'trades (accounting); open offers are cancelled, holds released' },
+  ],
+  async export(db, { id }) {
+    const rows = await db
+      .select()
+      .from(marketListings)
+      .where(or(eq(marketListings.sellerId, id), eq(marketListings.soldTo, id)))
+      .orderBy(asc(marketListings.createdAt), asc(marketListings.id));
+    return {
+      listings: rows.map((l) => ({
+        id: l.id,
+        role: l.sellerId === id ? 'seller' : 'buyer',
+        ownedCardId: l.ownedCardId,
+        cardId: l.cardId,
+        priceCents: l.priceCents,
+        state: l.state,
+        feeCents: l.feeCents,
+        expiresAt: l.expiresAt?.toISOString() ?? null,
+        soldAt: l.soldAt?.toISOString() ?? null,
+        createdAt: l.createdAt.toISOString(),
+      })),
+      offers: (
+        await db
+          .select()
+          .from(marketOffers)
+          .where(or(eq(marketOffers.buyerId, id), eq(marketOffers.sellerId, id)))
+          .orderBy(asc(marketOffers.createdAt), asc(marketOffers.id))
+      ).map((o) => ({
+        id: o.id,
+        role: o.buyerId === id ? 'buyer' : 'seller',
+        listingId: o.listingId,
+        cardId: o.cardId,
+        madeBy: o.side,
+        amountCents: o.amountCents,
+        state: o.state,
+        feeCents: o.feeCents,
+        expiresAt: o.expiresAt.toISOString(),
+        createdAt: o.createdAt.toISOString(),
+      })),
+    };
+  },
+  async erase(db, { id }) {
+    // Always the deletion's transaction (personal-data-section.ts): balances are locked in it.
+    const tx = db as Tx;
+    await cancelOffersOf(tx, id);
+    await cancelListingsOf(tx, id);
+  },
+};

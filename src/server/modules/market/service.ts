@@ -1,0 +1,468 @@
+import { randomUUID } from 'node:crypto';
+import { and, asc, count, desc, eq, gte, ilike, isNotNull, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
+import type { z } from 'zod';
+import {
+  marketFee,
+  type buyListingSchema,
+  type CreateListingInput,
+  type marketBrowseQuerySchema,
+  type MarketListing,
+  type MarketListingPage,
+  type MarketPurchase,
+  type MarketQuote,
+  type myListingsQuerySchema,
+} from '../../../shared/contracts/market.ts';
+import { formatMoney } from '../../../shared/money.ts';
+import type { Db, DbOrTx, Tx } from '../../db/client.ts';
+import type { Job } from '../../jobs/scheduler.ts';
+import type { Deps } from '../../deps.ts';
+import { notify } from '../notifications/service.ts';
+import { marketListings } from '../../db/schema/market.ts';
+import { AppError, badRequest, notFound } from '../../http/errors.ts';
+import { likePattern } from '../../lib/like.ts';
+import { isOwnAccount, staffAmong } from '../audit/duties.ts';
+import { user } from '../auth/tables.ts';
+import { cardClasses, cards } from '../catalog/tables.ts';
+import { invalidCardState, listedError, moveCopies, transferListedCopy } from '../inventory/service.ts';
+import { ownedCards } from '../inventory/tables.ts';
+import { assertCanSpend } from '../responsible-play/service.ts';
+import { setting } from '../settings/store.ts';
+import { settleTrade } from '../wallet/service.ts';
+import { expireOffersDue, lapseListingOffers, lockBalances, openOfferBuyers, type MarketCtx } from './offer-holds.ts';
+
+/**
+ * The marketplace (issue 43, ADR 0028): listings and buy-now. Every write runs in the caller's
+ * transaction. Locks, the same order everywhere: balances (user id order, money flows only, as in
+ * buyback and shipping) → the copy (`owned_cards` FOR UPDATE) → the listing. A listed copy is
+ * 'listed' in inventory's state machine, so shipping, buyback and revoking refuse it (409 listed).
+ */
+
+type ListingRow = typeof marketListings.$inferSelect;
+
+export function marketSettings() {
+  return setting('market.settings');
+}
+
+/** The fee and the seller's share of a price, by the terms in force now (or a listing's own). */
+export function quotePrice(priceCents: number, terms = marketSettings()): MarketQuote {
+  const s = marketSettings();
+  const feeCents = marketFee(priceCents, terms.feeBp, terms.minFeeCents);
+  return {
+    priceCents,
+    feeBp: terms.feeBp,
+    minFeeCents: terms.minFeeCents,
+    feeCents,
+    sellerReceivesCents: priceCents - feeCents,
+    minPriceCents: s.minPriceCents,
+    maxPriceCents: s.maxPriceCents,
+  };
+}
+
+/** 400 with a field message when a price (or an offer's amount) is outside the owner's bounds (market.settings). */
+export function checkPrice(priceCents: number, field = 'priceCents', verb = 'List it') {
+  const s = marketSettings();
+  if (priceCents < s.minPriceCents || priceCents > s.maxPriceCents) {
+    throw badRequest(`${verb} between ${formatMoney(s.minPriceCents)} and ${formatMoney(s.maxPriceCents)}.`, {
+      [field]: [`Between ${formatMoney(s.minPriceCents)} and ${formatMoney(s.maxPriceCents)}.`],
+    });
+  }
+}
+
+export function quote(priceCents: number): MarketQuote {
+  checkPrice(priceCents);
+  return quotePrice(priceCents);
+}
+
+// ───────────────────────── reads ─────────────────────────
+
+const listingColumns = {
+  l: marketListings,
+  name: cards.name,
+  setName: cards.setName,
+  number: cards.number,
+  classId: cards.classId,
+  className: cardClasses.name,
+  classColour: cardClasses.colour,
+  imageKey: cards.imageKey,
+  gradingCompany: cards.gradingCompany,
+  grade: cards.grade,
+  valueCents: cards.valueCents,
+  sellerUsername: user.username,
+};
+
+function listingsFrom(db: DbOrTx) {
+  return db
+    .select(listingColumns)
+    .from(marketListings)
+    .innerJoin(cards, eq(cards.id, marketListings.cardId))
+    .innerJoin(cardClasses, eq(cardClasses.id, cards.classId))
+    .leftJoin(user, eq(user.id, marketListings.sellerId));
+}
+
+type ListingJoined = { l: ListingRow } & Omit<{ [K in keyof typeof listingColumns]: unknown }, 'l'> & {
+  name: string;
+  setName: string;
+  number: number;
+  classId: string;
+  className: string;
+  classColour: string;
+  imageKey: string;
+  gradingCompany: string | null;
+  grade: number | null;
+  valueCents: number;
+  sellerUsername: string | null;
+};
+
+function toDto(r: ListingJoined): MarketListing {
+  const { l } = r;
+  const feeCents = l.feeCents ?? marketFee(l.priceCents, l.feeBp, l.minFeeCents);
+  return {
+    id: l.id,
+    ownedCardId: l.ownedCardId,
+    cardId: l.cardId,
+    name: r.name,
+    setName: r.setName,
+    number: r.number,
+    classId: r.classId,
+    className: r.className,
+    classColour: r.classColour,
+    imageKey: r.imageKey,
+    gradingCompany: r.gradingCompany,
+    grade: r.grade,
+    valueCents: r.valueCents,
+    sellerId: l.sellerId,
+    sellerUsername: r.sellerUsername,
+    priceCents: l.priceCents,
+    feeCents,
+    sellerReceivesCents: l.priceCents - feeCents,
+    state: l.state,
+    version: l.version,
+    expiresAt: l.expiresAt?.toISOString() ?? null,
+    soldAt: l.soldAt?.toISOString() ?? null,
+    soldPriceCents: l.state === 'sold' ? (l.soldPriceCents ?? l.priceCents) : null,
+    createdAt: l.createdAt.toISOString(),
+    updatedAt: l.updatedAt.toISOString(),
+  };
+}
+
+const live = () => and(eq(marketListings.state, 'active'), or(isNull(marketListings.expiresAt), sql`${marketListings.expiresAt} > now()`));
+
+/** One listing, for anyone while it is active; its seller (and buyer) see it in any state. */
+export async function getListing(db: DbOrTx, id: string, viewerId: string | null): Promise<MarketListing> {
+  const [row] = await listingsFrom(db).where(eq(marketListings.id, id));
+  if (!row) throw notFound('No such listing.');
+  const mine = viewerId !== null && (row.l.sellerId === viewerId || row.l.soldTo === viewerId);
+  if (row.l.state !== 'active' && !mine) throw notFound('This listing has ended.');
+  return toDto(row);
+}
+
+/** Public browse: active, unexpired listings with filters and a sort (ADR 0028: partial indexes on state = 'active'). */
+export async function browse(db: DbOrTx, q: z.output<typeof marketBrowseQuerySchema>): Promise<MarketListingPage> {
+  const conds: Array<SQL | undefined> = [live()];
+  if (q.q) conds.push(ilike(cards.name, likePattern(q.q)));
+  if (q.set) conds.push(eq(cards.setName, q.set));
+  if (q.classId) conds.push(eq(cards.classId, q.classId));
+  if (q.graded === 'graded') conds.push(isNotNull(cards.gradingCompany));
+  if (q.graded === 'raw') conds.push(isNull(cards.gradingCompany));
+  if (q.minGrade !== undefined) conds.push(gte(cards.grade, q.minGrade));
+  if (q.minPriceCents !== undefined) conds.push(gte(marketListings.priceCents, q.minPriceCents));
+  if (q.maxPriceCents !== undefined) conds.push(lte(marketListings.priceCents, q.maxPriceCents));
+  const where = and(...conds);
+  const order =
+    q.sort === 'price_asc'
+      ? [asc(marketListings.priceCents), asc(marketListings.id)]
+      : q.sort === 'price_desc'
+        ? [desc(marketListings.priceCents), desc(marketListings.id)]
+        : [desc(marketListings.createdAt), desc(marketListings.id)];
+  const [rows, [total]] = await Promise.all([
+    listingsFrom(db)
+      .where(where)
+      .orderBy(...order)
+      .limit(q.pageSize)
+      .offset((q.page - 1) * q.pageSize),
+    db
+      .select({ n: count() })
+      .from(marketListings)
+      .innerJoin(cards, eq(cards.id, marketListings.cardId))
+      .where(where),
+  ]);
+  return { items: rows.map(toDto), total: Number(total?.n ?? 0), page: q.page, pageSize: q.pageSize };
+}
+
+/** The seller's own listings, newest first, in every state (or one). */
+export async function myListings(db: DbOrTx, sellerId: string, q: z.output<typeof myListingsQuerySchema>): Promise<MarketListingPage> {
+  const where = and(eq(marketListings.sellerId, sellerId), q.state ? eq(marketListings.state, q.state) : undefined);
+  const [rows, [total]] = await Promise.all([
+    listingsFrom(db)
+      .where(where)
+      .orderBy(desc(marketListings.createdAt), desc(marketListings.id))
+      .limit(q.pageSize)
+      .offset((q.page - 1) * q.pageSize),
+    db.select({ n: count() }).from(marketListings).where(where),
+  ]);
+  return { items: rows.map(toDto), total: Number(total?.n ?? 0), page: q.page, pageSize: q.pageSize };
+}
+
+async function dtoOf(db: DbOrTx, id: string): Promise<MarketListing> {
+  const [row] = await listingsFrom(db).where(eq(marketListings.id, id));
+  return toDto(row!);
+}
+
+// ───────────────────────── writes ─────────────────────────
+
+/** Locks the copy, then the listing (the order of every market write), and returns the listing. */
+export async function lockListing(tx: DbOrTx, id: string): Promise<ListingRow> {
+  const [pre] = await tx.select({ ownedCardId: marketListings.ownedCardId }).from(marketListings).where(eq(marketListings.id, id));
+  if (!pre) throw notFound('No such listing.');
+  await tx.select({ id: ownedCards.id }).from(ownedCards).where(eq(ownedCards.id, pre.ownedCardId)).for('update');
+  const [row] = await tx.select().from(marketListings).where(eq(marketListings.id, id)).for('update');
+  return row!;
+}
+
+export const isExpired = (l: ListingRow, now = new Date()) => l.state === 'active' && l.expiresAt !== null && l.expiresAt <= now;
+
+const closedError = (l: ListingRow) =>
+  new AppError(409, 'listing_closed', `This listing has ${l.state === 'sold' ? 'sold' : isExpired(l) ? 'expired' : `been ${l.state}`}: it can no longer be changed.`);
+
+/**
+ * Ends a locked, active listing (delisted or expired), puts the copy back in the seller's vault and
+ * closes its open offers with their holds released (their buyers' balances locked first: openOfferBuyers).
+ */
+async function endListing(tx: Tx, l: ListingRow, state: 'delisted' | 'expired', actorId: string | null, ctx: MarketCtx = {}) {
+  await tx
+    .update(marketListings)
+    .set({ state, closedAt: new Date(), updatedAt: new Date() })
+    .where(eq(marketListings.id, l.id));
+  await moveCopies(tx, 'delist', {
+    ids: [l.ownedCardId],
+    ownerId: l.sellerId,
+    actorId,
+    referenceType: 'market_listing',
+    referenceId: l.id,
+    note: state === 'expired' ? 'Listing expired' : null,
+  });
+  await lapseListingOffers(tx, ctx, l.id, actorId);
+}
+
+export async function createListing(tx: Tx, sellerId: string, input: CreateListingInput): Promise<MarketListing> {
+  checkPrice(input.priceCents);
+  const s = marketSettings();
+  if (input.expiresInDays !== undefined && input.expiresInDays > s.maxListingDays) {
+    throw badRequest(`A listing runs at most ${s.maxListingDays} days.`, { expiresInDays: [`At most ${s.maxListingDays} days.`] });
+  }
+  const [copy] = await tx
+    .select({ id: ownedCards.id, ownerId: ownedCards.ownerId, status: ownedCards.status, cardId: ownedCards.cardId })
+    .from(ownedCards)
+    .where(eq(ownedCards.id, input.ownedCardId))
+    .for('update');
+  // Another user's copy answers like a missing one: ids of other people's cards are not confirmed.
+  if (!copy || copy.ownerId !== sellerId) throw notFound('This card is not in your collection.');
+  if (copy.status === 'listed') throw new AppError(409, 'listed', 'This card is already listed on the market.');
+  if (copy.status !== 'in_vault') throw invalidCardState('list', [copy]);
+  const id = randomUUID();
+  await moveCopies(tx, 'list', { ids: [copy.id], ownerId: sellerId, actorId: sellerId, referenceType: 'market_listing', referenceId: id });
+  const expiresAt = input.expiresInDays ? new Date(Date.now() + input.expiresInDays * 86_400_000) : null;
+  await tx.insert(marketListings).values({
+    id,
+    ownedCardId: copy.id,
+    cardId: copy.cardId,
+    sellerId,
+    priceCents: input.priceCents,
+    feeBp: s.feeBp,
+    minFeeCents: s.minFeeCents,
+    expiresAt,
+  });
+  return dtoOf(tx, id);
+}
+
+/** A seller's own active listing, locked; expired ones are ended here (the caller's transaction commits that). */
+async function ownActive(tx: Tx, sellerId: string, id: string): Promise<ListingRow> {
+  const l = await lockListing(tx, id);
+  if (l.sellerId !== sellerId) throw notFound('No such listing.');
+  if (l.state !== 'active' || isExpired(l)) throw closedError(l);
+  return l;
+}
+
+export async function updatePrice(tx: Tx, sellerId: string, id: string, priceCents: number): Promise<MarketListing> {
+  checkPrice(priceCents);
+  const l = await ownActive(tx, sellerId, id);
+  if (l.priceCents !== priceCents) {
+    await tx
+      .update(marketListings)
+      .set({ priceCents, version: sql`${marketListings.version} + 1`, updatedAt: new Date() })
+      .where(eq(marketListings.id, l.id));
+  }
+  return dtoOf(tx, id);
+}
+
+export async function delist(tx: Tx, sellerId: string, id: string, ctx: MarketCtx = {}): Promise<MarketListing> {
+  // Offers' holds go back to their buyers: their balances first (the lock order), then copy → listing.
+  await lockBalances(tx, await openOfferBuyers(tx, id));
+  const l = await ownActive(tx, sellerId, id);
+  await endListing(tx, l, 'delisted', sellerId, ctx);
+  return dtoOf(tx, id);
+}
+
+/**
+ * Ends listings past their expiry, each in its own transaction (copy → listing locks), at most
+ * `limit`; `listingId`/`sellerId` narrow it (a read of one listing, a seller's page). Returns how
+ * many expired. Runs lazily before reads and buys, and as a job.
+ */
+export async function expireDue(db: Db, opts: { listingId?: string; sellerId?: string; limit?: number; ctx?: MarketCtx } = {}): Promise<number> {
+  const due = await db
+    .select({ id: marketListings.id })
+    .from(marketListings)
+    .where(
+      and(
+        eq(marketListings.state, 'active'),
+        sql`${marketListings.expiresAt} <= now()`,
+        opts.listingId ? eq(marketListings.id, opts.listingId) : undefined,
+        opts.sellerId ? eq(marketListings.sellerId, opts.sellerId) : undefined,
+      ),
+    )
+    .orderBy(asc(marketListings.expiresAt))
+    .limit(opts.limit ?? 100);
+  let n = 0;
+  for (const { id } of due) {
+    n += await db.transaction(async (tx) => {
+      await lockBalances(tx, await openOfferBuyers(tx, id));
+      const l = await lockListing(tx, id);
+      if (!isExpired(l)) return 0;
+      await endListing(tx, l, 'expired', null, opts.ctx);
+      return 1;
+    });
+  }
+  return n;
+}
+
+export type BuyInput = z.output<typeof buyListingSchema>;
+
+/**
+ * Buy now, in the caller's transaction (withIdempotency + moneyTransaction). Refusals move nothing:
+ * 409 listing_sold (sold, delisted or expired meanwhile: of twenty buyers at once the first to lock
+ * wins), 409 price_changed (the buyer saw another price or version), 403 self_dealing, 403
+ * self_excluded, 409 insufficient_funds.
+ */
+/** Separation of duties (ADR 0024): staff do not trade with the accounts they referred, either way (403 self_dealing). */
+export async function assertNotStaffDealing(tx: DbOrTx, buyerId: string, sellerId: string, nothing: string) {
+  const staff = await staffAmong(tx, [buyerId, sellerId]);
+  if ((staff.has(buyerId) && (await isOwnAccount(tx, buyerId, sellerId))) || (staff.has(sellerId) && (await isOwnAccount(tx, sellerId, buyerId)))) {
+    throw new AppError(403, 'self_dealing', `Staff cannot trade with the accounts they referred (separation of duties). ${nothing}`);
+  }
+}
+
+export async function buy(
+  tx: Tx,
+  buyerId: string,
+  id: string,
+  input: BuyInput,
+  /** With deps, the seller is notified (market_sold) in the same transaction; events collects what to publish after the commit. */
+  opts: { idempotencyKey?: string | null; deps?: Deps; events?: MarketCtx['events'] } = {},
+): Promise<MarketPurchase> {
+  const [pre] = await tx.select({ sellerId: marketListings.sellerId }).from(marketListings).where(eq(marketListings.id, id));
+  if (!pre) throw notFound('No such listing.');
+  if (pre.sellerId === buyerId) throw new AppError(403, 'self_dealing', 'This is your own listing: you cannot buy it. Delist it to keep the card.');
+  await assertCanSpend(tx, buyerId);
+  await assertNotStaffDealing(tx, buyerId, pre.sellerId, 'Nothing was bought.');
+  // Balances first, in user id order (as every money flow: balance → cards), then copy → listing.
+  // The open offers' buyers too: the sale closes their offers and gives their holds back.
+  await lockBalances(tx, [buyerId, pre.sellerId, ...(await openOfferBuyers(tx, id))]);
+  const l = await lockListing(tx, id);
+  if (l.state !== 'active' || isExpired(l)) {
+    throw new AppError(409, 'listing_sold', l.state === 'sold' ? 'Someone else bought this card first. Nothing was charged.' : 'This listing has ended. Nothing was charged.');
+  }
+  if (l.priceCents !== input.expectedPriceCents || (input.expectedVersion !== undefined && input.expectedVersion !== l.version)) {
+    throw new AppError(409, 'price_changed', `The seller changed the price to ${formatMoney(l.priceCents)}. Nothing was charged; check the new price and buy again.`, {
+      priceCents: [String(l.priceCents)],
+    });
+  }
+  const feeCents = marketFee(l.priceCents, l.feeBp, l.minFeeCents);
+  const [card] = await tx.select({ name: cards.name }).from(cards).where(eq(cards.id, l.cardId));
+  const money = await settleTrade(tx, {
+    buyerId,
+    sellerId: l.sellerId,
+    priceCents: l.priceCents,
+    feeCents,
+    referenceType: 'market_listing',
+    referenceId: l.id,
+    actorId: buyerId,
+    idempotencyKey: opts.idempotencyKey ? `market:${opts.idempotencyKey}` : null,
+    memo: `Marketplace: ${card?.name ?? 'a card'}`,
+  });
+  const moved = await transferListedCopy(tx, {
+    id: l.ownedCardId,
+    fromOwnerId: l.sellerId,
+    toOwnerId: buyerId,
+    actorId: buyerId,
+    referenceType: 'market_listing',
+    referenceId: l.id,
+  });
+  // Cannot happen under the copy's lock; never take money for a card that did not move.
+  if (!moved) throw listedError();
+  const now = new Date();
+  await tx
+    .update(marketListings)
+    .set({ state: 'sold', soldTo: buyerId, soldAt: now, soldPriceCents: l.priceCents, feeCents, ledgerEntryId: money.entryId, closedAt: now, updatedAt: now })
+    .where(eq(marketListings.id, l.id));
+  await lapseListingOffers(tx, { deps: opts.deps, events: opts.events }, l.id, buyerId);
+  if (opts.deps) {
+    await notify(
+      opts.deps,
+      tx,
+      l.sellerId,
+      'market_sold',
+      { listingId: l.id, cardName: card?.name ?? 'A card', priceCents: l.priceCents, feeCents, proceedsCents: l.priceCents - feeCents },
+      { dedupeKey: `market-sold:${l.id}` },
+    );
+  }
+  return { listing: await dtoOf(tx, l.id), ownedCardId: l.ownedCardId, ledgerEntryId: money.entryId, balanceCents: money.buyerBalanceCents };
+}
+
+/** Publishes what a committed market write collected (realtime events, notifications'); best effort, like balance.changed. */
+export async function publishMarketEvents(deps: Deps, events: NonNullable<MarketCtx['events']>): Promise<void> {
+  if (!events.length) return;
+  await deps.bus.publishMany(events).catch((err: unknown) => deps.log.warn('market events not published', { err }));
+}
+
+/** How often the expiry job runs (scripts/scale-test.ts checks each job runs once per interval). */
+export const MARKET_EXPIRY_EVERY_MS = 60_000;
+
+/** Listings and offers past their expiry end in bounded batches (ADR 0009 job); reads and actions also end them lazily. */
+export function marketExpiryJob(everyMs = MARKET_EXPIRY_EVERY_MS): Job {
+  return {
+    name: 'market-expiry',
+    everyMs,
+    async run(deps, signal) {
+      // Listings, then offers (ADR 0028 part 2): each closed offer's hold goes back to its buyer.
+      for (const [what, expire] of [
+        ['listings', (ctx: MarketCtx) => expireDue(deps.db, { limit: 100, ctx })],
+        ['offers', (ctx: MarketCtx) => expireOffersDue(deps.db, { limit: 100, ctx })],
+      ] as const) {
+        let total = 0;
+        for (let i = 0; i < 10 && !signal.aborted; i++) {
+          const ctx: MarketCtx = { deps, events: [] };
+          const n = await expire(ctx);
+          await publishMarketEvents(deps, ctx.events ?? []);
+          total += n;
+          if (n < 100) break;
+        }
+        if (total > 0) deps.log.info(`market ${what} expired`, { count: total });
+      }
+    },
+  };
+}
+
+/** Ends every active listing of a seller (account deletion, ADR 0028), in the caller's transaction. */
+export async function cancelListingsOf(tx: Tx, sellerId: string, ctx: MarketCtx = {}): Promise<number> {
+  const rows = await tx
+    .select({ id: marketListings.id })
+    .from(marketListings)
+    .where(and(eq(marketListings.sellerId, sellerId), eq(marketListings.state, 'active')))
+    .orderBy(asc(marketListings.ownedCardId));
+  for (const { id } of rows) {
+    await lockBalances(tx, await openOfferBuyers(tx, id));
+    const l = await lockListing(tx, id);
+    if (l.state === 'active') await endListing(tx, l, 'delisted', null, ctx);
+  }
+  return rows.length;
+}

@@ -1,0 +1,4 @@
+/** Helpers the market's HTTP tests share. */
+export type ApiErr = { error: { code: string; fields?: Record<string, string[]> } };
+export const json = async <T>(res: Response) => (await res.json()) as T;
+export const codeOf = async (res: Response) => (await json<ApiErr>(res)).error.code;

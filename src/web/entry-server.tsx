@@ -1,0 +1,118 @@
+// First: zod's config must be in place before any schema is built (see the module).
+import '@web/lib/zod-jitless';
+import { dehydrate, QueryClient, skipToken, type DefaultError, type QueryKey, type QueryObserverOptions } from '@tanstack/react-query';
+import { createMemoryHistory } from '@tanstack/react-router';
+import { prerenderToNodeStream } from 'react-dom/static';
+import { sessionQueryOptions } from '@web/features/auth/session';
+import { siteConfigQueryOptions } from '@web/hooks/use-site-config';
+import { ApiClientError, setServerFetch } from '@web/lib/api';
+import { buildRouter } from '@web/router';
+import { App, createQueryClient } from './app';
+
+/**
+ * The server's half of the public pages' first HTML (docs/decisions/0027). Built by Vite as an
+ * SSR bundle (`dist/ssr/entry-server.js`) and loaded by server/modules/pages/ssr.ts, which hands
+ * it the API to read from (the same routes and services the browser's requests reach) and keeps
+ * the drawings.
+ *
+ * A page's data is whatever its components read: drawing it records every enabled query the
+ * render asked for, reads those still missing, and draws again (at most MAX_PASSES times), so no
+ * page keeps a second list of what it shows. What a page read is remembered per address, so the
+ * next request reads it all up front and, when nothing changed, reuses the drawing unrendered.
+ */
+
+export { setServerFetch };
+
+type AnyOptions = QueryObserverOptions<unknown, DefaultError, unknown, unknown, QueryKey>;
+
+/** Draws are repeated while they discover queries they have no data for; nested reads are rare. */
+const MAX_PASSES = 3;
+/** Addresses whose reads are remembered (a few per page and search). */
+const MAX_RECIPES = 1000;
+const recipes = new Map<string, AnyOptions[]>();
+
+/** Notes every query a render asks for with `enabled` on (useQuery passes its options through here). */
+class RecordingQueryClient extends QueryClient {
+  readonly asked = new Map<string, AnyOptions>();
+  override defaultQueryOptions<O extends object>(options: O) {
+    const d = super.defaultQueryOptions(options as never) as unknown as AnyOptions & { queryHash: string };
+    if (d.queryFn !== skipToken && d.queryFn && d.enabled !== false) {
+      // A function `enabled` is judged on the query as it is in the cache, when it is there.
+      const query = typeof d.enabled === 'function' ? this.getQueryCache().get(d.queryHash) : undefined;
+      if (typeof d.enabled !== 'function' || (query && d.enabled(query) !== false)) this.asked.set(d.queryHash, d);
+    }
+    return d as never;
+  }
+}
+
+export interface Drawing {
+  markup: string;
+  drawnAt: number;
+}
+
+export interface RenderResult {
+  /** 404 when the page's route or its subject (a product, a drop, a pull…) does not exist. */
+  status: number;
+  /** #root's HTML. */
+  markup: string;
+  drawnAt: number;
+  /** The dehydrated query cache, for the browser to hydrate from. */
+  state: unknown;
+}
+
+/**
+ * The page at `url`, as a visitor (no session) sees it. `reuse` is asked, with a key of every
+ * read the page made, for a drawing of the same data; else the page is drawn at `now`.
+ */
+export async function renderPage(url: string, now: number, reuse: (dataKey: string) => Drawing | null, keep: (dataKey: string, d: Drawing) => void): Promise<RenderResult> {
+  const defaults = createQueryClient().getDefaultOptions();
+  // retryOnMount off: a read that failed (an unknown id's 404) is drawn as the failure it is,
+  // not as a fresh attempt (useQuery would otherwise show it loading again).
+  const queryClient = new RecordingQueryClient({ defaultOptions: { ...defaults, queries: { ...defaults.queries, retryOnMount: false } } });
+  // Only visitors get server-drawn pages (a signed-in request is drawn by the browser).
+  queryClient.setQueryData(sessionQueryOptions.queryKey, null);
+  const router = buildRouter(queryClient, { history: createMemoryHistory({ initialEntries: [url] }) });
+  const known = recipes.get(url) ?? [];
+  // The site's name and support address are in the header and footer of every page.
+  await Promise.all([router.load(), queryClient.prefetchQuery(siteConfigQueryOptions), ...known.map((o) => queryClient.prefetchQuery(o))]);
+
+  // Queries never read (a disabled one a render built) are left out: the next request's up-front
+  // reads do not build them, and the key must come out the same.
+  const dataKey = () =>
+    JSON.stringify(
+      queryClient
+        .getQueryCache()
+        .getAll()
+        .filter((q) => q.state.status !== 'pending')
+        .map((q) => [q.queryHash, q.state.status, q.state.data ?? null, q.state.error instanceof ApiClientError ? q.state.error.status : null]),
+    );
+  let drawing = known.length ? reuse(dataKey()) : null;
+  if (!drawing) {
+    let markup = '';
+    for (let pass = 0; pass < MAX_PASSES; pass++) {
+      markup = await draw(queryClient, router, now);
+      const missing = [...queryClient.asked.values()].filter((o) => queryClient.getQueryState(o.queryKey)?.status === 'pending');
+      if (!missing.length) break;
+      await Promise.all(missing.map((o) => queryClient.prefetchQuery(o)));
+    }
+    drawing = { markup, drawnAt: now };
+    recipes.delete(url);
+    recipes.set(url, [...queryClient.asked.values()]);
+    if (recipes.size > MAX_RECIPES) recipes.delete(recipes.keys().next().value!);
+    keep(dataKey(), drawing);
+  }
+
+  const missing = queryClient
+    .getQueryCache()
+    .getAll()
+    .some((q) => q.state.error instanceof ApiClientError && (q.state.error.status === 404 || q.state.error.status === 400));
+  const notFound = router.state.matches.some((m) => m.status === 'notFound' || m.staticData.route?.notFound);
+  return { status: notFound || missing ? 404 : 200, markup: drawing.markup, drawnAt: drawing.drawnAt, state: dehydrate(queryClient) };
+}
+
+async function draw(queryClient: QueryClient, router: ReturnType<typeof buildRouter>, drawnAt: number): Promise<string> {
+  const { prelude } = await prerenderToNodeStream(<App queryClient={queryClient} router={router} drawnAt={drawnAt} />);
+  const chunks: Buffer[] = [];
+  for await (const chunk of prelude) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}

@@ -1,0 +1,14 @@
+import { lazy, Suspense } from 'react';
+import { Skeleton } from '@web/components/ui';
+
+// recharts loads with the chart, when a card is opened: no page's first load pays for it.
+const ValueChart = lazy(() => import('./value-chart'));
+
+/** A card's price history (value-chart.tsx), loaded when first drawn. */
+export function LazyValueChart({ cardId, name }: { cardId: string; name: string }) {
+  return (
+    <Suspense fallback={<Skeleton className="h-44 w-full" />}>
+      <ValueChart cardId={cardId} name={name} />
+    </Suspense>
+  );
+}

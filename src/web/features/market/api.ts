@@ -1,0 +1,143 @@
+import { keepPreviousData, queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type { CreateListingInput, MarketListing, MarketListingPage } from '@shared/contracts/market';
+import { api, ApiClientError, type ApiQuery } from '@web/lib/api';
+import { balanceQuery } from '@web/lib/balance-query';
+
+export type MarketBrowseQuery = ApiQuery<'/api/market'>;
+export type MyListingsQuery = ApiQuery<'/api/market/mine'>;
+
+export const marketKeys = {
+  all: ['market'] as const,
+  browse: (q: MarketBrowseQuery) => ['market', 'browse', q] as const,
+  listing: (id: string) => ['market', 'listing', id] as const,
+  mine: (q: MyListingsQuery) => ['market', 'mine', q] as const,
+  mineAll: ['market', 'mine'] as const,
+  quote: (priceCents: number) => ['market', 'quote', priceCents] as const,
+};
+
+/** The vault's queries (features/collection/api.ts), by key: features do not import each other. */
+const COLLECTION_KEY = ['collection'] as const;
+
+export const marketBrowseQuery = (q: MarketBrowseQuery) =>
+  queryOptions({
+    queryKey: marketKeys.browse(q),
+    queryFn: ({ signal }) => api.get('/api/market', { query: q, signal }),
+    placeholderData: keepPreviousData,
+  });
+
+export const marketListingQuery = (id: string) =>
+  queryOptions({
+    queryKey: marketKeys.listing(id),
+    queryFn: ({ signal }) => api.get('/api/market/{id}', { path: { id }, signal }),
+    // A listing that has ended never changes again (and a visitor would now get a 404 for it).
+    staleTime: (q) => (q.state.data && q.state.data.state !== 'active' ? Infinity : 0),
+    // An unknown or ended listing is a 404: asking again will not change it.
+    retry: (n, err) => n < 2 && !(err instanceof ApiClientError && err.status === 404),
+  });
+
+export const myListingsQuery = (q: MyListingsQuery) =>
+  queryOptions({
+    queryKey: marketKeys.mine(q),
+    queryFn: ({ signal }) => api.get('/api/market/mine', { query: q, signal }),
+    placeholderData: keepPreviousData,
+  });
+
+/** The catalog's public classes (the rarity tiers) and sets, for the filters. */
+export const marketClassesQuery = queryOptions({
+  queryKey: ['market', 'classes'],
+  queryFn: () => api.get('/api/catalog/classes'),
+  staleTime: 5 * 60_000,
+});
+export const marketSetsQuery = queryOptions({
+  queryKey: ['market', 'sets'],
+  queryFn: () => api.get('/api/catalog/sets'),
+  staleTime: 5 * 60_000,
+});
+
+/** The fee and what the seller receives at this price (400 outside the bounds: the field says why). */
+export const marketQuoteQuery = (priceCents: number | null) =>
+  queryOptions({
+    queryKey: marketKeys.quote(priceCents ?? 0),
+    queryFn: ({ signal }) => api.post('/api/market/quote', { body: { priceCents: priceCents ?? 0 }, signal }),
+    enabled: priceCents !== null && priceCents > 0,
+    staleTime: 30_000,
+    retry: false,
+  });
+
+/**
+ * The seller's active listing of one vault copy, or null. The API has no lookup by copy, so this
+ * reads the seller's active listings (100 a page) until it finds it.
+ */
+export const listingOfCopyQuery = (ownedCardId: string) =>
+  queryOptions({
+    queryKey: ['market', 'copy', ownedCardId] as const,
+    queryFn: async ({ signal }): Promise<MarketListing | null> => {
+      for (let page = 1; page <= 10; page++) {
+        const r: MarketListingPage = await api.get('/api/market/mine', { query: { state: 'active', page, pageSize: 100 }, signal });
+        const hit = r.items.find((l) => l.ownedCardId === ownedCardId);
+        if (hit) return hit;
+        if (page * r.pageSize >= r.total) break;
+      }
+      return null;
+    },
+  });
+
+function afterListingChange(qc: QueryClient, listing?: MarketListing) {
+  if (listing) qc.setQueryData(marketKeys.listing(listing.id), listing);
+  return Promise.all([qc.invalidateQueries({ queryKey: marketKeys.all }), qc.invalidateQueries({ queryKey: COLLECTION_KEY })]);
+}
+
+export function useCreateListing() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (input: CreateListingInput) => api.post('/api/market', { body: input }),
+    onSuccess: (l) => afterListingChange(qc, l),
+  });
+}
+
+export function useUpdatePrice() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, priceCents }: { id: string; priceCents: number }) => api.patch('/api/market/{id}', { path: { id }, body: { priceCents } }),
+    onSuccess: (l) => afterListingChange(qc, l),
+  });
+}
+
+export function useDelist() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api.delete('/api/market/{id}', { path: { id } }),
+    onSuccess: (l) => afterListingChange(qc, l),
+    onError: () => afterListingChange(qc),
+  });
+}
+
+export interface BuyInput {
+  id: string;
+  expectedPriceCents: number;
+  expectedVersion: number;
+}
+
+/**
+ * Buys a listing, with the Idempotency-Key of the user's intent (the confirm dialog's
+ * useMoneyAction: a retry of the same purchase reuses it, so the server answers the first result).
+ */
+export function useBuyListing() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ input, key }: { input: BuyInput; key: string }) =>
+      api.post('/api/market/{id}/buy', {
+        path: { id: input.id },
+        body: { expectedPriceCents: input.expectedPriceCents, expectedVersion: input.expectedVersion },
+        idempotencyKey: key,
+      }),
+    onSuccess: (r) => {
+      qc.setQueryData(balanceQuery.queryKey, (old) => (old ? { ...old, balanceCents: r.balanceCents } : old));
+      qc.setQueryData(marketKeys.listing(r.listing.id), r.listing);
+      return Promise.all([
+        qc.invalidateQueries({ queryKey: ['market', 'browse'] }),
+        qc.invalidateQueries({ queryKey: COLLECTION_KEY }),
+      ]);
+    },
+  });
+}
