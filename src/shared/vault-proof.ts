@@ -25,7 +25,7 @@ export const VAULT_SALT_BYTES = 32;
 /**
  * The signed statement (its exact UTF-8 bytes are what the Ed25519 signature covers). The totals
  * per card are signed through `totalsSha256`: the SHA-256 (hex) of the exact UTF-8 text of the
- * published totals, a JSON array of `[cardId, inStock, inVaults]` sorted by card id (the
+ * published totals, a JSON array of `[cardId, heldByHouse, inVaults]` sorted by card id (the
  * snapshot's `totalsText`). So every proof file carries a short statement, whatever the catalog's size.
  */
 export interface VaultStatement {
@@ -64,8 +64,13 @@ export interface VaultProofFile {
   leaves: VaultProofLeaf[];
 }
 
-/** The `copy` field: a raw card's n-th copy in stock, a slab in stock, or a collector's copy. */
+/**
+ * The `copy` field: a raw card's n-th copy in stock or n-th prize set aside for a drop, a slab the
+ * house holds (by certificate, or by id while its certificate is missing), or a collector's copy.
+ */
 export const copyOfStock = (n: number) => `stock:${n}`;
+export const copyOfReserved = (dropId: string, n: number) => `reserved:${dropId}:${n}`;
+export const copyOfUncertifiedSlab = (slabId: string) => `slab:${slabId}`;
 export const copyOfSlab = (grader: string, cert: string) => `cert:${grader}:${cert}`;
 export const copyOfOwned = (ownedCardId: string, slab?: { grader: string; cert: string } | null) =>
   slab ? `owned:${ownedCardId};cert:${slab.grader}:${slab.cert}` : `owned:${ownedCardId}`;

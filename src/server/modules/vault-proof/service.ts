@@ -20,6 +20,7 @@ import {
 } from '../../../shared/vault-proof.ts';
 import { audit } from '../audit/service.ts';
 import { cards } from '../catalog/tables.ts';
+import { dropPrizes, drops } from '../drops/tables.ts';
 import { cardSlabs, ownedCards } from '../inventory/tables.ts';
 import { holderSalt, signStatement, vaultKey } from './keys.ts';
 import { buildLevels, commitmentOf, leafHash, rootOf, sortOrder } from './tree.ts';
@@ -32,17 +33,29 @@ const FETCH_ROWS = 20_000;
 export const VAULT_SNAPSHOT_EVERY_MS = 24 * 60 * 60_000;
 
 /**
- * Every copy the shop holds, one row each (ADR 0030): a raw card's stock as numbered copies, a
- * graded card's slabs in stock by certificate, and every collector's copy in a vault (in the vault
- * or listed on the market, which stays in the vault) by its id and, for a slab, certificate.
+ * Every copy the shop holds, one row each (ADR 0030). The house's copies: a raw card's stock as
+ * numbered copies, and its copies set aside as prizes of a drop not drawn yet (stock that left
+ * `cards.stock` but not the shop); a graded card's slabs by certificate — in stock, or reserved
+ * for a drop — and a slab still waiting for its certificate by its id. Every collector's copy in a
+ * vault (in the vault or listed on the market, which stays in the vault) by its id and, for a
+ * slab, certificate. A copy in a shipment is on its way out and is not counted.
  */
 const COPIES = sql`
   select ${cards.id}::text as card_id, 'stock:' || g.n as copy, null::text as owner_id
     from ${cards} cross join lateral generate_series(1, ${cards.stock}) as g(n)
     where ${cards.gradingCompany} is null and ${cards.stock} > 0
   union all
-  select ${cardSlabs.cardId}::text, 'cert:' || ${cardSlabs.grader} || ':' || ${cardSlabs.certNumber}, null
-    from ${cardSlabs} where ${cardSlabs.state} = 'in_stock'
+  select p.card_id::text, 'reserved:' || p.drop_id::text || ':' || g.n, null
+    from ${dropPrizes} p
+    join ${drops} d on d.id = p.drop_id and d.status in ('scheduled', 'open', 'drawing')
+    join ${cards} c on c.id = p.card_id and c.grading_company is null
+    cross join lateral generate_series(1, p.quantity) as g(n)
+  union all
+  select ${cardSlabs.cardId}::text,
+      case when ${cardSlabs.certNumber} is null then 'slab:' || ${cardSlabs.id}::text
+        else 'cert:' || ${cardSlabs.grader} || ':' || ${cardSlabs.certNumber} end,
+      null
+    from ${cardSlabs} where ${cardSlabs.state} in ('in_stock', 'reserved', 'held')
   union all
   select o.card_id::text, 'owned:' || o.id::text || coalesce(';cert:' || s.grader || ':' || s.cert_number, ''), o.owner_id
     from ${ownedCards} o left join ${cardSlabs} s on s.owned_card_id = o.id

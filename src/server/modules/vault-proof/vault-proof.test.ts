@@ -10,7 +10,12 @@ import { signInAdminWithMfa, signInAdminWithoutMfa, signUpAndSignIn, type TestUs
 import { checkVaultProof, type VaultProofFile, type VaultStatement } from '../../../shared/vault-proof.ts';
 import { giveCards, makeCard, makeClass } from '../buyback/test-support.ts';
 import { addSlabs } from '../inventory/slabs.ts';
+import { dropInput } from '../drops/test-support.ts';
+import { cardSlabs } from '../../db/schema/inventory.ts';
+import { copyOfReserved, copyOfSlab, copyOfUncertifiedSlab, VAULT_HOUSE_HOLDER } from '../../../shared/vault-proof.ts';
+import { holderSalt } from './keys.ts';
 import { buildSnapshot } from './service.ts';
+import { commitmentOf, leafHash } from './tree.ts';
 
 /**
  * Proof of the vault (issue 44 item 3): a snapshot of stock and two collectors' vaults; totals
@@ -22,7 +27,7 @@ let t: TestContext;
 let alice: TestUser;
 let bob: TestUser;
 let owner: TestUser;
-const ids = { alice: [] as string[], bob: [] as string[], aliceShipped: '', graded: '' };
+const ids = { alice: [] as string[], bob: [] as string[], aliceShipped: '', graded: '', raw: '' };
 
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest();
 const ed = (key: Uint8Array, sig: Uint8Array, msg: Uint8Array) =>
@@ -39,6 +44,7 @@ beforeAll(async () => {
   const slab = (cert: string) => ({ grader: 'PSA' as const, grade: 10, certNumber: cert, frontPhotoKey: null, backPhotoKey: null });
   await t.deps.db.transaction((tx) => addSlabs(tx, g.id, [slab('72184530'), slab('72184531'), slab('72184532')], 'initial', { actorId: null }));
   ids.graded = g.id;
+  ids.raw = a.id;
   ids.alice = [...(await giveCards(t, alice.userId, a.id, 3)), ...(await giveCards(t, alice.userId, g.id, 1))];
   ids.bob = [...(await giveCards(t, bob.userId, a.id, 1)), ...(await giveCards(t, bob.userId, b.id, 2))];
   // Out of the vault: not held by the shop any more. Listed on the market: still in the vault.
@@ -48,12 +54,19 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** What the inventory says, per card: stock (slabs in stock for a graded card) and copies in vaults. */
+/**
+ * What the inventory says, per card: the house's copies (a raw card's stock plus its prizes set
+ * aside for drops not drawn yet; a graded card's slabs in stock, reserved or awaiting a
+ * certificate) and copies in vaults. Written from the tables, not from the snapshot's query.
+ */
 async function inventory(): Promise<Map<string, [number, number]>> {
   const rows = rowsOf<{ id: string; stock: number; vault: number }>(
     await t.deps.db.execute(sql`
       select c.id::text as id,
-        case when c.grading_company is null then c.stock else (select count(*) from card_slabs s where s.card_id = c.id and s.state = 'in_stock') end::int as stock,
+        case when c.grading_company is null
+          then c.stock + coalesce((select sum(p.quantity) from drop_prizes p join drops d on d.id = p.drop_id
+                                   where p.card_id = c.id and d.status in ('scheduled', 'open', 'drawing')), 0)
+          else (select count(*) from card_slabs s where s.card_id = c.id and s.state in ('in_stock', 'reserved', 'held')) end::int as stock,
         (select count(*) from owned_cards o where o.card_id = c.id and o.status in ('in_vault', 'listed'))::int as vault
       from cards c`),
   );
@@ -215,5 +228,44 @@ describe('the public record', () => {
     expect((exported.snapshots as unknown[]).length).toBe(2);
     await t.deps.db.transaction((tx) => vaultProofPersonalData.erase(tx, { id: alice.userId, email: alice.email, username: alice.username, name: alice.username }));
     expect(await t.deps.db.select().from(vaultHoldings).where(inArray(vaultHoldings.ownerId, [alice.userId]))).toEqual([]);
+  });
+});
+
+describe('copies the house holds outside its stock', () => {
+  it('drop prizes set aside and a slab awaiting its certificate are in the snapshot, and the totals still equal the inventory', async () => {
+    // A drop not drawn yet holds two raw copies and one slab out of stock.
+    const made = await t.request('/api/admin/drops', {
+      method: 'POST',
+      headers: { ...owner.headers, 'content-type': 'application/json' },
+      body: JSON.stringify(dropInput(ids.raw, { winnerCount: 3, prizes: [{ cardId: ids.raw, quantity: 2 }, { cardId: ids.graded, quantity: 1 }] })),
+    });
+    expect(made.status, await made.clone().text()).toBe(201);
+    const { drop } = (await made.json()) as { drop: { id: string } };
+    const [reservedSlab] = await t.deps.db.select().from(cardSlabs).where(and(eq(cardSlabs.cardId, ids.graded), eq(cardSlabs.state, 'reserved')));
+    expect(reservedSlab?.certNumber).toBeTruthy();
+    // A slab whose certificate is not known yet: physically here, out of stock until it is filled in.
+    const [held] = await t.deps.db
+      .insert(cardSlabs)
+      .values({ cardId: ids.graded, grader: 'PSA', grade: 10, certNumber: null, certMissing: true, state: 'held' })
+      .returning({ id: cardSlabs.id });
+
+    const snap = await buildSnapshot(t.deps, { trigger: 'schedule' });
+    const inv = await inventory();
+    const sum = [...inv.values()].reduce((a, [s, v]) => [a[0] + s, a[1] + v], [0, 0]);
+    expect(snap).toMatchObject({ stockCopies: sum[0], vaultCopies: sum[1], leafCount: sum[0] + sum[1] });
+    const detail = (await (await t.request(`/api/vault/snapshots/${snap.seq}`)).json()) as { totalsText: string };
+    expect(new Map((JSON.parse(detail.totalsText) as Array<[string, number, number]>).map(([id, s, v]) => [id, [s, v]]))).toEqual(inv);
+
+    // Each of those copies is a leaf of the house, under the name fairness.md gives it.
+    const level0 = rowsOf<{ hashes: Uint8Array }>(await t.deps.db.execute(sql`select hashes from vault_tree_chunks where seq = ${snap.seq} and level = 0 order by chunk`));
+    const leaves = new Set<string>();
+    for (const r of level0) for (let i = 0; i < r.hashes.length; i += 32) leaves.add(Buffer.from(r.hashes.subarray(i, i + 32)).toString('hex'));
+    const house = commitmentOf(VAULT_HOUSE_HOLDER, holderSalt(t.deps.config, VAULT_HOUSE_HOLDER));
+    const leaf = (cardId: string, copy: string) => leafHash(cardId, copy, house).toString('hex');
+    expect(leaves.has(leaf(ids.raw, copyOfReserved(drop.id, 1)))).toBe(true);
+    expect(leaves.has(leaf(ids.raw, copyOfReserved(drop.id, 2)))).toBe(true);
+    expect(leaves.has(leaf(ids.raw, copyOfReserved(drop.id, 3)))).toBe(false);
+    expect(leaves.has(leaf(ids.graded, copyOfSlab('PSA', reservedSlab!.certNumber!)))).toBe(true);
+    expect(leaves.has(leaf(ids.graded, copyOfUncertifiedSlab(held!.id)))).toBe(true);
   });
 });

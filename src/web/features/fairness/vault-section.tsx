@@ -21,7 +21,8 @@ export function VaultSection() {
     <section className="prose-vault" aria-labelledby="vault-proof-title">
       <h2 id="vault-proof-title">Proof of the vault</h2>
       <p>
-        Every day we take a snapshot of every physical card we hold — in stock and in collectors&apos; vaults — as a
+        Every day we take a snapshot of every physical card we hold — in stock, set aside as drop prizes, and in
+        collectors&apos; vaults — as a
         Merkle tree. Each leaf commits to the card, the copy (its certificate for a slab) and a sealed holder: SHA-256 of
         the holder&apos;s id and a secret salt only that collector receives. The root, the count of copies per card and
         the time are signed with our Ed25519 key. Each statement names the previous root, so the history cannot be
@@ -51,7 +52,7 @@ export function VaultSection() {
         <ul>
           {snaps.data.items.map((s) => (
             <li key={s.seq}>
-              <a href={`/api/vault/snapshots/${s.seq}`}>#{s.seq}</a> · {formatDateTime(s.takenAt)} · {formatCount(s.stockCopies)} in stock,{' '}
+              <a href={`/api/vault/snapshots/${s.seq}`}>#{s.seq}</a> · {formatDateTime(s.takenAt)} · {formatCount(s.stockCopies)} held by the shop,{' '}
               {formatCount(s.vaultCopies)} in vaults · root <code>{s.root.slice(0, 16)}…</code>
             </li>
           ))}
