@@ -4,6 +4,9 @@
 //   node verify-vault.mjs <proof.json> --public-key <base64>      (or --public-key-file <file>)
 // with the proof file downloaded from /collect and the public key published at /api/vault/key
 // (and on /fairness). Never take the key from the proof file itself: a forger would sign with theirs.
+// With --totals <file> (the snapshot as GET /api/vault/snapshots/<n> serves it, or its totalsText
+// alone) it also checks the published totals per card: that they are the ones the statement signs,
+// that they add up to the tree's leaf count, and that they count at least the holder's copies.
 // Exit 0: every copy in the file is in the signed snapshot. 1: something does not check (said why).
 // 2: the command line or the file could not be read.
 import { createHash, createPublicKey, verify } from 'node:crypto';
@@ -44,15 +47,17 @@ function pathShape(index, n) {
 }
 
 function usage(message) {
-  process.stderr.write(`${message}\nusage: node verify-vault.mjs <proof.json> --public-key <base64> | --public-key-file <file>\n`);
+  process.stderr.write(`${message}\nusage: node verify-vault.mjs <proof.json> --public-key <base64> | --public-key-file <file> [--totals <snapshot.json>]\n`);
   process.exit(2);
 }
 
 const args = process.argv.slice(2);
 let file;
 let keyText;
+let totalsFile;
 for (let i = 0; i < args.length; i++) {
   if (args[i] === '--public-key') keyText = args[++i];
+  else if (args[i] === '--totals') totalsFile = args[++i] ?? usage('give the totals file after --totals');
   else if (args[i] === '--public-key-file') {
     const f = args[++i];
     try {
@@ -143,7 +148,47 @@ proof.leaves.forEach((leaf, k) => {
 });
 
 if (problems.length) fail(`${problems.length} of ${proof.leaves.length} copies do not check:\n  ${problems.join('\n  ')}`);
+
+// The published totals: [[cardId, heldByTheShop, inVaults], ...] sorted by card id, signed through
+// the statement's totalsSha256 over their exact text.
+let totalsLine = '';
+if (totalsFile) {
+  let text;
+  try {
+    text = readFileSync(totalsFile, 'utf8');
+  } catch (err) {
+    usage(`cannot read ${totalsFile}: ${err.message}`);
+  }
+  let totalsText = text.trim();
+  try {
+    const doc = JSON.parse(totalsText);
+    if (doc && !Array.isArray(doc) && typeof doc.totalsText === 'string') totalsText = doc.totalsText;
+  } catch (err) {
+    usage(`cannot read ${totalsFile} as JSON: ${err.message}`);
+  }
+  if (sha256(utf8(totalsText)).toString('hex') !== st.totalsSha256) {
+    fail('the totals are not the ones the signed statement names (their SHA-256 differs from totalsSha256): altered, or from another snapshot');
+  }
+  const totals = JSON.parse(totalsText);
+  const count = (n) => Number.isSafeInteger(n) && n >= 0;
+  if (!Array.isArray(totals) || !totals.every((t) => Array.isArray(t) && t.length === 3 && typeof t[0] === 'string' && count(t[1]) && count(t[2]))) {
+    fail('the totals are not a list of [cardId, held by the shop, in vaults]');
+  }
+  for (let k = 1; k < totals.length; k++) if (!(totals[k - 1][0] < totals[k][0])) fail(`the totals are not sorted by card id with each card once (at ${totals[k][0]})`);
+  if (totals.length !== st.cards) fail(`the totals list ${totals.length} cards; the statement signs ${st.cards}`);
+  const house = totals.reduce((a, t) => a + t[1], 0);
+  const vaults = totals.reduce((a, t) => a + t[2], 0);
+  if (house + vaults !== st.leafCount) fail(`the totals add up to ${house + vaults} copies; the signed tree has ${st.leafCount} leaves`);
+  const inVaults = new Map(totals.map((t) => [t[0], t[2]]));
+  const mine = new Map();
+  for (const leaf of proof.leaves) mine.set(leaf.cardId, (mine.get(leaf.cardId) ?? 0) + 1);
+  for (const [cardId, n] of mine) {
+    if ((inVaults.get(cardId) ?? 0) < n) fail(`the totals count ${inVaults.get(cardId) ?? 0} copies of card ${cardId} in vaults; this holder alone has ${n}`);
+  }
+  totalsLine = ` The signed totals check: ${totals.length} cards, ${house} copies held by the shop and ${vaults} in vaults.`;
+}
+
 process.stdout.write(
   `OK: all ${proof.leaves.length} copies of holder ${holder.id} are in vault snapshot ${st.snapshot}` +
-    ` (taken ${st.takenAt}, ${st.leafCount} copies in all, root ${st.root}), signed by the given key.\n`,
+    ` (taken ${st.takenAt}, ${st.leafCount} copies in all, root ${st.root}), signed by the given key.${totalsLine}\n`,
 );

@@ -1,6 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash, generateKeyPairSync, verify as edVerify, createPublicKey } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkVaultProof, holderPreimage, leafPreimage, nodePreimage, pathShape, siblingPositions } from '../../../shared/vault-proof.ts';
@@ -58,6 +59,19 @@ describe('verify-vault.mjs', () => {
     const none = spawnSync(process.execPath, [VERIFIER, path.join(VECTORS, 'vault-proof.json')], { encoding: 'utf8' });
     expect(none.status).toBe(2);
     expect(none.stderr).toMatch(/give the published public key/);
+  });
+
+  it('with --totals, checks the published totals against the signed statement; altered totals are refused', () => {
+    const totals = path.join(VECTORS, 'vault-totals.json');
+    const ok = execFileSync(process.execPath, [VERIFIER, path.join(VECTORS, 'vault-proof.json'), '--public-key', vectorKey, '--totals', totals], { encoding: 'utf8' });
+    expect(ok).toMatch(/The signed totals check: 2 cards, 4 copies held by the shop and 3 in vaults\./);
+    // One more copy of a card in a vault than the shop signed for: the text no longer hashes to totalsSha256.
+    const doc = JSON.parse(readFileSync(totals, 'utf8')) as { totalsText: string };
+    const altered = path.join(mkdtempSync(path.join(tmpdir(), 'pv-totals-')), 'totals.json');
+    writeFileSync(altered, JSON.stringify({ totalsText: doc.totalsText.replace(/,1,1\]/, ',1,2]') }));
+    const r = spawnSync(process.execPath, [VERIFIER, path.join(VECTORS, 'vault-proof.json'), '--public-key', vectorKey, '--totals', altered], { encoding: 'utf8' });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/^REFUSED: the totals are not the ones the signed statement names/);
   });
 
   it('imports nothing but node: built-ins', () => {
