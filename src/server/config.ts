@@ -114,6 +114,7 @@ const envSchema = z.object({
     .int('must be whole hours')
     .min(2, 'must be at least 2 (longer than the longest rate-limit window, 1 hour)')
     .optional(),
+  VAULT_PROOF_RETENTION_DAYS: z.coerce.number().int('must be whole days').min(7, 'must be at least 7 (a collector needs time to download a week of proofs)').optional(),
   PRUNE_INTERVAL_MINUTES: z.coerce.number().int('must be whole minutes').min(1, 'must be at least 1').optional(),
   PRUNE_BATCH_SIZE: z.coerce.number().int('must be a whole number').min(10, 'must be at least 10').max(100_000, 'must be at most 100000').optional(),
   /** Bearer token a Prometheus scraper sends to GET /metrics; unset: /metrics answers 404. */
@@ -161,6 +162,11 @@ export interface RetentionConfig {
   idempotencyRetentionHours: number;
   /** Rate-limit rows whose window started longer ago than this are deleted (must exceed every window). */
   rateLimitRetentionHours: number;
+  /**
+   * How long a vault snapshot's tree and holdings (the inclusion proofs, ~115 MB per million
+   * copies) are kept; its signed statement and totals stay for ever, and so does the latest tree.
+   */
+  vaultProofRetentionDays: number;
   pruneIntervalMinutes: number;
   /** Rows per DELETE: each batch is its own short transaction. */
   pruneBatchSize: number;
@@ -172,6 +178,7 @@ export const RETENTION_DEFAULTS: RetentionConfig = {
   monitoringRetentionDays: 14,
   idempotencyRetentionHours: 48,
   rateLimitRetentionHours: 24,
+  vaultProofRetentionDays: 90,
   pruneIntervalMinutes: 60,
   pruneBatchSize: 1_000,
 };
@@ -358,6 +365,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       monitoringRetentionDays: e.MONITORING_RETENTION_DAYS ?? RETENTION_DEFAULTS.monitoringRetentionDays,
       idempotencyRetentionHours: e.IDEMPOTENCY_RETENTION_HOURS ?? RETENTION_DEFAULTS.idempotencyRetentionHours,
       rateLimitRetentionHours: e.RATE_LIMIT_RETENTION_HOURS ?? RETENTION_DEFAULTS.rateLimitRetentionHours,
+      vaultProofRetentionDays: e.VAULT_PROOF_RETENTION_DAYS ?? RETENTION_DEFAULTS.vaultProofRetentionDays,
       pruneIntervalMinutes: e.PRUNE_INTERVAL_MINUTES ?? RETENTION_DEFAULTS.pruneIntervalMinutes,
       pruneBatchSize: e.PRUNE_BATCH_SIZE ?? RETENTION_DEFAULTS.pruneBatchSize,
     },

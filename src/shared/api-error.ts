@@ -31,6 +31,8 @@ export const ERROR_CODES = [
   'method_not_allowed',
   'payload_too_large',
   'not_found',
+  /** 410: it existed and is no longer kept (an old vault snapshot's proofs: its signed root and totals stay). */
+  'gone',
   'conflict',
   'rate_limited',
   'maintenance',

@@ -67,6 +67,20 @@ function targets(deps: Deps): Array<{ table: string; batch: (limit: number) => S
             and (links <> '[]'::jsonb or text <> '' or html <> '')
           order by created_at limit ${limit} for update skip locked)`,
     },
+    ...(['vault_tree_chunks', 'vault_holdings'] as const).map((table) => ({
+      // ADR 0030: an old snapshot's proofs (tree and holdings) go; its signed root, totals and
+      // statement stay in vault_snapshots (append-only), so a later snapshot's diff still shows a
+      // copy that disappeared. The latest snapshot's proofs stay whatever its age.
+      table,
+      batch: (limit: number) => sql`
+        delete from ${sql.raw(table)} where ctid in (
+          select ctid from ${sql.raw(table)}
+          where seq in (
+            select seq from vault_snapshots
+            where taken_at < now() - make_interval(days => ${r.vaultProofRetentionDays})
+              and seq < (select max(seq) from vault_snapshots))
+          limit ${limit} for update skip locked)`,
+    })),
     {
       // The inbox keeps NOTIFICATION_RETENTION_DAYS (issue 17), read or not.
       table: 'notifications',

@@ -122,10 +122,12 @@ describe('the prune', () => {
       ['idempotency_keys', 1],
       ['rate_limits', 1],
       ['mail_messages (body and links)', 0],
+      ['vault_tree_chunks', 0],
+      ['vault_holdings', 0],
       ['notifications', 0],
     ]);
     const pruned = logs.filter((l) => l.msg === 'pruned');
-    expect(pruned.map((l) => l.table)).toEqual(['monitoring_reports', 'idempotency_keys', 'rate_limits', 'mail_messages (body and links)', 'notifications']);
+    expect(pruned.map((l) => l.table)).toEqual(['monitoring_reports', 'idempotency_keys', 'rate_limits', 'mail_messages (body and links)', 'vault_tree_chunks', 'vault_holdings', 'notifications']);
     for (const l of pruned) {
       expect(l.level).toBe('info');
       expect(typeof l.deleted).toBe('number');
@@ -269,5 +271,7 @@ describe('retention settings', () => {
     expect(() => loadConfig({ ...base, IDEMPOTENCY_RETENTION_HOURS: '1' })).toThrow(ConfigError);
     expect(() => loadConfig({ ...base, RATE_LIMIT_RETENTION_HOURS: '1' })).toThrow(/RATE_LIMIT_RETENTION_HOURS/);
     expect(() => loadConfig({ ...base, MONITORING_MAX_REPORT_BYTES: String(2 * 1024 * 1024) })).toThrow(ConfigError);
+    expect(loadConfig({ ...base, VAULT_PROOF_RETENTION_DAYS: '30' }).retention.vaultProofRetentionDays).toBe(30);
+    expect(() => loadConfig({ ...base, VAULT_PROOF_RETENTION_DAYS: '1' })).toThrow(/VAULT_PROOF_RETENTION_DAYS/);
   });
 });

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import { rowsOf, type DbOrTx } from '../../db/client.ts';
 import { vaultHoldings, vaultSnapshots, vaultTreeChunks } from '../../db/schema/vault-proof.ts';
+import { retentionOf } from '../../config.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import type { ActorCtx } from '../../http/types.ts';
@@ -357,6 +358,18 @@ export async function proofFor(deps: Deps, userId: string, opts: { seq?: number;
     .orderBy(desc(vaultSnapshots.seq))
     .limit(1);
   if (!snap) throw notFound(opts.seq === undefined ? 'No vault snapshot has been taken yet.' : `There is no vault snapshot ${opts.seq}.`);
+  // Proofs of an old snapshot are pruned (jobs/prune.ts); without this a pruned one would read as
+  // "none of your copies were in it", which is false.
+  if (snap.leafCount > 0) {
+    const [kept] = await db
+      .select({ seq: vaultTreeChunks.seq })
+      .from(vaultTreeChunks)
+      .where(and(eq(vaultTreeChunks.seq, snap.seq), eq(vaultTreeChunks.level, 0), eq(vaultTreeChunks.chunk, 0)));
+    if (!kept) {
+      const days = retentionOf(deps.config).vaultProofRetentionDays;
+      throw new AppError(410, 'gone', `The proofs of vault snapshot ${snap.seq} are no longer kept (we keep them ${days} days; its signed root and totals stay published). Download a newer snapshot's proofs.`);
+    }
+  }
   const [holding] = await db
     .select({ leaves: vaultHoldings.leaves })
     .from(vaultHoldings)

@@ -14,6 +14,7 @@ import { dropInput } from '../drops/test-support.ts';
 import { cardSlabs } from '../../db/schema/inventory.ts';
 import { copyOfReserved, copyOfSlab, copyOfUncertifiedSlab, VAULT_HOUSE_HOLDER } from '../../../shared/vault-proof.ts';
 import { holderSalt } from './keys.ts';
+import { pruneAll } from '../../jobs/prune.ts';
 import { buildSnapshot } from './service.ts';
 import { commitmentOf, leafHash } from './tree.ts';
 
@@ -269,3 +270,31 @@ describe('copies the house holds outside its stock', () => {
     expect(leaves.has(leaf(ids.graded, copyOfUncertifiedSlab(held!.id)))).toBe(true);
   });
 });
+
+describe('old proofs', () => {
+  it('are pruned past the retention: the signed statement and totals stay, the latest tree stays, and a proof of a pruned snapshot is a 410 that says why', async () => {
+    const seqs = rowsOf<{ seq: number }>(await t.deps.db.execute(sql`select seq from vault_snapshots order by seq`)).map((r) => r.seq);
+    const newest = Math.max(...seqs);
+    expect(seqs.length).toBeGreaterThan(1);
+    // Every snapshot ages past the 90 days (the table's append-only trigger is lifted for the set-up only).
+    await t.deps.db.execute(sql`alter table vault_snapshots disable trigger user`);
+    await t.deps.db.execute(sql`update vault_snapshots set taken_at = taken_at - interval '200 days'`);
+    await t.deps.db.execute(sql`alter table vault_snapshots enable trigger user`);
+    const results = await pruneAll(t.deps);
+    expect(results.find((r) => r.table === 'vault_tree_chunks')?.deleted).toBeGreaterThan(0);
+    expect(results.find((r) => r.table === 'vault_holdings')?.deleted).toBeGreaterThan(0);
+    const left = rowsOf<{ seq: number }>(await t.deps.db.execute(sql`select distinct seq from vault_tree_chunks union select distinct seq from vault_holdings`));
+    expect(left.map((r) => r.seq)).toEqual([newest]);
+    expect(rowsOf(await t.deps.db.execute(sql`select seq from vault_snapshots`))).toHaveLength(seqs.length);
+
+    const old = await t.request('/api/vault/proof?snapshot=1', { headers: bob.headers });
+    expect(old.status).toBe(410);
+    expect(((await old.json()) as { error: { code: string; message: string } }).error).toMatchObject({ code: 'gone', message: expect.stringMatching(/no longer kept .* 90 days/) });
+    expect((await t.request('/api/vault/snapshots/1')).status).toBe(200);
+    expect((await t.request(`/api/vault/diff?fromSeq=1&toSeq=${newest}`)).status).toBe(200);
+    const now = await t.request('/api/vault/proof', { headers: bob.headers });
+    expect(now.status).toBe(200);
+    expect(((await now.json()) as VaultProofFile).leaves.length).toBeGreaterThan(0);
+  });
+});
+
