@@ -271,7 +271,7 @@ describe('retention settings', () => {
     expect(() => loadConfig({ ...base, IDEMPOTENCY_RETENTION_HOURS: '1' })).toThrow(ConfigError);
     expect(() => loadConfig({ ...base, RATE_LIMIT_RETENTION_HOURS: '1' })).toThrow(/RATE_LIMIT_RETENTION_HOURS/);
     expect(() => loadConfig({ ...base, MONITORING_MAX_REPORT_BYTES: String(2 * 1024 * 1024) })).toThrow(ConfigError);
-    expect(loadConfig({ ...base, VAULT_PROOF_RETENTION_DAYS: '30' }).retention.vaultProofRetentionDays).toBe(30);
+    expect(loadConfig({ ...base, VAULT_PROOF_RETENTION_DAYS: '30' }).retention?.vaultProofRetentionDays).toBe(30);
     expect(() => loadConfig({ ...base, VAULT_PROOF_RETENTION_DAYS: '1' })).toThrow(/VAULT_PROOF_RETENTION_DAYS/);
   });
 });

@@ -241,6 +241,7 @@ export const updateBuybackRatesSchema = z.object({
     .refine((a) => new Set(a.map((c) => c.classId)).size === a.length, 'A class is listed twice.'),
 });
 export type UpdateBuybackRatesInput = z.input<typeof updateBuybackRatesSchema>;
+export type UpdateBuybackRatesOutput = z.output<typeof updateBuybackRatesSchema>;
 
 // ───────────────────────── admin: owned cards ─────────────────────────
 
@@ -280,13 +281,15 @@ const reasonSchema = z
 export const grantCardSchema = z.object({
   cardId: idSchema,
   /** The user's id, username or email. */
-  user: z.string().trim().min(1, 'Pick a user.').max(200),
+  user: z.string().trim().min(1, 'Enter the user’s username, email or id.').max(200),
   reason: reasonSchema,
 });
 export type GrantCardInput = z.input<typeof grantCardSchema>;
+export type GrantCardOutput = z.output<typeof grantCardSchema>;
 
 export const revokeCardSchema = z.object({ reason: reasonSchema });
 export type RevokeCardInput = z.input<typeof revokeCardSchema>;
+export type RevokeCardOutput = z.output<typeof revokeCardSchema>;
 
 export const adminOwnedResultSchema = z.object({ ownedCard: adminOwnedCardSchema, stock: z.number().int() });
 

@@ -1,8 +1,20 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { Gift, Undo2 } from 'lucide-react';
-import { ACQUIRED_LABEL, STATUS_LABEL, type AdminOwnedCard } from '@shared/contracts/collection';
+import {
+  ACQUIRED_LABEL,
+  grantCardSchema,
+  revokeCardSchema,
+  STATUS_LABEL,
+  type AdminOwnedCard,
+  type GrantCardInput,
+  type GrantCardOutput,
+  type RevokeCardInput,
+  type RevokeCardOutput,
+} from '@shared/contracts/collection';
 import { OWNED_CARD_STATUSES } from '@shared/contracts/shop';
 import {
   Badge,
@@ -26,6 +38,7 @@ import {
   toast,
 } from '@web/components/ui';
 import { ApiClientError } from '@web/lib/api';
+import { applyServerFields, errorText } from '@web/lib/api-errors';
 import { useDebounced } from '@web/hooks/use-debounced';
 import { adminOwnedQuery, cardSearchQuery, ratesQuery, useGrantCard, useRevokeCard } from './api';
 import { CollectionCard } from './card-renderer';
@@ -199,56 +212,52 @@ export function AdminOwned({ viewer }: { viewer?: OwnedViewer | undefined }) {
   );
 }
 
-function fieldErrors(err: unknown): Record<string, string> {
-  if (!(err instanceof ApiClientError) || !err.fields) return {};
-  return Object.fromEntries(Object.entries(err.fields).map(([k, v]) => [k, v[0] ?? '']));
-}
 
 function isSelf(viewer: OwnedViewer | undefined, who: string): boolean {
   const w = who.trim().toLowerCase();
   return !!viewer && (w === viewer.id.toLowerCase() || w === viewer.username.toLowerCase() || w === viewer.email.toLowerCase());
 }
 
+/** The grant form: the shared contract decides, plus the one rule only the browser can say early. */
+function grantResolver(viewer: OwnedViewer | undefined) {
+  return zodResolver(
+    grantCardSchema.superRefine((v, ctx) => {
+      if (isSelf(viewer, v.user)) ctx.addIssue({ code: 'custom', path: ['user'], message: 'You can’t grant a card to yourself. Ask another admin or the owner.' });
+    }),
+  );
+}
+
+const GRANT_FIELDS = ['cardId', 'user', 'reason'] as const;
+
 function GrantDialog({ viewer, onClose }: { viewer?: OwnedViewer | undefined; onClose: () => void }) {
   const grant = useGrantCard();
   const [cardText, setCardText] = useState('');
-  const [cardId, setCardId] = useState('');
-  const [user, setUser] = useState('');
-  const [reason, setReason] = useState('');
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const form = useForm<GrantCardInput, unknown, GrantCardOutput>({ resolver: grantResolver(viewer), defaultValues: { cardId: '', user: '', reason: '' } });
+  const e = form.formState.errors;
   const search = useQuery(cardSearchQuery(useDebounced(cardText.trim())));
   const options = search.data?.items ?? [];
 
-  const submit = async (e: React.FormEvent) => {
-    e.preventDefault();
-    const errs: Record<string, string> = {};
-    if (!cardId) errs.cardId = 'Search and pick a card.';
-    if (!user.trim()) errs.user = 'Enter the user’s username, email or id.';
-    else if (isSelf(viewer, user)) errs.user = 'You can’t grant a card to yourself. Ask another admin or the owner.';
-    if (reason.trim().length < 3) errs.reason = 'Give a reason (at least 3 characters); it goes to the audit log.';
-    setErrors(errs);
-    if (Object.keys(errs).length) return;
+  const submit = form.handleSubmit(async (input) => {
     try {
-      const r = await grant.mutateAsync({ cardId, user: user.trim(), reason: reason.trim() });
+      const r = await grant.mutateAsync(input);
       toast.success('Card granted', `It is in the user's vault now. ${r.stock} left in stock.`);
       onClose();
     } catch (err) {
-      const fields = fieldErrors(err);
       // The server's refusal of a self-grant names no field: show it under the user.
-      if (err instanceof ApiClientError && err.code === 'self_dealing') fields.user = err.message;
-      setErrors(fields);
-      toast.error('Card not granted', err instanceof Error ? err.message : undefined);
+      if (err instanceof ApiClientError && err.code === 'self_dealing') form.setError('user', { type: 'server', message: err.message }, { shouldFocus: true });
+      else applyServerFields(err, form.setError, GRANT_FIELDS);
+      toast.error('Card not granted', errorText(err));
     }
-  };
+  });
 
   return (
     <Dialog open onOpenChange={(o) => !o && !grant.isPending && onClose()} title="Grant a card" description="Takes one copy from stock and puts it in the user's vault.">
       <form onSubmit={submit} noValidate className="space-y-4">
         <FormField label="Find a card" hint="Type part of its name, then pick it below.">
-          <Input type="search" value={cardText} onChange={(e) => setCardText(e.target.value)} />
+          <Input type="search" value={cardText} onChange={(ev) => setCardText(ev.target.value)} />
         </FormField>
-        <FormField label="Card" error={errors.cardId} required>
-          <Select value={cardId} onChange={(e) => setCardId(e.target.value)}>
+        <FormField label="Card" error={e.cardId && 'Search and pick a card.'} required>
+          <Select {...form.register('cardId')}>
             <option value="">{cardText.trim() ? (search.isFetching ? 'Searching…' : `${options.length} found — pick one`) : 'Search first'}</option>
             {options.map((c) => (
               <option key={c.id} value={c.id} disabled={c.stock < 1}>
@@ -257,11 +266,11 @@ function GrantDialog({ viewer, onClose }: { viewer?: OwnedViewer | undefined; on
             ))}
           </Select>
         </FormField>
-        <FormField label="User" hint="Username, email or user id." error={errors.user} required>
-          <Input value={user} onChange={(e) => setUser(e.target.value)} autoComplete="off" />
+        <FormField label="User" hint="Username, email or user id." error={e.user?.message} required>
+          <Input {...form.register('user')} autoComplete="off" />
         </FormField>
-        <FormField label="Reason" error={errors.reason} required>
-          <Textarea value={reason} onChange={(e) => setReason(e.target.value)} rows={3} maxLength={500} />
+        <FormField label="Reason" error={e.reason?.message} required>
+          <Textarea {...form.register('reason')} rows={3} maxLength={500} />
         </FormField>
         <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
           <Button type="button" variant="secondary" onClick={onClose} disabled={grant.isPending}>
@@ -278,22 +287,16 @@ function GrantDialog({ viewer, onClose }: { viewer?: OwnedViewer | undefined; on
 
 function RevokeDialog({ owned, onClose }: { owned: AdminOwnedCard; onClose: () => void }) {
   const revoke = useRevokeCard();
-  const [reason, setReason] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const submit = async (e: React.FormEvent) => {
-    e.preventDefault();
-    if (reason.trim().length < 3) {
-      setError('Give a reason (at least 3 characters); it goes to the audit log.');
-      return;
-    }
+  const form = useForm<RevokeCardInput, unknown, RevokeCardOutput>({ resolver: zodResolver(revokeCardSchema), defaultValues: { reason: '' } });
+  const submit = form.handleSubmit(async ({ reason }) => {
     try {
-      const r = await revoke.mutateAsync({ id: owned.id, reason: reason.trim() });
+      const r = await revoke.mutateAsync({ id: owned.id, reason });
       toast.success('Card revoked', `Back in stock (${r.stock}).`);
       onClose();
     } catch (err) {
-      setError(fieldErrors(err).reason ?? (err instanceof Error ? err.message : 'Try again.'));
+      if (!applyServerFields(err, form.setError, ['reason'])) form.setError('reason', { type: 'server', message: errorText(err) });
     }
-  };
+  });
   return (
     <Dialog
       open
@@ -302,8 +305,8 @@ function RevokeDialog({ owned, onClose }: { owned: AdminOwnedCard; onClose: () =
       description={`Takes this copy out of ${owned.ownerUsername ?? 'the user'}'s vault and puts it back into stock. The user is not paid.`}
     >
       <form onSubmit={submit} noValidate className="space-y-4">
-        <FormField label="Reason" error={error ?? undefined} required>
-          <Textarea value={reason} onChange={(e) => setReason(e.target.value)} rows={3} maxLength={500} />
+        <FormField label="Reason" error={form.formState.errors.reason?.message} required>
+          <Textarea {...form.register('reason')} rows={3} maxLength={500} />
         </FormField>
         <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
           <Button type="button" variant="secondary" onClick={onClose} disabled={revoke.isPending}>

@@ -1,10 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
-import type { BuybackRates } from '@shared/contracts/collection';
-import { formatRate } from '@shared/contracts/collection';
+import { useEffect } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { formatRate, updateBuybackRatesSchema, type BuybackRates, type UpdateBuybackRatesOutput } from '@shared/contracts/collection';
 import { bpsToPercentText, percentToBps } from '@shared/money';
 import { Button, FormField, Input, Notice, Panel, SkeletonText, toast } from '@web/components/ui';
 import { ApiClientError } from '@web/lib/api';
+import { errorText } from '@web/lib/api-errors';
+import { convertingResolver } from '@web/lib/form-resolver';
 import { ratesQuery, useSaveRates } from './api';
 
 /** "85" or "92.5" (percent, up to 2 decimals) → basis points; '' → null; anything else → NaN. */
@@ -39,51 +41,65 @@ export function AdminRates() {
   );
 }
 
+/** Form field names: the default, and one per class (no dots: react-hook-form would nest them). */
+const classField = (id: string) => `class_${id}`;
+type RatesValues = Record<string, string>;
+
+function ratesValues(rates: BuybackRates): RatesValues {
+  return { default: bpToText(rates.defaultRateBp), ...Object.fromEntries(rates.classes.map((c) => [classField(c.id), bpToText(c.rateBp)])) };
+}
+
+/** Percent texts → the contract's input (only the classes whose rate changed), then the contract decides. */
+function ratesResolver(rates: BuybackRates) {
+  return convertingResolver<RatesValues, UpdateBuybackRatesOutput>({
+    fields: ['default', ...rates.classes.map((c) => classField(c.id))],
+    schema: updateBuybackRatesSchema,
+    rename: { defaultRateBp: 'default' },
+    toInput: (v, bad) => {
+      const defaultRateBp = percentToBp(v.default ?? '');
+      if (defaultRateBp === null || Number.isNaN(defaultRateBp)) bad('default', 'Enter a percentage from 0 to 100 (up to 2 decimals).');
+      const classes: Array<{ classId: string; rateBp: number | null }> = [];
+      for (const c of rates.classes) {
+        const bp = percentToBp(v[classField(c.id)] ?? '');
+        if (bp !== null && Number.isNaN(bp)) bad(classField(c.id), 'Enter a percentage from 0 to 100, or leave it blank for the default.');
+        else if (bp !== c.rateBp) classes.push({ classId: c.id, rateBp: bp });
+      }
+      return { defaultRateBp, classes };
+    },
+  });
+}
+
 function RatesForm({ rates }: { rates: BuybackRates }) {
   const save = useSaveRates();
-  const [def, setDef] = useState(bpToText(rates.defaultRateBp));
-  const [classes, setClasses] = useState<Record<string, string>>({});
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  useEffect(() => {
-    setDef(bpToText(rates.defaultRateBp));
-    setClasses(Object.fromEntries(rates.classes.map((c) => [c.id, bpToText(c.rateBp)])));
-  }, [rates]);
+  const form = useForm<RatesValues, unknown, UpdateBuybackRatesOutput>({ resolver: ratesResolver(rates), defaultValues: ratesValues(rates) });
+  const { reset } = form;
+  useEffect(() => reset(ratesValues(rates)), [rates, reset]);
+  const errors = form.formState.errors;
 
-  const submit = async (e: React.FormEvent) => {
-    e.preventDefault();
-    const errs: Record<string, string> = {};
-    const defaultRateBp = percentToBp(def);
-    if (defaultRateBp === null || Number.isNaN(defaultRateBp)) errs.default = 'Enter a percentage from 0 to 100 (up to 2 decimals).';
-    const changed: Array<{ classId: string; rateBp: number | null }> = [];
-    for (const c of rates.classes) {
-      const bp = percentToBp(classes[c.id] ?? '');
-      if (bp !== null && Number.isNaN(bp)) errs[c.id] = 'Enter a percentage from 0 to 100, or leave it blank for the default.';
-      else if (bp !== c.rateBp) changed.push({ classId: c.id, rateBp: bp });
-    }
-    setErrors(errs);
-    if (Object.keys(errs).length) return;
+  const submit = form.handleSubmit(async (input) => {
     try {
-      await save.mutateAsync({ defaultRateBp: defaultRateBp!, classes: changed });
+      await save.mutateAsync(input);
       toast.success('Buyback rates saved', 'New sales use them from now on.');
     } catch (err) {
       if (err instanceof ApiClientError && err.fields) {
-        const mapped: Record<string, string> = {};
         for (const [k, v] of Object.entries(err.fields)) {
           const m = /^classes\.(\d+)\./.exec(k);
-          if (k === 'defaultRateBp') mapped.default = v[0] ?? '';
-          else if (m) mapped[changed[Number(m[1])]?.classId ?? 'form'] = v[0] ?? '';
+          const classId = m ? input.classes[Number(m[1])]?.classId : undefined;
+          if (k === 'defaultRateBp') form.setError('default', { type: 'server', message: v[0] ?? '' });
+          else if (classId) form.setError(classField(classId), { type: 'server', message: v[0] ?? '' });
         }
-        setErrors(mapped);
       }
-      toast.error('Rates not saved', err instanceof Error ? err.message : undefined);
+      toast.error('Rates not saved', errorText(err));
     }
-  };
+  });
 
+  const def = useWatch({ control: form.control, name: 'default' }) ?? '';
+  const values = useWatch({ control: form.control });
   const defaultBp = percentToBp(def);
   return (
     <form onSubmit={submit} noValidate className="space-y-5">
-      <FormField label="Default rate (%)" hint="Used for every class without its own rate. 85 = 85% of market value." error={errors.default} required>
-        <Input inputMode="decimal" value={def} onChange={(e) => setDef(e.target.value)} className="max-w-40" />
+      <FormField label="Default rate (%)" hint="Used for every class without its own rate. 85 = 85% of market value." error={errors.default?.message} required>
+        <Input inputMode="decimal" {...form.register('default')} className="max-w-40" />
       </FormField>
       <fieldset className="space-y-3">
         <legend className="text-sm font-semibold text-white">Per class</legend>
@@ -100,24 +116,18 @@ function RatesForm({ rates }: { rates: BuybackRates }) {
                 </span>
               }
               hint={
-                (classes[c.id] ?? '').trim()
+                (values[classField(c.id)] ?? '').trim()
                   ? 'Own rate'
                   : `Uses the default${defaultBp !== null && !Number.isNaN(defaultBp) ? ` (${formatRate(defaultBp)})` : ''}`
               }
-              error={errors[c.id]}
+              error={errors[classField(c.id)]?.message}
             >
-              <Input
-                inputMode="decimal"
-                value={classes[c.id] ?? ''}
-                placeholder="Default"
-                onChange={(e) => setClasses((p) => ({ ...p, [c.id]: e.target.value }))}
-                className="max-w-40"
-              />
+              <Input inputMode="decimal" {...form.register(classField(c.id))} placeholder="Default" className="max-w-40" />
             </FormField>
           ))}
         </div>
       </fieldset>
-      <Button type="submit" loading={save.isPending} loadingText="Saving…">
+      <Button type="submit" loading={save.isPending || form.formState.isSubmitting} loadingText="Saving…">
         Save rates
       </Button>
     </form>
