@@ -1,12 +1,10 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Link, useNavigate } from '@tanstack/react-router';
-import { Plus, Star } from 'lucide-react';
-import { parseMoney } from '@shared/money';
+import { Link } from '@tanstack/react-router';
+import { Star } from 'lucide-react';
 import {
   Badge,
   Button,
-  Dialog,
   EmptyState,
   FormField,
   Input,
@@ -22,79 +20,13 @@ import {
   Th,
   THead,
   Tr,
-  toast,
 } from '@web/components/ui';
-import { ApiClientError } from '@web/lib/api';
-import { adminProductsQuery, useCreateProduct, type AdminProductListParams } from '@web/features/shop/admin/admin-api';
+import { adminProductsQuery, type AdminProductListParams } from '@web/features/shop/admin/admin-api';
+import { CreateProduct } from '@web/features/shop/admin/create-product';
 import { HouseEdge } from '@web/features/shop/admin/house-edge';
 import { plural } from '@web/lib/format';
 
 const STATUS_TONE = { live: 'success', draft: 'neutral', archived: 'warning' } as const;
-
-function CreateProduct() {
-  const navigate = useNavigate();
-  const create = useCreateProduct();
-  const [open, setOpen] = useState(false);
-  const [name, setName] = useState('');
-  const [price, setPrice] = useState('');
-  const [errors, setErrors] = useState<{ name?: string; price?: string; form?: string }>({});
-  const submit = (e: React.FormEvent) => {
-    e.preventDefault();
-    const cents = parseMoney(price);
-    const next: typeof errors = {};
-    if (!name.trim()) next.name = 'Name is required.';
-    if (cents === null || cents < 1) next.price = 'Enter a price such as 9.99.';
-    setErrors(next);
-    if (Object.keys(next).length) return;
-    create.mutate(
-      { name: name.trim(), priceCents: cents!, status: 'draft' },
-      {
-        onSuccess: (r) => {
-          toast.success('Product created', 'It is a draft with an empty pack: set its odds next.');
-          setOpen(false);
-          void navigate({ to: '/admin/products/$id', params: { id: r.product.id } });
-        },
-        onError: (err) =>
-          setErrors({
-            form: err instanceof ApiClientError ? err.message : 'Not created; try again.',
-            name: err instanceof ApiClientError ? err.fields?.name?.[0] : undefined,
-            price: err instanceof ApiClientError ? err.fields?.priceCents?.[0] : undefined,
-          }),
-      },
-    );
-  };
-  return (
-    <Dialog
-      open={open}
-      onOpenChange={setOpen}
-      title="New product"
-      description="It starts as a draft with its own empty pack; nothing shows in the shop until you make it live."
-      trigger={
-        <Button>
-          <Plus aria-hidden="true" className="size-4" /> New product
-        </Button>
-      }
-    >
-      <form onSubmit={submit} noValidate className="space-y-4">
-        {errors.form ? <Notice tone="danger">{errors.form}</Notice> : null}
-        <FormField label="Name" required error={errors.name}>
-          <Input value={name} onChange={(e) => setName(e.target.value)} maxLength={80} autoFocus />
-        </FormField>
-        <FormField label="Price" required hint="Per pack, e.g. 9.99" error={errors.price}>
-          <Input value={price} onChange={(e) => setPrice(e.target.value)} inputMode="decimal" />
-        </FormField>
-        <div className="flex justify-end gap-2">
-          <Button type="button" variant="secondary" onClick={() => setOpen(false)}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={create.isPending}>
-            Create
-          </Button>
-        </div>
-      </form>
-    </Dialog>
-  );
-}
 
 /** /admin/products — every product, searchable and filterable, with its pack's value figures. */
 export default function AdminProductsPage() {
