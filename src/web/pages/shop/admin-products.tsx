@@ -21,6 +21,7 @@ import {
   THead,
   Tr,
 } from '@web/components/ui';
+import { ApiClientError } from '@web/lib/api';
 import { adminProductsQuery, type AdminProductListParams } from '@web/features/shop/admin/admin-api';
 import { CreateProduct } from '@web/features/shop/admin/create-product';
 import { HouseEdge } from '@web/features/shop/admin/house-edge';
