@@ -120,7 +120,15 @@ export const myListingsQuerySchema = z.object({
   pageSize: pageSizeSchema(24, 100),
 });
 
-export const marketListingPageSchema = pagedSchema(marketListingSchema);
+export const marketListingPageSchema = pagedSchema(marketListingSchema).extend({
+  /**
+   * True when the browse stopped counting at MARKET_COUNT_CAP matches: `total` is then the cap and
+   * the page says "10,000+" (an exact count of 100,000 listings costs a scan per request).
+   */
+  totalIsCapped: z.boolean(),
+});
+/** Browse counts matches up to this many (bench/market.ts: a capped count is ~3 ms at 100,000 listings, an exact one ~100 ms). */
+export const MARKET_COUNT_CAP = 10_000;
 export type MarketListingPage = z.infer<typeof marketListingPageSchema>;
 
 export const marketPurchaseSchema = z.object({

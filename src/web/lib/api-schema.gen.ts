@@ -25461,6 +25461,7 @@ export interface paths {
                             total: number;
                             page: number;
                             pageSize: number;
+                            totalIsCapped: boolean;
                         };
                     };
                 };
@@ -25697,6 +25698,7 @@ export interface paths {
                             total: number;
                             page: number;
                             pageSize: number;
+                            totalIsCapped: boolean;
                         };
                     };
                 };

@@ -85,6 +85,16 @@ describe('listing', () => {
     expect(await statusesOf(t, [s.owned])).toEqual({ [s.owned]: 'listed' });
     const page = await json<MarketListingPage>(await t.as(null).get('/api/market?q=listing%20lugia'));
     expect(page.items.map((i) => i.id)).toEqual([l.id]);
+    expect(page).toMatchObject({ total: 1, totalIsCapped: false });
+    // Newest first, with or without a filter on the card (the count joins cards only for those).
+    const s2 = await seller({ name: 'Listing Lugia' });
+    const l2 = await listOk(s2.userId, s2.owned, 2500);
+    const both = await json<MarketListingPage>(await t.as(null).get('/api/market?q=listing%20lugia'));
+    expect(both.items.map((i) => i.id)).toEqual([l2.id, l.id]);
+    expect(both).toMatchObject({ total: 2, totalIsCapped: false });
+    const all = await json<MarketListingPage>(await t.as(null).get('/api/market?minPriceCents=2000&maxPriceCents=2500'));
+    expect(all.items.map((i) => i.id).slice(0, 2)).toEqual([l2.id, l.id]);
+    expect(all.total).toBe(all.items.length);
     expect((await t.as(null).get(`/api/market/${l.id}`)).status).toBe(200);
     const mine = await json<MarketListingPage>(await t.as(s.userId).get('/api/market/mine'));
     expect(mine.items.map((i) => i.id)).toContain(l.id);

@@ -233,7 +233,7 @@ export function MarketBrowse({ search }: { search: MarketSearch }) {
           ) : (
             <>
               <p className="mb-3 text-sm text-zinc-400" aria-live="polite">
-                {plural(data.total, 'listing')}
+                {data.totalIsCapped ? `More than ${plural(data.total, 'listing')}` : plural(data.total, 'listing')}
                 {list.isFetching ? ' · updating…' : ''}
               </p>
               <ul aria-label="Listings on sale" aria-busy={list.isFetching} className="grid grid-cols-2 gap-4 sm:grid-cols-3 xl:grid-cols-4">
@@ -243,7 +243,8 @@ export function MarketBrowse({ search }: { search: MarketSearch }) {
               </ul>
               <div className="mt-4 flex flex-col items-center justify-between gap-3 sm:flex-row">
                 <p className="text-sm text-zinc-400">
-                  Showing {formatCount((page - 1) * MARKET_PAGE_SIZE + 1)}–{formatCount(Math.min(data.total, page * MARKET_PAGE_SIZE))} of {formatCount(data.total)}
+                  Showing {formatCount((page - 1) * MARKET_PAGE_SIZE + 1)}–{formatCount(Math.min(data.total, page * MARKET_PAGE_SIZE))} of {data.totalIsCapped ? 'more than ' : ''}
+                  {formatCount(data.total)}
                 </p>
                 <Pagination
                   page={page}
