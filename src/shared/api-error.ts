@@ -124,6 +124,8 @@ export const ERROR_CODES = [
   'listing_closed',
   /** 409: the price (or version) differs from what the buyer saw; nothing moved. */
   'price_changed',
+  /** 409: a listing price far from the card's comparables (recent sales, or its value): send confirmFarPrice: true to list it anyway. */
+  'price_far_from_comps',
   /** 409: the offer is no longer open (accepted, rejected, cancelled, countered, expired or lapsed); nothing moved. */
   'offer_closed',
   /** 409: the buyer already has an open offer on this listing (or card): change it by cancelling it first. */

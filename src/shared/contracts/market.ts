@@ -31,13 +31,28 @@ export const createListingSchema = z
     priceCents,
     /** Days until the listing expires and the card returns to the vault; none = until delisted. */
     expiresInDays: z.number().int('Use whole days.').min(1, 'At least one day.').max(365, 'At most a year.').optional(),
+    /** The seller saw that the price is far from the card's comparables and lists it anyway. */
+    confirmFarPrice: z.boolean().optional(),
   })
   .strict();
 export type CreateListingInput = z.infer<typeof createListingSchema>;
 
 export const marketQuoteInputSchema = z.object({ priceCents }).strict();
 
-export const updateListingSchema = z.object({ priceCents }).strict();
+export const updateListingSchema = z.object({ priceCents, confirmFarPrice: z.boolean().optional() }).strict();
+
+/**
+ * A price is far from a card's comparables below half or above three times the reference: the
+ * median of its last sales on the market (at least MARKET_COMPS_MIN_SALES in MARKET_COMPS_DAYS),
+ * else the card's value. The seller confirms such a price (ADR 0028, "Rules").
+ */
+export const MARKET_FAR_BELOW = 0.5;
+export const MARKET_FAR_ABOVE = 3;
+export const MARKET_COMPS_MIN_SALES = 3;
+export const MARKET_COMPS_DAYS = 90;
+export function isFarFromComps(priceCents: number, referenceCents: number): boolean {
+  return referenceCents > 0 && (priceCents < referenceCents * MARKET_FAR_BELOW || priceCents > referenceCents * MARKET_FAR_ABOVE);
+}
 
 export const buyListingSchema = z
   .object({

@@ -25537,6 +25537,7 @@ export interface paths {
                         ownedCardId: string;
                         priceCents: number;
                         expiresInDays?: number;
+                        confirmFarPrice?: boolean;
                     };
                 };
             };
@@ -27085,6 +27086,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         priceCents: number;
+                        confirmFarPrice?: boolean;
                     };
                 };
             };

@@ -14,7 +14,7 @@ import { marketPersonalData } from './personal-data.ts';
 import type { OpenResult } from '../../../shared/contracts/shop.ts';
 import { liveProduct, makeCatalog, slots } from '../shop/test-support.ts';
 import { expireDue, marketExpiryJob } from './service.ts';
-import { codeOf, json, type ApiErr } from './test-support.ts';
+import { codeOf, errOf, json, type ApiErr } from './test-support.ts';
 
 let t: MoneyTestContext;
 beforeAll(async () => {
@@ -99,6 +99,43 @@ describe('listing', () => {
     const mine = await json<MarketListingPage>(await t.as(s.userId).get('/api/market/mine'));
     expect(mine.items.map((i) => i.id)).toContain(l.id);
     expect((await t.as(null).get('/api/market/mine')).status).toBe(401);
+  });
+
+  it('a price far from the card’s comparables asks for a confirmation: 409 price_far_from_comps and nothing moves, then lists', async () => {
+    // No sales yet: the reference is the card's value ($10.00); far = below half or above three times.
+    const s = await seller({ valueCents: 1000 });
+    for (const [price, words] of [[499, /well below .* its value is \$10\.00/], [3001, /well above .* its value is \$10\.00/]] as const) {
+      const res = await list(s.userId, s.owned, price);
+      expect(res.status).toBe(409);
+      const err = await errOf(res);
+      expect(err.code).toBe('price_far_from_comps');
+      expect(err.fields?.priceCents?.[0]).toMatch(words);
+      expect(await statusesOf(t, [s.owned])).toEqual({ [s.owned]: 'in_vault' });
+    }
+    expect((await list(s.userId, s.owned, 500)).status).toBe(201);
+    const [mine] = (await json<MarketListingPage>(await t.as(s.userId).get('/api/market/mine'))).items;
+    // A price edit far from them too; confirmed, it goes through.
+    const far = await t.as(s.userId).patch(`/api/market/${mine!.id}`, { priceCents: 5000 });
+    expect(far.status).toBe(409);
+    expect((await errOf(far)).code).toBe('price_far_from_comps');
+    const ok = await t.as(s.userId).patch(`/api/market/${mine!.id}`, { priceCents: 5000, confirmFarPrice: true });
+    expect(ok.status).toBe(200);
+    expect((await json<MarketListing>(ok)).priceCents).toBe(5000);
+  });
+
+  it('with three recent sales the reference is their median, not the value', async () => {
+    const s = await seller({ valueCents: 1000 });
+    const card = s.card.id;
+    // Three sales of this card at $40, $50, $60 (median $50): $30 is fine now, $20 is far below.
+    for (const price of [4000, 5000, 6000]) {
+      const [copy] = await giveCards(t, s.userId, card);
+      const l = await listOk(s.userId, copy!, price, { confirmFarPrice: true });
+      expect((await buy(await buyer(), l.id, { expectedPriceCents: price })).status).toBe(201);
+    }
+    const res = await list(s.userId, s.owned, 2000);
+    expect(res.status).toBe(409);
+    expect((await errOf(res)).fields?.priceCents?.[0]).toMatch(/the middle of its last 3 sales here is \$50\.00/);
+    expect((await list(s.userId, s.owned, 3000)).status).toBe(201);
   });
 
   it('refuses bad prices with 400 and moves nothing', async () => {
@@ -444,9 +481,10 @@ describe('browse', () => {
     const a = await seller({ name: `Browse ${tag} Alpha`, setName: `Set ${tag}` });
     const b = await seller({ name: `Browse ${tag} Beta`, setName: `Set ${tag}` });
     const c = await seller({ name: `Browse ${tag} Gamma`, setName: `Other ${tag}` });
-    const la = await listOk(a.userId, a.owned, 300);
-    const lb = await listOk(b.userId, b.owned, 100);
-    const lc = await listOk(c.userId, c.owned, 200);
+    // Prices far below the cards' $10 value: confirmed (the rule has its own test).
+    const la = await listOk(a.userId, a.owned, 300, { confirmFarPrice: true });
+    const lb = await listOk(b.userId, b.owned, 100, { confirmFarPrice: true });
+    const lc = await listOk(c.userId, c.owned, 200, { confirmFarPrice: true });
     const ids = async (qs: string) => (await json<MarketListingPage>(await t.as(null).get(`/api/market?q=${tag}&${qs}`))).items.map((i) => i.id);
     expect(await ids('sort=price_asc')).toEqual([lb.id, lc.id, la.id]);
     expect(await ids('sort=price_desc')).toEqual([la.id, lc.id, lb.id]);

@@ -313,7 +313,7 @@ describe('accept', () => {
     const otherCard = await seller();
     expect((await accept(otherCard.userId, o.id, { ownedCardId: otherCard.owned })).status).toBe(400);
     const [second] = await giveCards(t, s.userId, s.card.id);
-    await listOk(s.userId, second!, 5000);
+    await listOk(s.userId, second!, 5000, { confirmFarPrice: true });
     expect(await codeOf(await accept(s.userId, o.id, { ownedCardId: second! }))).toBe('listed');
     const sold = await accept(s.userId, o.id, { ownedCardId: s.owned });
     expect(sold.status).toBe(201);

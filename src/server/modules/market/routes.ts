@@ -337,9 +337,9 @@ export function marketRoutes(deps: Deps) {
     async (c) => {
       const actor = actorOf(c);
       const { id } = c.req.valid('param');
-      const { priceCents } = c.req.valid('json');
+      const { priceCents, confirmFarPrice } = c.req.valid('json');
       await expireListings({ listingId: id });
-      return c.json(await db.transaction((tx) => updatePrice(tx, actor.userId, id, priceCents)), 200);
+      return c.json(await db.transaction((tx) => updatePrice(tx, actor.userId, id, priceCents, confirmFarPrice)), 200);
     },
   );
 

@@ -11,6 +11,9 @@ import {
   type MarketPurchase,
   type MarketQuote,
   type myListingsQuerySchema,
+  isFarFromComps,
+  MARKET_COMPS_DAYS,
+  MARKET_COMPS_MIN_SALES,
   MARKET_COUNT_CAP,
 } from '../../../shared/contracts/market.ts';
 import { formatMoney } from '../../../shared/money.ts';
@@ -255,6 +258,34 @@ async function endListing(tx: Tx, l: ListingRow, state: 'delisted' | 'expired', 
   await lapseListingOffers(tx, ctx, l.id, actorId);
 }
 
+/** The price a listing is compared with: the median of the card's recent market sales, or its value. */
+export async function compsReference(db: DbOrTx, cardId: string): Promise<{ cents: number; basis: 'sales' | 'value'; sales: number }> {
+  const sales = await db
+    .select({ price: sql<number>`coalesce(${marketListings.soldPriceCents}, ${marketListings.priceCents})` })
+    .from(marketListings)
+    .where(and(eq(marketListings.cardId, cardId), eq(marketListings.state, 'sold'), sql`${marketListings.soldAt} > now() - make_interval(days => ${MARKET_COMPS_DAYS})`))
+    .orderBy(desc(marketListings.soldAt))
+    .limit(10);
+  if (sales.length >= MARKET_COMPS_MIN_SALES) {
+    const sorted = sales.map((s) => Number(s.price)).sort((a, b) => a - b);
+    const mid = sorted.length >> 1;
+    return { cents: sorted.length % 2 ? sorted[mid]! : Math.round((sorted[mid - 1]! + sorted[mid]!) / 2), basis: 'sales', sales: sorted.length };
+  }
+  const [card] = await db.select({ value: cards.valueCents }).from(cards).where(eq(cards.id, cardId));
+  return { cents: card?.value ?? 0, basis: 'value', sales: sales.length };
+}
+
+/** 409 price_far_from_comps unless the seller confirmed a price far from the card's comparables. */
+async function checkFarPrice(tx: DbOrTx, cardId: string, priceCents: number, confirmed: boolean | undefined) {
+  if (confirmed) return;
+  const ref = await compsReference(tx, cardId);
+  if (!isFarFromComps(priceCents, ref.cents)) return;
+  const basis = ref.basis === 'sales' ? `the middle of its last ${ref.sales} sales here is ${formatMoney(ref.cents)}` : `its value is ${formatMoney(ref.cents)}`;
+  const side = priceCents < ref.cents ? 'well below' : 'well above';
+  const message = `${formatMoney(priceCents)} is ${side} what this card goes for: ${basis}. Check the price, or confirm to list it anyway.`;
+  throw new AppError(409, 'price_far_from_comps', message, { priceCents: [message] });
+}
+
 export async function createListing(tx: Tx, sellerId: string, input: CreateListingInput): Promise<MarketListing> {
   checkPrice(input.priceCents);
   const s = marketSettings();
@@ -270,6 +301,7 @@ export async function createListing(tx: Tx, sellerId: string, input: CreateListi
   if (!copy || copy.ownerId !== sellerId) throw notFound('This card is not in your collection.');
   if (copy.status === 'listed') throw new AppError(409, 'listed', 'This card is already listed on the market.');
   if (copy.status !== 'in_vault') throw invalidCardState('list', [copy]);
+  await checkFarPrice(tx, copy.cardId, input.priceCents, input.confirmFarPrice);
   const id = randomUUID();
   await moveCopies(tx, 'list', { ids: [copy.id], ownerId: sellerId, actorId: sellerId, referenceType: 'market_listing', referenceId: id });
   const expiresAt = input.expiresInDays ? new Date(Date.now() + input.expiresInDays * 86_400_000) : null;
@@ -294,10 +326,11 @@ async function ownActive(tx: Tx, sellerId: string, id: string): Promise<ListingR
   return l;
 }
 
-export async function updatePrice(tx: Tx, sellerId: string, id: string, priceCents: number): Promise<MarketListing> {
+export async function updatePrice(tx: Tx, sellerId: string, id: string, priceCents: number, confirmFarPrice?: boolean): Promise<MarketListing> {
   checkPrice(priceCents);
   const l = await ownActive(tx, sellerId, id);
   if (l.priceCents !== priceCents) {
+    await checkFarPrice(tx, l.cardId, priceCents, confirmFarPrice);
     await tx
       .update(marketListings)
       .set({ priceCents, version: sql`${marketListings.version} + 1`, updatedAt: new Date() })

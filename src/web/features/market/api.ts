@@ -98,7 +98,8 @@ export function useCreateListing() {
 export function useUpdatePrice() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, priceCents }: { id: string; priceCents: number }) => api.patch('/api/market/{id}', { path: { id }, body: { priceCents } }),
+    mutationFn: ({ id, priceCents, confirmFarPrice }: { id: string; priceCents: number; confirmFarPrice?: boolean }) =>
+      api.patch('/api/market/{id}', { path: { id }, body: { priceCents, ...(confirmFarPrice ? { confirmFarPrice } : {}) } }),
     onSuccess: (l) => afterListingChange(qc, l),
   });
 }

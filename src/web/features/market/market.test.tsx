@@ -98,6 +98,37 @@ describe('Sell on the market', () => {
   });
 });
 
+describe('a price far from the card’s comparables', () => {
+  it('says why and lists only when the seller confirms that same price; another price asks again', async () => {
+    const far = 'That price is well above what this card goes for: its value is $15.00. Check the price, or confirm to list it anyway.';
+    const calls = mockServer((c) => {
+      if (c.url === '/api/market/quote') return { body: quoteFor((c.body as { priceCents: number }).priceCents) };
+      if (c.method === 'POST' && c.url === '/api/market') {
+        return (c.body as { confirmFarPrice?: boolean }).confirmFarPrice ? { status: 201, body: { ...LISTING, priceCents: 90_000 } } : apiError(409, 'price_far_from_comps', far, { priceCents: [far] });
+      }
+      return undefined;
+    });
+    const onListed = vi.fn();
+    renderWith(<SellDialog copy={{ id: LISTING.ownedCardId, name: 'Kraken' }} open onOpenChange={() => {}} onListed={onListed} />);
+    fireEvent.input(screen.getByRole('textbox', { name: /Price/ }), { target: { value: '900' } });
+    fireEvent.click(await screen.findByRole('button', { name: 'List for $900.00' }));
+    expect(await screen.findByText(far)).toBeTruthy();
+    expect(onListed).not.toHaveBeenCalled();
+    // Another price: the question goes; back to the same price, it is asked again by the server.
+    fireEvent.input(screen.getByRole('textbox', { name: /Price/ }), { target: { value: '800' } });
+    expect(await screen.findByRole('button', { name: 'List for $800.00' })).toBeTruthy();
+    expect(screen.queryByText(far)).toBeNull();
+    fireEvent.input(screen.getByRole('textbox', { name: /Price/ }), { target: { value: '900' } });
+    fireEvent.click(await screen.findByRole('button', { name: 'List anyway for $900.00' }));
+    await waitFor(() => expect(onListed).toHaveBeenCalled());
+    const posts = calls.filter((c) => c.method === 'POST' && c.url === '/api/market').map((c) => c.body);
+    expect(posts).toEqual([
+      { ownedCardId: LISTING.ownedCardId, priceCents: 90_000 },
+      { ownedCardId: LISTING.ownedCardId, priceCents: 90_000, confirmFarPrice: true },
+    ]);
+  });
+});
+
 describe('Buy now', () => {
   const balance = (cents: number) => ({ body: { balanceCents: cents, currency: 'USD' } });
   const purchase: MarketPurchase = { listing: { ...LISTING, state: 'sold' }, ownedCardId: LISTING.ownedCardId, ledgerEntryId: 'e1', balanceCents: 3_000 };

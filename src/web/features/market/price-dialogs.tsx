@@ -83,6 +83,30 @@ function QuoteView({ typed, q }: ReturnType<typeof useQuote>) {
   );
 }
 
+/**
+ * The price a seller has been told is far from the card's comparables (409 price_far_from_comps),
+ * with the server's reason: the next submit of that same price confirms it; another price asks again.
+ */
+function useFarPrice(typed: number | null) {
+  const [far, setFar] = useState<{ cents: number; message: string } | null>(null);
+  const confirming = far !== null && far.cents === typed;
+  const caught = (err: unknown, cents: number) => {
+    if (!(err instanceof ApiClientError) || err.code !== 'price_far_from_comps') return false;
+    setFar({ cents, message: err.message });
+    return true;
+  };
+  return { confirming, message: confirming ? far.message : null, caught, reset: () => setFar(null) };
+}
+
+function FarPriceNotice({ message }: { message: string | null }) {
+  if (!message) return null;
+  return (
+    <Notice tone="warning" title="Is this the price you mean?">
+      {message}
+    </Notice>
+  );
+}
+
 function ActionError({ error }: { error: unknown }) {
   if (!error) return null;
   if (error instanceof ApiClientError && error.code === 'email_not_verified') {
@@ -128,6 +152,7 @@ export function SellDialog({
   const form = useForm<SellForm>({ resolver: zodResolver(sellSchema), defaultValues: { price: '', expiresInDays: '' } });
   const { register, handleSubmit, formState, setError: setFieldError, control } = form;
   const quote = useQuote(useWatch({ control, name: 'price' }));
+  const far = useFarPrice(quote.typed);
   const submit = handleSubmit(async (v) => {
     setError(null);
     const priceCents = parseMoney(v.price);
@@ -137,11 +162,14 @@ export function SellDialog({
         ownedCardId: copy.id,
         priceCents,
         ...(v.expiresInDays ? { expiresInDays: Number(v.expiresInDays) } : {}),
+        ...(far.confirming ? { confirmFarPrice: true } : {}),
       });
       toast.success(`${copy.name} is on the market`, <>Listed at <Money cents={listing.priceCents} />. You can change the price or delist it any time.</>);
+      far.reset();
       onOpenChange(false);
       onListed?.(listing);
     } catch (err) {
+      if (far.caught(err, priceCents)) return;
       if (err instanceof ApiClientError && err.fields?.priceCents?.[0]) setFieldError('price', { type: 'server', message: err.fields.priceCents[0] });
       else setError(err);
     }
@@ -169,6 +197,7 @@ export function SellDialog({
             ))}
           </Select>
         </FormField>
+        <FarPriceNotice message={far.message} />
         <ActionError error={error} />
         <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
           <Button variant="secondary" onClick={() => onOpenChange(false)} disabled={formState.isSubmitting}>
@@ -177,7 +206,7 @@ export function SellDialog({
           <Button type="submit" loading={formState.isSubmitting} loadingText="Listing…" disabled={!quote.ready}>
             {quote.ready && quote.q.data ? (
               <>
-                List for <Money cents={quote.q.data.priceCents} />
+                {far.confirming ? 'List anyway for' : 'List for'} <Money cents={quote.q.data.priceCents} />
               </>
             ) : (
               'List it'
@@ -196,15 +225,18 @@ export function EditPriceDialog({ listing, open, onOpenChange }: { listing: Mark
   const form = useForm<EditForm>({ resolver: zodResolver(editSchema), defaultValues: { price: centsToDecimal(listing.priceCents) } });
   const { register, handleSubmit, formState, setError: setFieldError, control } = form;
   const quote = useQuote(useWatch({ control, name: 'price' }));
+  const far = useFarPrice(quote.typed);
   const submit = handleSubmit(async (v) => {
     setError(null);
     const priceCents = parseMoney(v.price);
     if (priceCents === null || !quote.ready) return;
     try {
-      const l = await update.mutateAsync({ id: listing.id, priceCents });
+      const l = await update.mutateAsync({ id: listing.id, priceCents, ...(far.confirming ? { confirmFarPrice: true } : {}) });
       toast.success('Price changed', <>{l.name} is now listed at <Money cents={l.priceCents} />.</>);
+      far.reset();
       onOpenChange(false);
     } catch (err) {
+      if (far.caught(err, priceCents)) return;
       if (err instanceof ApiClientError && err.fields?.priceCents?.[0]) setFieldError('price', { type: 'server', message: err.fields.priceCents[0] });
       else setError(err);
     }
@@ -227,6 +259,7 @@ export function EditPriceDialog({ listing, open, onOpenChange }: { listing: Mark
           <Input inputMode="decimal" autoComplete="off" {...register('price')} />
         </FormField>
         <QuoteView {...quote} />
+        <FarPriceNotice message={far.message} />
         <ActionError error={error} />
         <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
           <Button variant="secondary" onClick={() => onOpenChange(false)} disabled={formState.isSubmitting}>
@@ -235,7 +268,7 @@ export function EditPriceDialog({ listing, open, onOpenChange }: { listing: Mark
           <Button type="submit" loading={formState.isSubmitting} loadingText="Saving…" disabled={!quote.ready || quote.typed === listing.priceCents}>
             {quote.ready && quote.q.data ? (
               <>
-                Change to <Money cents={quote.q.data.priceCents} />
+                {far.confirming ? 'Change anyway to' : 'Change to'} <Money cents={quote.q.data.priceCents} />
               </>
             ) : (
               'Change price'
