@@ -219,3 +219,64 @@ test('a price edited while the buyer looks is not bought at the old one; the buy
   expect(seller.watch.errors, 'console errors (seller)').toEqual([]);
   expect(buyer.watch.errors, 'console errors (buyer)').toEqual([]);
 });
+
+test('offers in the browser: a buyer offers below the price (held), the seller counters, the buyer accepts the counter and gets the card', async ({ browser }) => {
+  test.setTimeout(240_000);
+  const seller = await newVerifiedUser(browser, 'mos');
+  const buyer = await newVerifiedUser(browser, 'mob');
+  try {
+    const card = await collectorWithCard(seller.page);
+    const created = await seller.page.request.post('/api/market', { headers: origin(seller.page), data: { ownedCardId: card.ownedCardId, priceCents: 300, confirmFarPrice: true } });
+    expect(created.status(), await created.text()).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+
+    await sandboxDeposit(buyer.page, 1000);
+    const buyerBefore = await balance(buyer.page);
+    await buyer.page.goto(`/market/${id}`);
+    await buyer.page.getByRole('button', { name: 'Make an offer' }).click();
+    const make = buyer.page.getByRole('dialog', { name: `Make an offer on ${card.name}` });
+    await expect(make).toContainText(`Free to offer now: ${formatMoney(buyerBefore)}`);
+    await make.getByRole('textbox', { name: /Your offer/ }).fill('2');
+    await expectAccessible(buyer.page, 'the offer dialog');
+    const posts = postsTo(buyer.page, new RegExp(`^/api/market/${id}/offers$`));
+    await make.getByRole('button', { name: 'Send offer' }).dblclick();
+    await expect(buyer.page.getByRole('status').filter({ hasText: 'is with the seller' })).toBeVisible();
+    posts.stop();
+    expect(posts.count(), 'offer requests').toBe(1);
+    // Held, not spent: the free balance is $2.00 lower and the hold says where it is.
+    const held = (await (await buyer.page.request.get('/api/wallet/balance')).json()) as { balanceCents: number; heldCents: number };
+    expect(held).toMatchObject({ balanceCents: buyerBefore - 200, heldCents: 200 });
+
+    // The seller answers from the tab the notification links to, with a counter of $2.50.
+    await seller.page.goto('/profile/market?tab=offers-received');
+    const received = seller.page.getByRole('list', { name: 'Offers made to you' }).getByRole('listitem').filter({ hasText: card.name });
+    await expect(received).toContainText('Offer $2.00');
+    await expectAccessible(seller.page, '/profile/market, offers received');
+    await received.getByRole('button', { name: `Counter the offer of ${card.name}` }).click();
+    const counter = seller.page.getByRole('dialog', { name: `Counter the offer on ${card.name}` });
+    await counter.getByRole('textbox', { name: /Your counter/ }).fill('2.50');
+    await counter.getByRole('button', { name: 'Send counter' }).click();
+    await expect(seller.page.getByText('Counter-offer sent').first()).toBeVisible();
+
+    // The buyer sees the counter among the offers made to them, accepts and pays the difference.
+    await buyer.page.goto('/profile/market?tab=offers-received');
+    const countered = buyer.page.getByRole('list', { name: 'Offers made to you' }).getByRole('listitem').filter({ hasText: card.name });
+    await expect(countered).toContainText('Offer $2.50');
+    await countered.getByRole('button', { name: `Accept the offer of ${card.name}` }).click();
+    const accept = buyer.page.getByRole('dialog', { name: `Buy ${card.name} at the counter price?` });
+    await accept.getByRole('button', { name: 'Pay $2.50' }).click();
+    await expect(buyer.page.getByText(`${card.name} is yours`).first()).toBeVisible();
+    expect(await buyer.page.request.get('/api/wallet/balance').then((r) => r.json())).toMatchObject({ balanceCents: buyerBefore - 250, heldCents: 0 });
+
+    // Both sides' histories agree: the buyer's offer made is now "Countered", the listing sold.
+    await buyer.page.getByRole('tab', { name: 'Offers made' }).click();
+    await expect(buyer.page).toHaveURL(/tab=offers-made/);
+    await expect(buyer.page.getByRole('list', { name: 'Offers you made' }).getByRole('listitem').filter({ hasText: card.name }).first()).toContainText('Countered');
+    await seller.page.goto('/profile/market?tab=sales');
+    await expect(seller.page.getByRole('list', { name: 'Your sales' }).getByRole('listitem').filter({ hasText: card.name })).toContainText('Sold');
+  } finally {
+    await Promise.all([seller.context.close(), buyer.context.close()]);
+  }
+  expect(seller.watch.errors, 'console errors (seller)').toEqual([]);
+  expect(buyer.watch.errors, 'console errors (buyer)').toEqual([]);
+});

@@ -17,7 +17,7 @@ import { NotFoundPage } from '@web/pages/not-found';
 import { RouteErrorPage } from '@web/pages/route-error';
 import { PAGES } from '@web/pages';
 import { parseDashboardSearch } from '@web/features/dashboard/search';
-import { parseMarketSearch } from '@web/features/market/search';
+import { parseMarketSearch, parseMyMarketSearch } from '@web/features/market/search';
 
 export interface RouterContext {
   queryClient: QueryClient;
@@ -163,7 +163,7 @@ const routeTree = rootRoute.addChildren([
       page(profileLayout, R.profilePrivacy, 'profilePrivacy'),
       page(profileLayout, R.profileReferral, 'profileReferral'),
       page(profileLayout, R.profileShipping, 'profileShipping'),
-      page(profileLayout, R.profileMarket, 'profileMarket'),
+      page(profileLayout, R.profileMarket, 'profileMarket', parseMyMarketSearch),
     ]),
   ]),
   authLayout.addChildren([

@@ -25640,6 +25640,122 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/market/cards/{id}/comps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A card's price comps (public): collectors' recent sales on the market, the lowest active listing, the shop's buyback quote and value, and the reference a listing's price is checked against. 404 for an unknown or retired card. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The comps */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cardId: string;
+                            valueCents: number;
+                            sales: {
+                                priceCents: number;
+                                soldAt: string;
+                                /** @enum {string} */
+                                via: "listing" | "card_offer";
+                            }[];
+                            lowestListing: {
+                                id: string;
+                                priceCents: number;
+                            } | null;
+                            activeListings: number;
+                            buyback: {
+                                rateBp: number;
+                                amountCents: number;
+                            };
+                            reference: {
+                                cents: number;
+                                /** @enum {string} */
+                                basis: "sales" | "value";
+                                sales: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid input */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Not allowed */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Conflict */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/market/mine": {
         parameters: {
             query?: never;

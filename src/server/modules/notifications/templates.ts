@@ -119,7 +119,7 @@ export function renderNotification<K extends NotificationKind>(
       const x = d as NotifyData['market_offer'];
       const amount = formatMoney(x.amountCents, currency);
       const T: Record<NotifyData['market_offer']['event'], { title: string; body: string; link: string }> = {
-        received: { title: `Offer on ${x.cardName}`, body: `Someone offered ${amount} for ${x.cardName}. The money is held: accept it and the sale happens at once.`, link: '/profile/market' },
+        received: { title: `Offer on ${x.cardName}`, body: `Someone offered ${amount} for ${x.cardName}. The money is held: accept it and the sale happens at once.`, link: '/profile/market?tab=offers-received' },
         accepted: {
           title: `${x.cardName}: offer accepted`,
           body:
@@ -128,11 +128,11 @@ export function renderNotification<K extends NotificationKind>(
               : `Your offer of ${amount} for ${x.cardName} was accepted: the card is in your vault.`,
           link: x.proceedsCents !== undefined ? '/profile/history' : '/collect',
         },
-        rejected: { title: `${x.cardName}: offer declined`, body: `Your offer of ${amount} for ${x.cardName} was declined. The held money is back in your balance.`, link: '/profile/market' },
-        countered: { title: `${x.cardName}: counter-offer`, body: `The seller of ${x.cardName} answered your offer with ${amount}. Accept it, or decline to get your held money back.`, link: '/profile/market' },
-        counter_declined: { title: `${x.cardName}: counter declined`, body: `The buyer declined your counter of ${amount} for ${x.cardName}.`, link: '/profile/market' },
-        expired: { title: `${x.cardName}: offer expired`, body: `Your offer of ${amount} for ${x.cardName} expired. The held money is back in your balance.`, link: '/profile/market' },
-        lapsed: { title: `${x.cardName}: offer closed`, body: `The listing of ${x.cardName} ended, so your offer of ${amount} closed. The held money is back in your balance.`, link: '/profile/market' },
+        rejected: { title: `${x.cardName}: offer declined`, body: `Your offer of ${amount} for ${x.cardName} was declined. The held money is back in your balance.`, link: '/profile/market?tab=offers-made' },
+        countered: { title: `${x.cardName}: counter-offer`, body: `The seller of ${x.cardName} answered your offer with ${amount}. Accept it, or decline to get your held money back.`, link: '/profile/market?tab=offers-received' },
+        counter_declined: { title: `${x.cardName}: counter declined`, body: `The buyer declined your counter of ${amount} for ${x.cardName}.`, link: '/profile/market?tab=offers-made' },
+        expired: { title: `${x.cardName}: offer expired`, body: `Your offer of ${amount} for ${x.cardName} expired. The held money is back in your balance.`, link: '/profile/market?tab=offers-made' },
+        lapsed: { title: `${x.cardName}: offer closed`, body: `The listing of ${x.cardName} ended, so your offer of ${amount} closed. The held money is back in your balance.`, link: '/profile/market?tab=offers-made' },
       };
       const m = T[x.event];
       return { ...m, details: [], actionLabel: 'See your offers', subject: `${siteName}: ${m.title}` };

@@ -142,3 +142,85 @@ export function useBuyListing() {
     },
   });
 }
+
+// ───────────────────────── offers (ADR 0028 part 2) ─────────────────────────
+
+export type OffersQuery = ApiQuery<'/api/market/offers/mine'>;
+export type OfferSide = 'made' | 'received';
+const OFFER_PATH = { made: '/api/market/offers/mine', received: '/api/market/offers/received' } as const;
+
+export const offersQuery = (side: OfferSide, q: OffersQuery) =>
+  queryOptions({
+    queryKey: ['market', 'offers', side, q] as const,
+    queryFn: ({ signal }) => api.get(OFFER_PATH[side], { query: q, signal }),
+    placeholderData: keepPreviousData,
+  });
+
+/** The signed-in user's vaulted copies of one card that a card offer could take (found by its name, then matched by id). */
+export const copiesOfCardQuery = (card: { cardId: string; name: string }) =>
+  queryOptions({
+    queryKey: ['collection', 'copies-of', card.cardId] as const,
+    queryFn: async ({ signal }) => {
+      const r = await api.get('/api/collection', { query: { q: card.name.slice(0, 100), status: 'in_vault', pageSize: 200 }, signal });
+      return r.items.filter((c) => c.card.id === card.cardId);
+    },
+  });
+
+/** Money held or released, a sale made: the balance, the market's lists and the vault change together. */
+function afterOfferChange(qc: QueryClient) {
+  return Promise.all([
+    qc.invalidateQueries({ queryKey: marketKeys.all }),
+    qc.invalidateQueries({ queryKey: balanceQuery.queryKey }),
+    qc.invalidateQueries({ queryKey: COLLECTION_KEY }),
+  ]);
+}
+
+export interface MakeOfferInput {
+  listingId: string;
+  amountCents: number;
+  expiresInHours?: number;
+}
+
+/** An offer on a listing; the Idempotency-Key is the offer dialog's intent (useMoneyAction). */
+export function useMakeOffer() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ input, key }: { input: MakeOfferInput; key: string }) =>
+      api.post('/api/market/{id}/offers', {
+        path: { id: input.listingId },
+        body: { amountCents: input.amountCents, ...(input.expiresInHours ? { expiresInHours: input.expiresInHours } : {}) },
+        idempotencyKey: key,
+      }),
+    onSuccess: () => afterOfferChange(qc),
+  });
+}
+
+export function useAcceptOffer() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ offerId, ownedCardId, key }: { offerId: string; ownedCardId?: string; key: string }) =>
+      api.post('/api/market/offers/{offerId}/accept', { path: { offerId }, body: ownedCardId ? { ownedCardId } : {}, idempotencyKey: key }),
+    onSettled: () => afterOfferChange(qc),
+  });
+}
+
+/** Decline an offer made to you, or withdraw your own: the hold goes back to the buyer. */
+export function useCloseOffer() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ offerId, action }: { offerId: string; action: 'reject' | 'cancel' }) =>
+      action === 'reject'
+        ? api.post('/api/market/offers/{offerId}/reject', { path: { offerId } })
+        : api.post('/api/market/offers/{offerId}/cancel', { path: { offerId } }),
+    onSettled: () => afterOfferChange(qc),
+  });
+}
+
+export function useCounterOffer() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ offerId, amountCents }: { offerId: string; amountCents: number }) =>
+      api.post('/api/market/offers/{offerId}/counter', { path: { offerId }, body: { amountCents } }),
+    onSettled: () => afterOfferChange(qc),
+  });
+}

@@ -18,6 +18,8 @@ export function prefetchListing(queryClient: QueryClient, id: string) {
 // only, never for a visitor's first page.
 const loadBuy = () => import('./buy');
 const BuyNow = lazy(() => loadBuy().then((m) => ({ default: m.BuyNow })));
+const loadOffer = () => import('./offers');
+const MakeOffer = lazy(() => loadOffer().then((m) => ({ default: m.MakeOffer })));
 
 const back = (
   <Link to="/market" className="mb-4 inline-flex items-center gap-1.5 text-sm text-zinc-300 underline-offset-4 hover:text-white hover:underline">
@@ -37,7 +39,10 @@ export function ListingView({ id, viewer }: { id: string; viewer: { id: string }
   const l = q.data;
   const signedIn = Boolean(viewer);
   useEffect(() => {
-    if (signedIn) void loadBuy();
+    if (signedIn) {
+      void loadBuy();
+      void loadOffer();
+    }
   }, [signedIn]);
 
   if (q.isPending) {
@@ -165,9 +170,16 @@ export function ListingView({ id, viewer }: { id: string; viewer: { id: string }
               ) : viewer === undefined ? (
                 <Skeleton className="h-11 w-48" />
               ) : (
-                <Suspense fallback={<Skeleton className="h-11 w-48" />}>
-                  <BuyNow listing={l} onBought={setBought} />
-                </Suspense>
+                <div className="flex flex-col gap-3 sm:flex-row sm:flex-wrap sm:items-start">
+                  <Suspense fallback={<Skeleton className="h-11 w-48" />}>
+                    <BuyNow listing={l} onBought={setBought} />
+                  </Suspense>
+                  <div>
+                    <Suspense fallback={<Skeleton className="h-11 w-40" />}>
+                      <MakeOffer listing={l} />
+                    </Suspense>
+                  </div>
+                </div>
               )}
             </div>
           </div>

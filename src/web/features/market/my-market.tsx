@@ -11,6 +11,8 @@ import { myListingsQuery } from './api';
 import { useMarketLiveUpdates } from './live';
 import { ListingArt, STATE_LABEL, StateBadge } from './parts';
 import { ListingActions } from './vault-actions';
+import { OfferList } from './my-offers';
+import type { MyMarketTab } from './search';
 
 const PAGE_SIZE = 20;
 const FILTERS: Array<{ value: '' | MarketListingState; label: string }> = [
@@ -21,21 +23,32 @@ const FILTERS: Array<{ value: '' | MarketListingState; label: string }> = [
   { value: 'expired', label: STATE_LABEL.expired },
 ];
 
-/** /profile/market: the seller's side: their listings (by state, with edit price and delist) and their sales. */
-export function MyMarket() {
+/**
+ * /profile/market: both sides of the market. The seller's listings (by state, with edit price and
+ * delist) and sales; the offers the user made and those made to them. The tab is in the URL
+ * (`?tab=offers-received`), so a notification opens the list it is about.
+ */
+export function MyMarket({ userId, tab, onTabChange }: { userId: string | null; tab: MyMarketTab; onTabChange: (tab: MyMarketTab) => void }) {
   useMarketLiveUpdates();
-  const [tab, setTab] = useState('listings');
   return (
-    <Tabs value={tab} onValueChange={setTab}>
+    <Tabs value={tab} onValueChange={(t) => onTabChange(t as MyMarketTab)}>
       <TabsList aria-label="Your market">
         <TabsTrigger value="listings">Your listings</TabsTrigger>
         <TabsTrigger value="sales">Sales history</TabsTrigger>
+        <TabsTrigger value="offers-received">Offers received</TabsTrigger>
+        <TabsTrigger value="offers-made">Offers made</TabsTrigger>
       </TabsList>
       <TabsContent value="listings">
         <ListingList />
       </TabsContent>
       <TabsContent value="sales">
         <ListingList sales />
+      </TabsContent>
+      <TabsContent value="offers-received">
+        <OfferList side="received" userId={userId} />
+      </TabsContent>
+      <TabsContent value="offers-made">
+        <OfferList side="made" userId={userId} />
       </TabsContent>
     </Tabs>
   );

@@ -80,3 +80,15 @@ export function browseQueryOf(s: MarketSearch) {
     pageSize: MARKET_PAGE_SIZE,
   };
 }
+
+/** /profile/market's tab in the URL (`?tab=offers-received`), so a notification or a link opens the right list. */
+export const MY_MARKET_TABS = ['listings', 'sales', 'offers-made', 'offers-received'] as const;
+export type MyMarketTab = (typeof MY_MARKET_TABS)[number];
+export interface MyMarketSearch {
+  tab?: Exclude<MyMarketTab, 'listings'>;
+}
+
+export function parseMyMarketSearch(search: Record<string, unknown>): MyMarketSearch {
+  const t = search.tab;
+  return typeof t === 'string' && t !== 'listings' && (MY_MARKET_TABS as readonly string[]).includes(t) ? { tab: t as Exclude<MyMarketTab, 'listings'> } : {};
+}
