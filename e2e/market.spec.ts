@@ -228,7 +228,7 @@ test('offers in the browser: a buyer offers below the price (held), the seller c
     const card = await collectorWithCard(seller.page);
     const created = await seller.page.request.post('/api/market', { headers: origin(seller.page), data: { ownedCardId: card.ownedCardId, priceCents: 300, confirmFarPrice: true } });
     expect(created.status(), await created.text()).toBe(201);
-    const { id } = (await created.json()) as { id: string };
+    const { id, cardId } = (await created.json()) as { id: string; cardId: string };
 
     await sandboxDeposit(buyer.page, 1000);
     const buyerBefore = await balance(buyer.page);
@@ -274,6 +274,16 @@ test('offers in the browser: a buyer offers below the price (held), the seller c
     await expect(buyer.page.getByRole('list', { name: 'Offers you made' }).getByRole('listitem').filter({ hasText: card.name }).first()).toContainText('Countered');
     await seller.page.goto('/profile/market?tab=sales');
     await expect(seller.page.getByRole('list', { name: 'Your sales' }).getByRole('listitem').filter({ hasText: card.name })).toContainText('Sold');
+
+    // The card's page shows the sale among its comps (item 5), with where each figure comes from.
+    await buyer.page.goto(`/cards?card=${cardId}`);
+    const cardDialog = buyer.page.getByRole('dialog', { name: card.name });
+    const comps = cardDialog.getByRole('region', { name: 'What it goes for' });
+    await expect(comps).toContainText('Last sale (collectors)$2.50');
+    await expect(comps).toContainText('The shop buys it back for');
+    await expect(comps.getByRole('list')).toContainText(/a listing\s*\$2\.50/);
+    await expect(cardDialog.getByRole('region', { name: 'Price history' })).toContainText('The dot is a sale between collectors on the market.');
+    await expectAccessible(buyer.page, 'the card dialog with its comps');
   } finally {
     await Promise.all([seller.context.close(), buyer.context.close()]);
   }

@@ -51,9 +51,10 @@ const PUBLIC_API_ROUTES = new Set([
   'GET /api/drops',
   'GET /api/drops/:id',
   'GET /api/drops/:id/proof',
-  // The marketplace's public window (issue 43): active listings and one listing.
+  // The marketplace's public window (issue 43): active listings, one listing, a card's price comps.
   'GET /api/market',
   'GET /api/market/:id',
+  'GET /api/market/cards/:id/comps',
   // Proof of the vault (issue 44): the key, the signed snapshots and their differences.
   'GET /api/vault/key',
   'GET /api/vault/snapshots',

@@ -231,3 +231,34 @@ export const marketOfferSaleSchema = z.object({
   ledgerEntryId: z.string(),
 });
 export type MarketOfferSale = z.infer<typeof marketOfferSaleSchema>;
+
+// ───────────────────────── price comps (issue 43 item 5) ─────────────────────────
+
+/** How many recent sales a card's comps list, and over how long. */
+export const CARD_COMPS_SALES = 20;
+export const CARD_COMPS_SALES_DAYS = 365;
+
+/** One sale of a copy of the card between collectors: a listing bought (now or by an accepted offer), or a card offer accepted. */
+export const marketSaleSchema = z.object({
+  priceCents: z.number().int(),
+  soldAt: z.string(),
+  via: z.enum(['listing', 'card_offer']),
+});
+export type MarketSale = z.infer<typeof marketSaleSchema>;
+
+/** GET /api/market/cards/{id}/comps: what a copy of this card goes for, and where each figure comes from. */
+export const cardCompsSchema = z.object({
+  cardId: z.string(),
+  /** The shop's market value (the catalog's, set by the shop); the value history chart plots it over time. */
+  valueCents: z.number().int(),
+  /** Collectors' sales on the market, newest first (at most CARD_COMPS_SALES in CARD_COMPS_SALES_DAYS). */
+  sales: z.array(marketSaleSchema),
+  /** The cheapest active listing, or null when none. */
+  lowestListing: z.object({ id: z.string(), priceCents: z.number().int() }).nullable(),
+  activeListings: z.number().int(),
+  /** What the shop pays for a copy now (its class's buyback rate of the value). */
+  buyback: z.object({ rateBp: z.number().int(), amountCents: z.number().int() }),
+  /** The reference a listing's price is checked against (the far-price rule), and what it is based on. */
+  reference: z.object({ cents: z.number().int(), basis: z.enum(['sales', 'value']), sales: z.number().int() }),
+});
+export type CardComps = z.infer<typeof cardCompsSchema>;

@@ -56,6 +56,8 @@ export const marketListings = pgTable(
     index('market_listings_active_expiry_idx').on(t.expiresAt).where(sql`${t.state} = 'active' and ${t.expiresAt} is not null`),
     index('market_listings_seller_idx').on(t.sellerId, t.createdAt.desc()),
     index('market_listings_buyer_idx').on(t.soldTo, t.soldAt.desc()).where(sql`${t.soldTo} is not null`),
+    // A card's recent sales (its price comps and the far-price reference).
+    index('market_listings_sold_card_idx').on(t.cardId, t.soldAt.desc()).where(sql`${t.state} = 'sold'`),
     check('market_listings_price_positive', sql`${t.priceCents} > 0`),
     check('market_listings_fee_terms', sql`${t.feeBp} between 0 and 10000 and ${t.minFeeCents} >= 0`),
     check('market_listings_sold', sql`(${t.state} = 'sold') = (${t.soldTo} is not null and ${t.soldAt} is not null and ${t.feeCents} is not null)`),

@@ -3,6 +3,7 @@ import { idSchema } from '../../../shared/contracts/catalog.ts';
 import {
   acceptOfferSchema,
   buyListingSchema,
+  cardCompsSchema,
   counterOfferSchema,
   makeCardOfferSchema,
   makeListingOfferSchema,
@@ -31,6 +32,7 @@ import { enforceRateLimit } from '../../lib/rate-limit.ts';
 import type { BusEvent } from '../realtime/bus.ts';
 import { moneyTransaction } from '../wallet/service.ts';
 import { expireOffersDue, type MarketCtx } from './offer-holds.ts';
+import { getCardComps } from './comps.ts';
 import { acceptOffer, cancelOffer, counterOffer, listOffers, makeCardOffer, makeListingOffer, rejectOffer } from './offers.ts';
 import { browse, buy, createListing, delist, expireDue, getListing, myListings, publishMarketEvents, quote, updatePrice } from './service.ts';
 
@@ -84,6 +86,23 @@ export function marketRoutes(deps: Deps) {
       responses: { 200: jsonContent(marketListingPageSchema, 'A page of listings'), ...errorResponses },
     }),
     async (c) => c.json(await browse(db, c.req.valid('query')), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/market/cards/{id}/comps',
+      tags: ['market'],
+      summary:
+        "A card's price comps (public): collectors' recent sales on the market, the lowest active listing, the shop's buyback quote and value, and the reference a listing's price is checked against. 404 for an unknown or retired card.",
+      request: { params: idParam },
+      responses: { 200: jsonContent(cardCompsSchema, 'The comps'), ...errorResponses },
+    }),
+    async (c) => {
+      // Public and the same for everyone: a short shared cache (a sale shows within half a minute).
+      c.header('Cache-Control', 'public, max-age=30, stale-while-revalidate=60');
+      return c.json(await getCardComps(db, c.req.valid('param').id), 200);
+    },
   );
 
   app.openapi(

@@ -12,8 +12,6 @@ import {
   type MarketQuote,
   type myListingsQuerySchema,
   isFarFromComps,
-  MARKET_COMPS_DAYS,
-  MARKET_COMPS_MIN_SALES,
   MARKET_COUNT_CAP,
 } from '../../../shared/contracts/market.ts';
 import { formatMoney } from '../../../shared/money.ts';
@@ -32,6 +30,7 @@ import { ownedCards } from '../inventory/tables.ts';
 import { assertCanSpend } from '../responsible-play/service.ts';
 import { setting } from '../settings/store.ts';
 import { settleTrade } from '../wallet/service.ts';
+import { compsReference } from './comps.ts';
 import { expireOffersDue, lapseListingOffers, lockBalances, openOfferBuyers, type MarketCtx } from './offer-holds.ts';
 
 /**
@@ -256,23 +255,6 @@ async function endListing(tx: Tx, l: ListingRow, state: 'delisted' | 'expired', 
     note: state === 'expired' ? 'Listing expired' : null,
   });
   await lapseListingOffers(tx, ctx, l.id, actorId);
-}
-
-/** The price a listing is compared with: the median of the card's recent market sales, or its value. */
-export async function compsReference(db: DbOrTx, cardId: string): Promise<{ cents: number; basis: 'sales' | 'value'; sales: number }> {
-  const sales = await db
-    .select({ price: sql<number>`coalesce(${marketListings.soldPriceCents}, ${marketListings.priceCents})` })
-    .from(marketListings)
-    .where(and(eq(marketListings.cardId, cardId), eq(marketListings.state, 'sold'), sql`${marketListings.soldAt} > now() - make_interval(days => ${MARKET_COMPS_DAYS})`))
-    .orderBy(desc(marketListings.soldAt))
-    .limit(10);
-  if (sales.length >= MARKET_COMPS_MIN_SALES) {
-    const sorted = sales.map((s) => Number(s.price)).sort((a, b) => a - b);
-    const mid = sorted.length >> 1;
-    return { cents: sorted.length % 2 ? sorted[mid]! : Math.round((sorted[mid - 1]! + sorted[mid]!) / 2), basis: 'sales', sales: sorted.length };
-  }
-  const [card] = await db.select({ value: cards.valueCents }).from(cards).where(eq(cards.id, cardId));
-  return { cents: card?.value ?? 0, basis: 'value', sales: sales.length };
 }
 
 /** 409 price_far_from_comps unless the seller confirmed a price far from the card's comparables. */

@@ -32,6 +32,17 @@ export const valueHistoryQuery = (id: string) =>
     staleTime: 60_000,
   });
 
+/**
+ * A card's price comps (served by the market): collectors' recent sales, the lowest listing, the
+ * shop's buyback quote and the reference a listing is checked against.
+ */
+export const cardCompsQuery = (id: string) =>
+  queryOptions({
+    queryKey: ['catalog', 'comps', id],
+    queryFn: ({ signal }) => api.get('/api/market/cards/{id}/comps', { path: { id }, signal }),
+    staleTime: 30_000,
+  });
+
 /** The live packs that can give a card, with the odds the draw uses (served by the shop). */
 export const cardPacksQuery = (id: string) =>
   queryOptions({

@@ -8,7 +8,7 @@ import { ApiClientError } from '@web/lib/api';
 import { chanceText } from '@web/lib/format';
 import { cardPacksQuery, publicCardQuery } from './api';
 import { CardSkeleton, CardView } from './card-view';
-import { LazyValueChart } from './lazy-value-chart';
+import { CardComps } from './card-comps';
 
 /** /cards?card=<id> — one card up close, with its value, availability and the packs that give it. */
 export default function CardDetailDialog({ id, onClose }: { id: string; onClose: () => void }) {
@@ -98,12 +98,7 @@ export default function CardDetailDialog({ id, onClose }: { id: string; onClose:
           </dl>
           </div>
         </div>
-        <section aria-labelledby="price-history-title" className="mt-6 min-w-0">
-          <h3 id="price-history-title" className="mb-2 text-xs font-semibold tracking-widest text-zinc-400 uppercase">
-            Price history
-          </h3>
-          <LazyValueChart cardId={data.card.id} name={data.card.name} />
-        </section>
+        <CardComps cardId={data.card.id} name={data.card.name} />
         </>
       ) : null}
     </Dialog>

@@ -1,17 +1,19 @@
 import { useId } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { CartesianGrid, ComposedChart, Line, ResponsiveContainer, Scatter, Tooltip, XAxis, YAxis } from 'recharts';
 import type { CardValueHistory } from '@shared/contracts/catalog';
+import type { MarketSale } from '@shared/contracts/market';
 import { formatCents, Skeleton, useCurrency } from '@web/components/ui';
 import { formatDate } from '@web/lib/format';
 import { valueHistoryQuery } from './api';
 
 /**
  * The price chart of the card view. Loaded with React.lazy from the card dialog only, so recharts
- * never weighs on another page's JavaScript. Sighted users get the line; everyone gets the
- * summary sentence, and screen readers a table of every point.
+ * never weighs on another page's JavaScript. The line is the shop's market value over time; the
+ * dots are collectors' sales on the market (`sales`, from the card's comps), so each figure's
+ * source is visible. Everyone gets the summary sentence, and screen readers a table of each.
  */
-export default function ValueChart({ cardId, name }: { cardId: string; name: string }) {
+export default function ValueChart({ cardId, name, sales = [] }: { cardId: string; name: string; sales?: MarketSale[] }) {
   const q = useQuery(valueHistoryQuery(cardId));
   const currency = useCurrency();
   const titleId = useId();
@@ -20,15 +22,17 @@ export default function ValueChart({ cardId, name }: { cardId: string; name: str
   const points = q.data.points;
   const money = (c: number) => formatCents(c, currency);
   const data = points.map((p) => ({ t: new Date(p.at).getTime(), v: p.valueCents }));
+  const saleDots = sales.map((s) => ({ t: new Date(s.soldAt).getTime(), v: s.priceCents }));
   return (
     <figure aria-labelledby={titleId} className="min-w-0">
       <figcaption id={titleId} className="text-sm text-zinc-300">
         {summary(q.data, money)}
+        {sales.length === 1 ? ' The dot is a sale between collectors on the market.' : sales.length ? ` The ${sales.length} dots are sales between collectors on the market.` : ''}
       </figcaption>
-      {points.length > 1 ? (
+      {points.length > 1 || saleDots.length ? (
         <div role="img" aria-label={`Price chart of ${name}: ${summary(q.data, money)}`} className="mt-2 h-44 w-full min-w-0">
           <ResponsiveContainer width="100%" height="100%">
-            <LineChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: 0 }} accessibilityLayer={false}>
+            <ComposedChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: 0 }} accessibilityLayer={false}>
               <CartesianGrid stroke="rgba(255,255,255,0.08)" vertical={false} />
               <XAxis
                 dataKey="t"
@@ -49,12 +53,13 @@ export default function ValueChart({ cardId, name }: { cardId: string; name: str
                 domain={['auto', 'auto']}
               />
               <Tooltip
-                formatter={(v) => [money(Number(v)), 'Value']}
+                formatter={(v, _n, item) => [money(Number(v)), item.payload && saleDots.includes(item.payload as (typeof saleDots)[number]) ? 'Market sale' : 'Shop value']}
                 labelFormatter={(t) => formatDate(new Date(Number(t)))}
                 contentStyle={{ background: '#18181b', border: '1px solid rgba(255,255,255,0.15)', borderRadius: 8, color: '#f4f4f5' }}
               />
-              <Line type="monotone" dataKey="v" stroke="#c084fc" strokeWidth={2} dot={{ r: 2.5, fill: '#c084fc' }} isAnimationActive={false} />
-            </LineChart>
+              <Line type="monotone" dataKey="v" name="Shop value" stroke="#c084fc" strokeWidth={2} dot={{ r: 2.5, fill: '#c084fc' }} isAnimationActive={false} />
+              {saleDots.length ? <Scatter data={saleDots} dataKey="v" name="Market sale" fill="#34d399" isAnimationActive={false} /> : null}
+            </ComposedChart>
           </ResponsiveContainer>
         </div>
       ) : null}
@@ -75,6 +80,37 @@ export default function ValueChart({ cardId, name }: { cardId: string; name: str
           ))}
         </tbody>
       </table>
+      {sales.length ? (
+        <table className="sr-only">
+          <caption>Sales of {name} between collectors on the market</caption>
+          <thead>
+            <tr>
+              <th scope="col">Date</th>
+              <th scope="col">Price</th>
+            </tr>
+          </thead>
+          <tbody>
+            {sales.map((s, i) => (
+              <tr key={`${s.soldAt}-${i}`}>
+                <td>{formatDate(s.soldAt)}</td>
+                <td>{money(s.priceCents)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      {points.length > 1 || saleDots.length ? (
+        <p aria-hidden="true" className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-zinc-400">
+          <span className="inline-flex items-center gap-1.5">
+            <span className="h-0.5 w-4 rounded bg-[#c084fc]" /> The shop’s market value
+          </span>
+          {saleDots.length ? (
+            <span className="inline-flex items-center gap-1.5">
+              <span className="size-2 rounded-full bg-[#34d399]" /> A sale between collectors
+            </span>
+          ) : null}
+        </p>
+      ) : null}
     </figure>
   );
 }

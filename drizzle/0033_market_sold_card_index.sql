@@ -1,0 +1,1 @@
+CREATE INDEX "market_listings_sold_card_idx" ON "market_listings" USING btree ("card_id","sold_at" DESC NULLS LAST) WHERE "market_listings"."state" = 'sold';
