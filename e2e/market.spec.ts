@@ -290,3 +290,48 @@ test('offers in the browser: a buyer offers below the price (held), the seller c
   expect(seller.watch.errors, 'console errors (seller)').toEqual([]);
   expect(buyer.watch.errors, 'console errors (buyer)').toEqual([]);
 });
+
+test('the back office removes a listing with a reason: the card returns to the seller, who is told why; the figures and trades are there', async ({ browser }) => {
+  test.setTimeout(180_000);
+  const seller = await newVerifiedUser(browser, 'mrs');
+  const admin = await newPageAs(browser, 'admin');
+  try {
+    const card = await collectorWithCard(seller.page);
+    const created = await seller.page.request.post('/api/market', { headers: origin(seller.page), data: { ownedCardId: card.ownedCardId, priceCents: 400, confirmFarPrice: true } });
+    expect(created.status(), await created.text()).toBe(201);
+
+    await admin.page.goto('/admin/market');
+    await expect(admin.page.getByRole('heading', { level: 1, name: 'Marketplace' })).toBeVisible();
+    await expect(admin.page.getByRole('region', { name: 'The market' })).toContainText('Fee revenue');
+    await admin.page.getByRole('searchbox', { name: 'Seller' }).fill(seller.username);
+    const row = admin.page.getByRole('table', { name: /Listings/ }).getByRole('row').filter({ hasText: card.name });
+    await expect(row).toHaveCount(1);
+    await expectAccessible(admin.page, '/admin/market, listings');
+    await row.getByRole('button', { name: new RegExp(`Remove the listing of ${card.name}`) }).click();
+    const dialog = admin.page.getByRole('dialog', { name: `Remove the listing of ${card.name}?` });
+    await dialog.getByRole('textbox', { name: /Reason/ }).fill('The photos do not match the card.');
+    await dialog.getByRole('button', { name: 'Remove the listing' }).click();
+    await expect(admin.page.getByText('Listing removed').first()).toBeVisible();
+    // It leaves the active listings; among the delisted ones it says it was removed, and why.
+    await expect(row).toHaveCount(0);
+    await admin.page.getByRole('navigation', { name: 'Filter by state' }).getByRole('button', { name: 'Delisted' }).click();
+    await expect(row).toContainText('Removed');
+    await expect(row).toContainText('The photos do not match the card.');
+    await admin.page.getByRole('tab', { name: 'Trades' }).click();
+    await expect(admin.page.getByRole('searchbox', { name: 'Buyer or seller' })).toBeVisible();
+
+    // The seller's card is back in the vault, and the notification says why.
+    expect(await activeListings(seller.page)).toEqual([]);
+    const inbox = (await (await seller.page.request.get('/api/notifications')).json()) as { items: Array<{ title: string; body: string }> };
+    expect(inbox.items.find((n) => n.title === `${card.name}: listing removed`)?.body).toMatch(/The reason: The photos do not match the card\.[^]*back in your vault/);
+  } finally {
+    await Promise.all([seller.context.close(), admin.context.close()]);
+  }
+  expect(seller.watch.errors, 'console errors (seller)').toEqual([]);
+  expect(admin.watch.errors, 'console errors (admin)').toEqual([]);
+});
+
+async function activeListings(page: Page) {
+  const res = await page.request.get('/api/market/mine?state=active&pageSize=100');
+  return ((await res.json()) as { items: unknown[] }).items;
+}

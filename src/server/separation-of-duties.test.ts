@@ -229,6 +229,9 @@ const ROUTES: Record<string, { probe: string } | { none: string }> = {
   'PUT /api/admin/wallet/adjust-limits': { probe: 'owner-only' },
   'POST /api/admin/owned/grant': { probe: 'grant' },
   'POST /api/admin/owned/:id/revoke': { probe: 'revoke' },
+  'POST /api/admin/market/listings/:id/remove': {
+    none: 'ends a listing: the copy goes back to its owner and held offers to their buyers; refused on staff’s own, referred or competing listings (market/admin.test.ts)',
+  },
   'PUT /api/admin/settings/:key': { probe: 'settings' },
   'POST /api/admin/vault/snapshots': { none: 'signs a snapshot of what the shop holds (owner only); nothing moves' },
   'PUT /api/admin/buyback/rates': { probe: 'owner-only' },

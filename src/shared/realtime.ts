@@ -9,6 +9,8 @@ export type RealtimeEventType =
   | 'maintenance.changed'
   /** A marketplace listing sold ({ listingId }, public topic): open /market pages drop its tile. */
   | 'market.listing.sold'
+  /** A listing ended without a sale for a reason its viewers did not cause ({ listingId, state }: the back office removed it). */
+  | 'market.listing.ended'
   /** The last event of a stream whose server is shutting down; reconnecting is the answer. */
   | 'server.closing'
   /** The last event of a stream whose session ended (sign-out, revoke, ban, role change…). */

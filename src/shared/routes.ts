@@ -100,6 +100,8 @@ export const ROUTES = {
   adminHistory: r('/admin/history', 'Audit log', 'admin', 'admin', { group: 'Overview', nav: 'Audit log' }),
   adminSettings: r('/admin/settings', 'Settings', 'admin', 'admin', { spec: false, group: 'Overview', nav: 'Settings' }),
   adminOwned: r('/admin/owned', 'Owned cards', 'admin', 'admin', { group: 'Catalog', nav: 'Owned cards' }),
+  /** The marketplace's back office (issue 43 item 7): listings, trades, the market's figures. */
+  adminMarket: r('/admin/market', 'Marketplace', 'admin', 'admin', { spec: false, group: 'Money', nav: 'Marketplace' }),
   adminValueReviews: r('/admin/value-reviews', 'Value reviews', 'admin', 'admin', { spec: false, group: 'Catalog', nav: 'Value reviews' }),
   adminProducts: r('/admin/products', 'Products', 'admin', 'admin', { group: 'Shop', nav: 'Products' }),
   adminPromo: r('/admin/promo', 'Promo codes', 'admin', 'admin', { group: 'Money', nav: 'Promo codes' }),

@@ -195,6 +195,7 @@ const routeTree = rootRoute.addChildren([
     page(adminLayout, R.adminHistory, 'adminHistory'),
     page(adminLayout, R.adminMaintenance, 'adminMaintenance'),
     page(adminLayout, R.adminOwned, 'adminOwned'),
+    page(adminLayout, R.adminMarket, 'adminMarket'),
     page(adminLayout, R.adminPack, 'adminPack'),
     page(adminLayout, R.adminProducts, 'adminProducts'),
     page(adminLayout, R.adminReferrals, 'adminReferrals'),

@@ -33,6 +33,7 @@ import { settingsRoutes } from './settings/routes.ts';
 import { dashboardRoutes } from './dashboard/routes.ts';
 import { returnsRoutes } from './dashboard/returns-routes.ts';
 import { pullsRoutes } from './pulls/routes.ts';
+import { marketAdminRoutes } from './market/admin-routes.ts';
 import { marketRoutes } from './market/routes.ts';
 import { vaultProofRoutes } from './vault-proof/routes.ts';
 
@@ -74,5 +75,6 @@ export const apiModules: Array<(deps: Deps) => OpenAPIHono<AppEnv>> = [
   returnsRoutes,
   (deps) => pullsRoutes(deps),
   marketRoutes,
+  marketAdminRoutes,
   vaultProofRoutes,
 ];

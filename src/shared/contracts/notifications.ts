@@ -18,6 +18,7 @@ export const NOTIFICATION_KINDS = [
   'wishlist_live',
   'market_sold',
   'market_offer',
+  'market_listing',
   'security',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
@@ -91,6 +92,12 @@ export const NOTIFICATION_KIND_INFO: Record<NotificationKind, NotificationKindIn
     label: 'Marketplace offers',
     description: 'An offer on your cards, or an answer to yours: accepted, declined, countered or expired.',
     defaults: { inApp: true, email: false },
+    emailLocked: false,
+  },
+  market_listing: {
+    label: 'Marketplace listings',
+    description: 'A listing of yours ended without a sale: it expired, or we removed it (with the reason).',
+    defaults: { inApp: true, email: true },
     emailLocked: false,
   },
   security: {

@@ -23793,7 +23793,7 @@ export interface paths {
                             items: {
                                 id: string;
                                 /** @enum {string} */
-                                kind: "deposit_credited" | "big_pull" | "buyback_paid" | "shipment_status" | "drop_won" | "drop_starting" | "referral_qualified" | "wishlist_live" | "market_sold" | "market_offer" | "security";
+                                kind: "deposit_credited" | "big_pull" | "buyback_paid" | "shipment_status" | "drop_won" | "drop_starting" | "referral_qualified" | "wishlist_live" | "market_sold" | "market_offer" | "market_listing" | "security";
                                 title: string;
                                 body: string;
                                 link: string | null;
@@ -24173,7 +24173,7 @@ export interface paths {
                         "application/json": {
                             preferences: {
                                 /** @enum {string} */
-                                kind: "deposit_credited" | "big_pull" | "buyback_paid" | "shipment_status" | "drop_won" | "drop_starting" | "referral_qualified" | "wishlist_live" | "market_sold" | "market_offer" | "security";
+                                kind: "deposit_credited" | "big_pull" | "buyback_paid" | "shipment_status" | "drop_won" | "drop_starting" | "referral_qualified" | "wishlist_live" | "market_sold" | "market_offer" | "market_listing" | "security";
                                 inApp: boolean;
                                 email: boolean;
                                 emailLocked: boolean;
@@ -24252,7 +24252,7 @@ export interface paths {
                     "application/json": {
                         preferences?: {
                             /** @enum {string} */
-                            kind: "deposit_credited" | "big_pull" | "buyback_paid" | "shipment_status" | "drop_won" | "drop_starting" | "referral_qualified" | "wishlist_live" | "market_sold" | "market_offer" | "security";
+                            kind: "deposit_credited" | "big_pull" | "buyback_paid" | "shipment_status" | "drop_won" | "drop_starting" | "referral_qualified" | "wishlist_live" | "market_sold" | "market_offer" | "market_listing" | "security";
                             inApp: boolean;
                             email: boolean;
                         }[];
@@ -24270,7 +24270,7 @@ export interface paths {
                         "application/json": {
                             preferences: {
                                 /** @enum {string} */
-                                kind: "deposit_credited" | "big_pull" | "buyback_paid" | "shipment_status" | "drop_won" | "drop_starting" | "referral_qualified" | "wishlist_live" | "market_sold" | "market_offer" | "security";
+                                kind: "deposit_credited" | "big_pull" | "buyback_paid" | "shipment_status" | "drop_won" | "drop_starting" | "referral_qualified" | "wishlist_live" | "market_sold" | "market_offer" | "market_listing" | "security";
                                 inApp: boolean;
                                 email: boolean;
                                 emailLocked: boolean;
@@ -24370,7 +24370,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            kind: "deposit_credited" | "big_pull" | "buyback_paid" | "shipment_status" | "drop_won" | "drop_starting" | "referral_qualified" | "wishlist_live" | "market_sold" | "market_offer" | "security";
+                            kind: "deposit_credited" | "big_pull" | "buyback_paid" | "shipment_status" | "drop_won" | "drop_starting" | "referral_qualified" | "wishlist_live" | "market_sold" | "market_offer" | "market_listing" | "security";
                             label: string;
                             email: string;
                             alreadyOff: boolean;
@@ -24458,7 +24458,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            kind: "deposit_credited" | "big_pull" | "buyback_paid" | "shipment_status" | "drop_won" | "drop_starting" | "referral_qualified" | "wishlist_live" | "market_sold" | "market_offer" | "security";
+                            kind: "deposit_credited" | "big_pull" | "buyback_paid" | "shipment_status" | "drop_won" | "drop_starting" | "referral_qualified" | "wishlist_live" | "market_sold" | "market_offer" | "market_listing" | "security";
                             label: string;
                             email: string;
                             alreadyOff: boolean;
@@ -27367,6 +27367,494 @@ export interface paths {
                             ownedCardId: string;
                             ledgerEntryId: string;
                             balanceCents: number;
+                        };
+                    };
+                };
+                /** @description Invalid input */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Not allowed */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Conflict */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/market/listings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every listing, newest first (filter by state, card name, seller, listing date), with its seller, buyer and open offers */
+        get: {
+            parameters: {
+                query?: {
+                    state?: "all" | "active" | "sold" | "delisted" | "expired";
+                    card?: string;
+                    seller?: string;
+                    from?: string;
+                    to?: string;
+                    page?: number;
+                    pageSize?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of listings */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                id: string;
+                                ownedCardId: string;
+                                cardId: string;
+                                name: string;
+                                setName: string;
+                                number: number;
+                                classId: string;
+                                className: string;
+                                classColour: string;
+                                imageKey: string;
+                                gradingCompany: string | null;
+                                grade: number | null;
+                                valueCents: number;
+                                sellerId: string;
+                                sellerUsername: string | null;
+                                priceCents: number;
+                                feeCents: number;
+                                sellerReceivesCents: number;
+                                /** @enum {string} */
+                                state: "active" | "sold" | "delisted" | "expired";
+                                version: number;
+                                expiresAt: string | null;
+                                soldAt: string | null;
+                                soldPriceCents: number | null;
+                                createdAt: string;
+                                updatedAt: string;
+                                sellerEmail: string | null;
+                                buyerId: string | null;
+                                buyerUsername: string | null;
+                                openOffers: number;
+                                removedBy: string | null;
+                                removedReason: string | null;
+                                closedAt: string | null;
+                            }[];
+                            total: number;
+                            page: number;
+                            pageSize: number;
+                        };
+                    };
+                };
+                /** @description Invalid input */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Not allowed */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Conflict */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/market/trades": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every sale between collectors, newest first (sold listings and accepted card offers; filter by card, buyer or seller, date) */
+        get: {
+            parameters: {
+                query?: {
+                    card?: string;
+                    user?: string;
+                    from?: string;
+                    to?: string;
+                    page?: number;
+                    pageSize?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of trades */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                id: string;
+                                /** @enum {string} */
+                                via: "listing" | "card_offer";
+                                cardId: string;
+                                name: string;
+                                priceCents: number;
+                                feeCents: number;
+                                sellerId: string | null;
+                                sellerUsername: string | null;
+                                buyerId: string | null;
+                                buyerUsername: string | null;
+                                ledgerEntryId: string | null;
+                                at: string;
+                            }[];
+                            total: number;
+                            page: number;
+                            pageSize: number;
+                        };
+                    };
+                };
+                /** @description Invalid input */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Not allowed */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Conflict */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/market/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The market now (active listings, open offers and their holds) and over a period (days `from`–`to`, the last 30 by default): sales, volume, fee revenue */
+        get: {
+            parameters: {
+                query?: {
+                    from?: string;
+                    to?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The figures */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            from: string;
+                            to: string;
+                            activeListings: number;
+                            activeListingsCents: number;
+                            openOffers: number;
+                            heldCents: number;
+                            sales: number;
+                            volumeCents: number;
+                            feesCents: number;
+                        };
+                    };
+                };
+                /** @description Invalid input */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Not allowed */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Conflict */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/market/listings/{id}/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Take a listing off the market with a reason the seller is told: the card goes back to their vault, open offers close and their money is released; audited. 409 listing_closed; 403 self_dealing (your own or a referred account's listing, or a card you are selling too). */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        reason: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Removed */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            ownedCardId: string;
+                            cardId: string;
+                            name: string;
+                            setName: string;
+                            number: number;
+                            classId: string;
+                            className: string;
+                            classColour: string;
+                            imageKey: string;
+                            gradingCompany: string | null;
+                            grade: number | null;
+                            valueCents: number;
+                            sellerId: string;
+                            sellerUsername: string | null;
+                            priceCents: number;
+                            feeCents: number;
+                            sellerReceivesCents: number;
+                            /** @enum {string} */
+                            state: "active" | "sold" | "delisted" | "expired";
+                            version: number;
+                            expiresAt: string | null;
+                            soldAt: string | null;
+                            soldPriceCents: number | null;
+                            createdAt: string;
+                            updatedAt: string;
+                            sellerEmail: string | null;
+                            buyerId: string | null;
+                            buyerUsername: string | null;
+                            openOffers: number;
+                            removedBy: string | null;
+                            removedReason: string | null;
+                            closedAt: string | null;
                         };
                     };
                 };

@@ -82,6 +82,7 @@ export const PAGES: Record<RouteId, () => PageModule> = {
   adminDailyDetail: () => import('./drops/admin-daily-detail'),
   adminHistory: () => import('./admin-users/history'),
   adminOwned: () => import('./collection/admin-owned'),
+  adminMarket: () => import('./market/admin-market'),
   adminPack: () => import('./shop/admin-pack'),
   adminProducts: () => import('./shop/admin-products'),
   adminProduct: () => import('./shop/admin-product'),

@@ -43,6 +43,9 @@ export const marketListings = pgTable(
     feeCents: integer('fee_cents'),
     ledgerEntryId: uuid('ledger_entry_id').references(() => journalEntries.id),
     closedAt: timestamp('closed_at', { withTimezone: true }),
+    /** A listing the back office removed: which staff member, and the reason the seller was told (audited too). */
+    removedBy: text('removed_by'),
+    removedReason: text('removed_reason'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -14,19 +14,24 @@ import { cancelListingsOf } from './service.ts';
 export const marketPersonalData: PersonalDataSection = {
   name: 'market',
   tables: [
-    { table: marketListings, keyedBy: ['seller_id', 'sold_to'], onDelete: 'keep', why: 'trades (accounting); active listings are ended' },
+    {
+      table: marketListings,
+      keyedBy: ['seller_id', 'sold_to', 'removed_by'],
+      onDelete: 'keep',
+      why: 'trades (accounting); active listings are ended; removed_by is the admin who took one down',
+    },
     { table: marketOffers, keyedBy: ['buyer_id', 'seller_id'], onDelete: 'keep', why: 'trades (accounting); open offers are cancelled, holds released' },
   ],
   async export(db, { id }) {
     const rows = await db
       .select()
       .from(marketListings)
-      .where(or(eq(marketListings.sellerId, id), eq(marketListings.soldTo, id)))
+      .where(or(eq(marketListings.sellerId, id), eq(marketListings.soldTo, id), eq(marketListings.removedBy, id)))
       .orderBy(asc(marketListings.createdAt), asc(marketListings.id));
     return {
       listings: rows.map((l) => ({
         id: l.id,
-        role: l.sellerId === id ? 'seller' : 'buyer',
+        role: l.sellerId === id ? 'seller' : l.soldTo === id ? 'buyer' : 'removed it (staff)',
         ownedCardId: l.ownedCardId,
         cardId: l.cardId,
         priceCents: l.priceCents,
@@ -34,6 +39,7 @@ export const marketPersonalData: PersonalDataSection = {
         feeCents: l.feeCents,
         expiresAt: l.expiresAt?.toISOString() ?? null,
         soldAt: l.soldAt?.toISOString() ?? null,
+        removedReason: l.removedReason,
         createdAt: l.createdAt.toISOString(),
       })),
       offers: (

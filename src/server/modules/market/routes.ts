@@ -48,7 +48,7 @@ export const OFFER_RATE = { limit: 20, windowSeconds: 600 } as const;
  * deadlock or a serialization tie (all of it rolled back): flows that close offers lock their
  * buyers' balances, and an offer made meanwhile is locked out of order (offer-holds.ts).
  */
-function marketRunner(deps: Deps) {
+export function marketRunner(deps: Deps) {
   return async <T>(fn: (tx: Tx) => Promise<T>): Promise<T> => {
     for (let attempt = 1; ; attempt++) {
       try {

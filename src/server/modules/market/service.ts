@@ -31,7 +31,7 @@ import { assertCanSpend } from '../responsible-play/service.ts';
 import { setting } from '../settings/store.ts';
 import { settleTrade } from '../wallet/service.ts';
 import { compsReference } from './comps.ts';
-import { expireOffersDue, lapseListingOffers, lockBalances, openOfferBuyers, type MarketCtx } from './offer-holds.ts';
+import { cardName, expireOffersDue, lapseListingOffers, lockBalances, openOfferBuyers, type MarketCtx } from './offer-holds.ts';
 
 /**
  * The marketplace (issue 43, ADR 0028): listings and buy-now. Every write runs in the caller's
@@ -40,7 +40,7 @@ import { expireOffersDue, lapseListingOffers, lockBalances, openOfferBuyers, typ
  * 'listed' in inventory's state machine, so shipping, buyback and revoking refuse it (409 listed).
  */
 
-type ListingRow = typeof marketListings.$inferSelect;
+export type ListingRow = typeof marketListings.$inferSelect;
 
 export function marketSettings() {
   return setting('market.settings');
@@ -93,7 +93,7 @@ const listingColumns = {
   sellerUsername: user.username,
 };
 
-function listingsFrom(db: DbOrTx) {
+export function listingsFrom(db: DbOrTx) {
   return db
     .select(listingColumns)
     .from(marketListings)
@@ -116,7 +116,7 @@ type ListingJoined = { l: ListingRow } & Omit<{ [K in keyof typeof listingColumn
   sellerUsername: string | null;
 };
 
-function toDto(r: ListingJoined): MarketListing {
+export function toDto(r: ListingJoined): MarketListing {
   const { l } = r;
   const feeCents = l.feeCents ?? marketFee(l.priceCents, l.feeBp, l.minFeeCents);
   return {
@@ -241,10 +241,18 @@ const closedError = (l: ListingRow) =>
  * Ends a locked, active listing (delisted or expired), puts the copy back in the seller's vault and
  * closes its open offers with their holds released (their buyers' balances locked first: openOfferBuyers).
  */
-async function endListing(tx: Tx, l: ListingRow, state: 'delisted' | 'expired', actorId: string | null, ctx: MarketCtx = {}) {
+export async function endListing(
+  tx: Tx,
+  l: ListingRow,
+  state: 'delisted' | 'expired',
+  actorId: string | null,
+  ctx: MarketCtx = {},
+  /** The back office removed it: who, and the reason the seller is told. */
+  removal?: { by: string; reason: string },
+) {
   await tx
     .update(marketListings)
-    .set({ state, closedAt: new Date(), updatedAt: new Date() })
+    .set({ state, closedAt: new Date(), updatedAt: new Date(), ...(removal ? { removedBy: removal.by, removedReason: removal.reason } : {}) })
     .where(eq(marketListings.id, l.id));
   await moveCopies(tx, 'delist', {
     ids: [l.ownedCardId],
@@ -252,9 +260,20 @@ async function endListing(tx: Tx, l: ListingRow, state: 'delisted' | 'expired', 
     actorId,
     referenceType: 'market_listing',
     referenceId: l.id,
-    note: state === 'expired' ? 'Listing expired' : null,
+    note: state === 'expired' ? 'Listing expired' : removal ? `Removed by the back office: ${removal.reason}` : null,
   });
   await lapseListingOffers(tx, ctx, l.id, actorId);
+  // The seller hears of an end they did not choose (their own delist needs no word).
+  if (ctx.deps && (state === 'expired' || removal)) {
+    await notify(
+      ctx.deps,
+      tx,
+      l.sellerId,
+      'market_listing',
+      { listingId: l.id, event: removal ? 'removed' : 'expired', cardName: await cardName(tx, l.cardId), priceCents: l.priceCents, reason: removal?.reason ?? null },
+      { dedupeKey: `market-listing:${l.id}`, ...(ctx.events ? { events: ctx.events } : {}) },
+    );
+  }
 }
 
 /** 409 price_far_from_comps unless the seller confirmed a price far from the card's comparables. */

@@ -46,6 +46,8 @@ export interface NotifyData {
     /** On an accepted offer told to the seller (a card offer), what they received. */
     proceedsCents?: number;
   };
+  /** A listing that ended without a sale: it expired, or the back office removed it (`reason`, told to the seller). */
+  market_listing: { listingId: string; event: 'expired' | 'removed'; cardName: string; priceCents: number; reason?: string | null };
   security: {
     event: 'new_sign_in' | 'two_factor_enabled' | 'two_factor_disabled' | 'password_changed' | 'password_reset';
     ip?: string | null;

@@ -115,6 +115,21 @@ export function renderNotification<K extends NotificationKind>(
         subject: `Sold on ${siteName}: ${x.cardName} for ${price}`,
       };
     }
+    case 'market_listing': {
+      const x = d as NotifyData['market_listing'];
+      const price = formatMoney(x.priceCents, currency);
+      const removed = x.event === 'removed';
+      return {
+        title: removed ? `${x.cardName}: listing removed` : `${x.cardName}: listing expired`,
+        body: removed
+          ? `We removed your listing of ${x.cardName} at ${price} from the market${x.reason ? `. The reason: ${x.reason.replace(/[.!?\s]+$/, '')}` : ''}. The card is back in your vault, and any offers on it were closed with their money released.`
+          : `Your listing of ${x.cardName} at ${price} ended unsold. The card is back in your vault; you can list it again.`,
+        link: '/profile/market',
+        details: removed ? ['If you think this is a mistake, reply to this email or contact support.'] : [],
+        actionLabel: 'See your listings',
+        subject: removed ? `${siteName}: your listing of ${x.cardName} was removed` : `${siteName}: your listing of ${x.cardName} expired`,
+      };
+    }
     case 'market_offer': {
       const x = d as NotifyData['market_offer'];
       const amount = formatMoney(x.amountCents, currency);

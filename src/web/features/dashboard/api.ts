@@ -24,3 +24,13 @@ export const dashboardQuery = (q: DashboardQuery) =>
     // A 4xx (bad dates, signed out) will not fix itself by asking again.
     retry: (n, err) => n < 2 && !(err instanceof ApiClientError && err.status >= 400 && err.status < 500),
   });
+
+/** The marketplace's sales over the dashboard's period (GET /api/admin/market/summary, the same instants). */
+export const marketFiguresQuery = (range: { from: string; to: string }) =>
+  queryOptions({
+    queryKey: ['admin', 'dashboard', 'market', range.from, range.to] as const,
+    queryFn: ({ signal }) => api.get('/api/admin/market/summary', { query: { from: range.from, to: range.to }, signal }),
+    placeholderData: keepPreviousData,
+    staleTime: 30_000,
+    refetchInterval: DASHBOARD_REFRESH_MS,
+  });

@@ -5,6 +5,8 @@ import { RefreshCw } from 'lucide-react';
 import { Button, Notice, Skeleton, SkeletonText, useCurrency } from '@web/components/ui';
 import { ApiClientError } from '@web/lib/api';
 import { dashboardQuery } from './api';
+import { loadErrorText } from './load-error';
+import { MarketFigures } from './market-figures';
 import { AttentionLists } from './attention';
 import { FigureCards, FigureCardsSkeleton } from './figure-cards';
 import { ProductMargins, ProductReturns } from './product-returns';
@@ -32,19 +34,6 @@ function Section({ id, title, description, children }: { id: string; title: stri
   );
 }
 
-/** What to do about a failed load, by what failed. */
-export function loadErrorText(err: unknown): string {
-  if (err instanceof ApiClientError) {
-    if (err.status === 0) return 'The server could not be reached. Check your connection; the page tries again every minute.';
-    if (err.status === 401) return 'Your session has ended. Sign in again to see the dashboard.';
-    if (err.status === 403) return 'This needs an admin account with two-factor confirmed in this session. Sign in again with your code.';
-    if (err.status === 429) return 'Too many requests just now. Wait a minute and try again.';
-    if (err.status >= 500) return 'The server failed to put the figures together. Try again; if it keeps failing, check the server logs.';
-    return err.message;
-  }
-  return 'Something went wrong while loading the figures. Try again.';
-}
-
 /** The period the figures cover, as the server resolved it (`to` exclusive). */
 function periodText(range: { from: string; to: string; preset: string }): string {
   const from = new Date(range.from);
@@ -53,6 +42,8 @@ function periodText(range: { from: string; to: string; preset: string }): string
   const b = dayFmt.format(new Date(lastMs));
   return a === b ? `${a} (UTC)` : `${a} – ${b} (UTC)`;
 }
+
+export { loadErrorText };
 
 export function AdminDashboard() {
   // Not strict: the route's id carries the trailing slash of its router path (router.tsx), and
@@ -141,6 +132,14 @@ export function AdminDashboard() {
 
           <Section id="dash-margins" title="Margin by product" description="What each product’s packs sold for, against the cards they handed out.">
             <ProductMargins products={data.products} />
+          </Section>
+
+          <Section
+            id="dash-market"
+            title="Marketplace"
+            description="Sales between collectors over the same period: not the shop’s revenue, except the fee the house keeps."
+          >
+            <MarketFigures range={data.range} />
           </Section>
 
           <Section id="dash-attention" title="Needs attention">
