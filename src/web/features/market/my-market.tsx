@@ -32,7 +32,8 @@ export function MyMarket({ userId, tab, onTabChange }: { userId: string | null; 
   useMarketLiveUpdates();
   return (
     <Tabs value={tab} onValueChange={(t) => onTabChange(t as MyMarketTab)}>
-      <TabsList aria-label="Your market">
+      {/* Four tabs wrap on a phone rather than hide the last one off the edge. */}
+      <TabsList aria-label="Your market" className="flex-wrap">
         <TabsTrigger value="listings">Your listings</TabsTrigger>
         <TabsTrigger value="sales">Sales history</TabsTrigger>
         <TabsTrigger value="offers-received">Offers received</TabsTrigger>
