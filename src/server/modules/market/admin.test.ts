@@ -1,17 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MarketListing, MarketOffer } from '../../../shared/contracts/market.ts';
+import type { MarketOffer } from '../../../shared/contracts/market.ts';
 import type { AdminMarketListing, AdminMarketSummary, AdminMarketTrade } from '../../../shared/contracts/market-admin.ts';
 import type { Paged } from '../../../shared/contracts/paging.ts';
 import { auditLog } from '../../db/schema/audit.ts';
 import { notifications } from '../../db/schema/notifications.ts';
 import { referrals } from '../../db/schema/referrals.ts';
 import { giveCards, makeCard, makeClass, statusesOf } from '../buyback/test-support.ts';
-import { fund } from '../shipping/test-support.ts';
 import { getBalance } from '../wallet/service.ts';
 import { idem, ledgerInvariants, moneyTestContext, type MoneyTestContext } from '../wallet/test-support.ts';
-import { errOf, json } from './test-support.ts';
+import { buyerWith, errOf, json, listOk as listCopy } from './test-support.ts';
 
 /** Issue 43 item 7: /admin/market's API — listings and trades with filters, figures, removal with a reason. */
 
@@ -32,17 +31,8 @@ async function sellerWith(n: number, valueCents = 1000) {
   return { userId, card, copies };
 }
 
-async function listOk(userId: string, ownedCardId: string, priceCents: number) {
-  const res = await t.as(userId).post('/api/market', { ownedCardId, priceCents, confirmFarPrice: true });
-  if (res.status !== 201) throw new Error(`list: ${res.status} ${await res.text()}`);
-  return json<MarketListing>(res);
-}
-
-async function buyer() {
-  const id = await t.makeUser();
-  await fund(t, id, 100_000);
-  return id;
-}
+const listOk = (userId: string, ownedCardId: string, priceCents: number) => listCopy(t, userId, ownedCardId, priceCents, { confirmFarPrice: true });
+const buyer = () => buyerWith(t, 100_000);
 
 const remove = (who: string | null, id: string, body: unknown = { reason: 'counterfeit suspected' }) => t.as(who).post(`/api/admin/market/listings/${id}/remove`, body);
 

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CardComps, MarketListing, MarketOffer } from '../../../shared/contracts/market.ts';
+import type { CardComps, MarketOffer } from '../../../shared/contracts/market.ts';
 import { giveCards, makeCard, makeClass } from '../buyback/test-support.ts';
-import { fund } from '../shipping/test-support.ts';
 import { moneyTestContext, type MoneyTestContext } from '../wallet/test-support.ts';
-import { json } from './test-support.ts';
+import { buyerWith, json, listOk as listCopy } from './test-support.ts';
 
 /** Issue 43 item 5: a card's price comps — recent sales, lowest listing, buyback quote, reference. */
 
@@ -22,17 +21,8 @@ const comps = async (cardId: string) => {
   return json<CardComps>(res);
 };
 
-async function listOk(userId: string, ownedCardId: string, priceCents: number) {
-  const res = await t.as(userId).post('/api/market', { ownedCardId, priceCents, confirmFarPrice: true });
-  if (res.status !== 201) throw new Error(`list: ${res.status} ${await res.text()}`);
-  return json<MarketListing>(res);
-}
-
-async function buyer() {
-  const id = await t.makeUser();
-  await fund(t, id, 100_000);
-  return id;
-}
+const listOk = (userId: string, ownedCardId: string, priceCents: number) => listCopy(t, userId, ownedCardId, priceCents, { confirmFarPrice: true });
+const buyer = () => buyerWith(t, 100_000);
 
 describe('GET /api/market/cards/{id}/comps', () => {
   it('a card nobody has traded: no sales or listings, the buyback quote of its class, the value as the reference', async () => {

@@ -14,7 +14,7 @@ import { marketPersonalData } from './personal-data.ts';
 import type { OpenResult } from '../../../shared/contracts/shop.ts';
 import { liveProduct, makeCatalog, slots } from '../shop/test-support.ts';
 import { expireDue, marketExpiryJob } from './service.ts';
-import { codeOf, errOf, json, type ApiErr } from './test-support.ts';
+import { buyerWith, codeOf, errOf, json, listOk as listCopy, type ApiErr } from './test-support.ts';
 
 let t: MoneyTestContext;
 beforeAll(async () => {
@@ -37,20 +37,12 @@ async function list(userId: string, ownedCardId: string, priceCents: number, ext
   return t.as(userId).post('/api/market', { ownedCardId, priceCents, ...extra });
 }
 
-async function listOk(userId: string, ownedCardId: string, priceCents: number, extra: Record<string, unknown> = {}) {
-  const res = await list(userId, ownedCardId, priceCents, extra);
-  if (res.status !== 201) throw new Error(`list: ${res.status} ${await res.text()}`);
-  return json<MarketListing>(res);
-}
+const listOk = (userId: string, ownedCardId: string, priceCents: number, extra: Record<string, unknown> = {}) => listCopy(t, userId, ownedCardId, priceCents, extra);
 
 const buy = (userId: string, listingId: string, body: Record<string, unknown>, key = randomUUID()) =>
   t.as(userId).post(`/api/market/${listingId}/buy`, body, { 'Idempotency-Key': key });
 
-async function buyer(cents = 100_000) {
-  const id = await t.makeUser();
-  if (cents > 0) await fund(t, id, cents);
-  return id;
-}
+const buyer = (cents = 100_000) => buyerWith(t, cents);
 
 async function feesAccount(): Promise<number> {
   const rows = await t.deps.dbh.query<{ s: string | null }>(

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MarketListing, MarketOffer, MarketOfferPage, MarketOfferSale } from '../../../shared/contracts/market.ts';
+import type { MarketOffer, MarketOfferPage, MarketOfferSale } from '../../../shared/contracts/market.ts';
 import { ownedCards } from '../../db/schema/inventory.ts';
 import { marketListings, marketOffers } from '../../db/schema/market.ts';
 import { selfExclusions } from '../../db/schema/responsible-play.ts';
@@ -13,7 +13,7 @@ import { ledgerInvariants, moneyTestContext, type MoneyTestContext } from '../wa
 import { marketPersonalData } from './personal-data.ts';
 import { OFFER_RATE } from './routes.ts';
 import { expireDue, marketExpiryJob } from './service.ts';
-import { codeOf, json, type ApiErr } from './test-support.ts';
+import { buyerWith, codeOf, json, listOk as listCopy, type ApiErr } from './test-support.ts';
 
 /** Offers and holds (issue 43 item 3, ADR 0028 part 2), over HTTP. */
 
@@ -34,17 +34,8 @@ async function seller(valueCents = 1000) {
   return { userId, card, owned: owned! };
 }
 
-async function listOk(userId: string, ownedCardId: string, priceCents: number, extra: Record<string, unknown> = {}) {
-  const res = await t.as(userId).post('/api/market', { ownedCardId, priceCents, ...extra });
-  if (res.status !== 201) throw new Error(`list: ${res.status} ${await res.text()}`);
-  return json<MarketListing>(res);
-}
-
-async function buyer(cents = 10_000) {
-  const id = await t.makeUser();
-  if (cents > 0) await fund(t, id, cents);
-  return id;
-}
+const listOk = (userId: string, ownedCardId: string, priceCents: number, extra: Record<string, unknown> = {}) => listCopy(t, userId, ownedCardId, priceCents, extra);
+const buyer = (cents = 10_000) => buyerWith(t, cents);
 
 const offer = (userId: string, listingId: string, body: Record<string, unknown>, headers: Record<string, string> = idem()) =>
   t.as(userId).post(`/api/market/${listingId}/offers`, body, headers);

@@ -4,41 +4,15 @@ import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { MarketListing, MarketOffer, MarketQuote } from '@shared/contracts/market';
 import { apiError, mockServer } from '@web/test/mock-server';
+import { listingFixture } from './test-fixtures';
 import { MakeOffer } from './offers';
 import { OfferList } from './my-offers';
 import { parseMyMarketSearch } from './search';
 
-vi.mock('@tanstack/react-router', () => ({
-  Link: ({ children, to }: { children: ReactNode; to: string }) => <a href={to}>{children}</a>,
-}));
+// Links need a router; an anchor with the target is enough here.
+vi.mock('@tanstack/react-router', async () => (await import('./test-fixtures')).routerMock());
 
-const LISTING: MarketListing = {
-  id: '11111111-1111-4111-8111-111111111111',
-  ownedCardId: '22222222-2222-4222-8222-222222222222',
-  cardId: 'c1',
-  name: 'Kraken',
-  setName: 'Deep',
-  number: 7,
-  classId: 'k1',
-  className: 'Rare',
-  classColour: '#7c3aed',
-  imageKey: '',
-  gradingCompany: null,
-  grade: null,
-  valueCents: 1_500,
-  sellerId: 'seller',
-  sellerUsername: 'tidecaller',
-  priceCents: 2_000,
-  feeCents: 100,
-  sellerReceivesCents: 1_900,
-  state: 'active',
-  version: 1,
-  soldPriceCents: null,
-  expiresAt: null,
-  soldAt: null,
-  createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: '2026-01-01T00:00:00.000Z',
-};
+const LISTING: MarketListing = listingFixture();
 
 const offer = (over: Partial<MarketOffer> = {}): MarketOffer => ({
   id: '33333333-3333-4333-8333-333333333333',

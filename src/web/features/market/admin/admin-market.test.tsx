@@ -4,39 +4,15 @@ import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AdminMarketListing } from '@shared/contracts/market-admin';
 import { apiError, mockServer } from '@web/test/mock-server';
+import { listingFixture } from '../test-fixtures';
 import { AdminMarket } from './admin-market';
 
-vi.mock('@tanstack/react-router', () => ({
-  Link: ({ children, to }: { children: ReactNode; to: string }) => <a href={to}>{children}</a>,
-}));
+// Links need a router; an anchor with the target is enough here.
+vi.mock('@tanstack/react-router', async () => (await import('../test-fixtures')).routerMock());
 
 const listing = (over: Partial<AdminMarketListing> = {}): AdminMarketListing => ({
-  id: '11111111-1111-4111-8111-111111111111',
-  ownedCardId: '22222222-2222-4222-8222-222222222222',
-  cardId: 'c1',
-  name: 'Kraken',
-  setName: 'Deep',
-  number: 7,
-  classId: 'k1',
-  className: 'Rare',
-  classColour: '#7c3aed',
-  imageKey: '',
-  gradingCompany: null,
-  grade: null,
-  valueCents: 1_500,
-  sellerId: 'seller',
-  sellerUsername: 'tidecaller',
+  ...listingFixture(),
   sellerEmail: 'tide@example.test',
-  priceCents: 2_000,
-  feeCents: 100,
-  sellerReceivesCents: 1_900,
-  state: 'active',
-  version: 1,
-  soldPriceCents: null,
-  expiresAt: null,
-  soldAt: null,
-  createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: '2026-01-01T00:00:00.000Z',
   buyerId: null,
   buyerUsername: null,
   openOffers: 2,
