@@ -281,6 +281,7 @@ test('offers in the browser: a buyer offers below the price (held), the seller c
     const comps = cardDialog.getByRole('region', { name: 'What it goes for' });
     await expect(comps).toContainText('Last sale (collectors)$2.50');
     await expect(comps).toContainText('The shop buys it back for');
+    await expect(comps.getByRole('button', { name: 'Make an offer on this card' })).toBeVisible();
     await expect(comps.getByRole('list')).toContainText(/a listing\s*\$2\.50/);
     await expect(cardDialog.getByRole('region', { name: 'Price history' })).toContainText('The dot is a sale between collectors on the market.');
     await expectAccessible(buyer.page, 'the card dialog with its comps');

@@ -25,3 +25,18 @@ export function CardAction({ card, className }: { card: CardActionTarget; classN
   if (!render) return null;
   return <div className={className}>{render(card)}</div>;
 }
+
+const OfferCtx = createContext<RenderCardAction | null>(null);
+
+/**
+ * The card dialog's marketplace action (an offer on the card, from the market feature), given by
+ * the page the same way as CardActionProvider.
+ */
+export const CardOfferProvider = OfferCtx.Provider;
+
+/** Draws the page's offer action for this card, or nothing when the page gave none. */
+export function CardOffer({ card, className }: { card: CardActionTarget; className?: string }) {
+  const render = useContext(OfferCtx);
+  if (!render) return null;
+  return <div className={className}>{render(card)}</div>;
+}

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
+import { CardOffer } from '@web/components/card-action';
 import { Money, Skeleton } from '@web/components/ui';
 import { formatDate } from '@web/lib/format';
 import { cardCompsQuery } from './api';
@@ -89,6 +90,7 @@ export function CardComps({ cardId, name }: { cardId: string; name: string }) {
             </ul>
           </div>
         ) : null}
+        <CardOffer card={{ id: cardId, name }} className="mt-3" />
         {c ? (
           <p className="mt-2 text-xs text-zinc-400">
             {c.reference.basis === 'sales'

@@ -175,22 +175,21 @@ function afterOfferChange(qc: QueryClient) {
   ]);
 }
 
-export interface MakeOfferInput {
-  listingId: string;
-  amountCents: number;
-  expiresInHours?: number;
-}
+/** What an offer is on: one listing, or a card (any holder of a vaulted, unlisted copy may accept). */
+export type OfferTarget = { listingId: string; cardId?: never } | { cardId: string; listingId?: never };
 
-/** An offer on a listing; the Idempotency-Key is the offer dialog's intent (useMoneyAction). */
+export type MakeOfferInput = OfferTarget & { amountCents: number; expiresInHours?: number };
+
+/** An offer on a listing or a card; the Idempotency-Key is the offer dialog's intent (useMoneyAction). */
 export function useMakeOffer() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: ({ input, key }: { input: MakeOfferInput; key: string }) =>
-      api.post('/api/market/{id}/offers', {
-        path: { id: input.listingId },
-        body: { amountCents: input.amountCents, ...(input.expiresInHours ? { expiresInHours: input.expiresInHours } : {}) },
-        idempotencyKey: key,
-      }),
+    mutationFn: ({ input, key }: { input: MakeOfferInput; key: string }) => {
+      const terms = { amountCents: input.amountCents, ...(input.expiresInHours ? { expiresInHours: input.expiresInHours } : {}) };
+      return input.listingId !== undefined
+        ? api.post('/api/market/{id}/offers', { path: { id: input.listingId }, body: terms, idempotencyKey: key })
+        : api.post('/api/market/offers', { body: { cardId: input.cardId, ...terms }, idempotencyKey: key });
+    },
     onSuccess: () => afterOfferChange(qc),
   });
 }

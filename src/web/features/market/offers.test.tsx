@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { MarketListing, MarketOffer, MarketQuote } from '@shared/contracts/market';
 import { apiError, mockServer } from '@web/test/mock-server';
 import { listingFixture } from './test-fixtures';
-import { MakeOffer } from './offers';
+import { MakeCardOffer, MakeOffer } from './offers';
 import { OfferList } from './my-offers';
 import { parseMyMarketSearch } from './search';
 
@@ -108,6 +108,28 @@ describe('Make an offer', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Send offer' }), { detail: 1 });
     expect(await within(dialog).findByText('Not enough free credit')).toBeTruthy();
     expect(within(dialog).getByRole('link', { name: 'Add funds in billing' }).getAttribute('href')).toBe('/profile/billing');
+  });
+});
+
+describe('Make an offer on a card', () => {
+  it('posts the card, not a listing; no price caps it; the words say any holder may accept', async () => {
+    const calls = mockServer((c) => {
+      if (c.url === '/api/wallet/balance') return { body: { balanceCents: 50_000, heldCents: 0, currency: 'USD' } };
+      if (c.method === 'POST' && c.url === '/api/market/offers') return { status: 201, body: offer({ listingId: null, amountCents: 30_000 }) };
+      return undefined;
+    });
+    renderWith(<MakeCardOffer card={{ id: '44444444-4444-4444-8444-444444444444', name: 'Kraken' }} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Make an offer on this card' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog.textContent).toMatch(/Every collector holding this card/);
+    fireEvent.input(within(dialog).getByRole('textbox', { name: /Your offer/ }), { target: { value: '300' } });
+    fireEvent.change(within(dialog).getByRole('combobox', { name: /Offer open for/ }), { target: { value: '168' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Send offer' }), { detail: 1 });
+    expect(await screen.findByRole('status')).toBeTruthy();
+    expect(screen.getByRole('status').textContent).toMatch(/open to every holder of this card/);
+    const post = calls.find((c) => c.method === 'POST')!;
+    expect(post.url).toBe('/api/market/offers');
+    expect(post.body).toEqual({ cardId: '44444444-4444-4444-8444-444444444444', amountCents: 30_000, expiresInHours: 168 });
   });
 });
 

@@ -12,7 +12,7 @@ import { useMoneyAction } from '@web/hooks/use-money-action';
 import { ApiClientError } from '@web/lib/api';
 import { errorText } from '@web/lib/api-errors';
 import { balanceQuery } from '@web/lib/balance-query';
-import { useMakeOffer, type MakeOfferInput } from './api';
+import { useMakeOffer, type MakeOfferInput, type OfferTarget } from './api';
 
 const link = 'font-semibold text-white underline underline-offset-4 hover:text-fuchsia-200';
 
@@ -111,6 +111,19 @@ type OfferForm = z.infer<typeof offerSchema>;
  * Idempotency-Key is the dialog's intent (useMoneyAction): a double click or a retry holds once.
  */
 export function MakeOffer({ listing }: { listing: MarketListing }) {
+  return <OfferButton target={{ listingId: listing.id }} name={listing.name} priceCents={listing.priceCents} />;
+}
+
+/**
+ * "Make an offer" on a card (the card dialog on /cards): any collector holding a copy in their
+ * vault, unlisted, may accept it; the amount is held the same way.
+ */
+export function MakeCardOffer({ card }: { card: { id: string; name: string } }) {
+  return <OfferButton target={{ cardId: card.id }} name={card.name} priceCents={null} />;
+}
+
+function OfferButton({ target, name, priceCents }: { target: OfferTarget; name: string; priceCents: number | null }) {
+  const onCard = target.cardId !== undefined;
   const [open, setOpen] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [made, setMade] = useState<MarketOffer | null>(null);
@@ -129,16 +142,21 @@ export function MakeOffer({ listing }: { listing: MarketListing }) {
     setError(null);
     const amountCents = parseMoney(v.amount);
     if (amountCents === null) return;
-    if (amountCents > listing.priceCents) {
+    if (priceCents !== null && amountCents > priceCents) {
       setFieldError('amount', { type: 'max', message: 'An offer is at most the price: at the price, buy it now instead.' });
       return;
     }
     try {
-      const offer = await action.run({ listingId: listing.id, amountCents, expiresInHours: Number(v.expiresInHours) });
+      const offer = await action.run({ ...target, amountCents, expiresInHours: Number(v.expiresInHours) } as MakeOfferInput);
       if (!offer) return;
       setMade(offer);
       setOpen(false);
-      toast.success('Offer sent', <>You offered <Money cents={offer.amountCents} /> for {listing.name}; that amount is held until the seller answers.</>);
+      toast.success(
+        'Offer sent',
+        <>
+          You offered <Money cents={offer.amountCents} /> for {name}; that amount is held until {onCard ? 'a collector accepts it' : 'the seller answers'}.
+        </>,
+      );
     } catch (err) {
       if (err instanceof ApiClientError && err.fields?.amountCents?.[0]) setFieldError('amount', { type: 'server', message: err.fields.amountCents[0] });
       else setError(err);
@@ -149,18 +167,18 @@ export function MakeOffer({ listing }: { listing: MarketListing }) {
     <>
       <Button
         variant="secondary"
-        size="lg"
-        className="w-full sm:w-auto"
+        size={onCard ? 'sm' : 'lg'}
+        className={onCard ? undefined : 'w-full sm:w-auto'}
         onClick={() => {
           setError(null);
           setOpen(true);
         }}
       >
-        <HandCoins aria-hidden="true" className="size-4" /> Make an offer
+        <HandCoins aria-hidden="true" className="size-4" /> {onCard ? 'Make an offer on this card' : 'Make an offer'}
       </Button>
       {made ? (
         <p className="mt-3 text-sm text-zinc-300" role="status">
-          Your offer of <Money cents={made.amountCents} className="font-semibold text-white" /> is with the seller. Follow it on{' '}
+          Your offer of <Money cents={made.amountCents} className="font-semibold text-white" /> is {onCard ? 'open to every holder of this card' : 'with the seller'}. Follow it on{' '}
           <Link to="/profile/market" search={{ tab: 'offers-made' }} className={link}>
             your market page
           </Link>
@@ -172,12 +190,16 @@ export function MakeOffer({ listing }: { listing: MarketListing }) {
         onOpenChange={(o) => {
           if (!busy) setOpen(o);
         }}
-        title={`Make an offer on ${listing.name}`}
+        title={`Make an offer on ${name}`}
         description={
-          <>
-            Listed at <Money cents={listing.priceCents} />. Your offer is held from your balance now and comes back if the seller declines, it expires or the card
-            sells to someone else. If the seller accepts, the card is yours at once.
-          </>
+          priceCents !== null ? (
+            <>
+              Listed at <Money cents={priceCents} />. Your offer is held from your balance now and comes back if the seller declines, it expires or the card
+              sells to someone else. If the seller accepts, the card is yours at once.
+            </>
+          ) : (
+            'Every collector holding this card in their vault (and not selling it) can accept your offer. It is held from your balance now and comes back if it expires or you withdraw it. The first holder to accept sells you their copy at once.'
+          )
         }
       >
         <form onSubmit={submit} noValidate className="space-y-4">
