@@ -3,13 +3,12 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { Store } from 'lucide-react';
 import type { MarketListing, MarketListingState } from '@shared/contracts/market';
-import { Button, EmptyState, Money, Notice, Pagination, Skeleton, Tabs, TabsContent, TabsList, TabsTrigger } from '@web/components/ui';
+import { EmptyState, Money, Pagination, Tabs, TabsContent, TabsList, TabsTrigger } from '@web/components/ui';
 import { StatusChips } from '@web/components/ui/list-controls';
-import { errorText } from '@web/lib/api-errors';
 import { formatDateTime, plural } from '@web/lib/format';
 import { myListingsQuery } from './api';
 import { useMarketLiveUpdates } from './live';
-import { ListingArt, STATE_LABEL, StateBadge } from './parts';
+import { ListingArt, RowsPending, STATE_LABEL, StateBadge } from './parts';
 import { ListingActions } from './vault-actions';
 import { OfferList } from './my-offers';
 import type { MyMarketTab } from './search';
@@ -75,30 +74,8 @@ function ListingList({ sales = false }: { sales?: boolean }) {
           }}
         />
       )}
-      {q.isError && !data ? (
-        <Notice
-          tone="danger"
-          title="We could not load your listings"
-          action={
-            <Button variant="secondary" size="sm" onClick={() => void q.refetch()}>
-              Try again
-            </Button>
-          }
-        >
-          {errorText(q.error)}
-        </Notice>
-      ) : !data ? (
-        <ul role="status" aria-label="Loading your listings" className="space-y-3">
-          {Array.from({ length: 3 }, (_, i) => (
-            <li key={i} className="flex gap-4 rounded-2xl border border-white/10 p-3">
-              <Skeleton className="aspect-[5/7] w-14 rounded-lg" />
-              <div className="flex-1 space-y-2">
-                <Skeleton className="h-4 w-1/2" />
-                <Skeleton className="h-3 w-1/3" />
-              </div>
-            </li>
-          ))}
-        </ul>
+      {!data ? (
+        <RowsPending q={q} what="listings" />
       ) : data.items.length === 0 ? (
         <EmptyState
           icon={<Store />}

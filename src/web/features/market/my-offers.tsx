@@ -11,11 +11,10 @@ import { Badge, Button, Dialog, EmptyState, FormField, Input, Money, Notice, Pag
 import { StatusChips } from '@web/components/ui/list-controls';
 import { useMoneyAction } from '@web/hooks/use-money-action';
 import { ApiClientError } from '@web/lib/api';
-import { errorText } from '@web/lib/api-errors';
 import { formatDateTime, plural } from '@web/lib/format';
 import { copiesOfCardQuery, marketQuoteQuery, offersQuery, useAcceptOffer, useCloseOffer, useCounterOffer, type OfferSide } from './api';
 import { amountText, OfferError } from './offers';
-import { ListingArt } from './parts';
+import { ListingArt, RowsPending } from './parts';
 
 const PAGE_SIZE = 20;
 
@@ -64,30 +63,8 @@ export function OfferList({ side, userId }: { side: OfferSide; userId: string | 
           setPage(1);
         }}
       />
-      {q.isError && !data ? (
-        <Notice
-          tone="danger"
-          title="We could not load your offers"
-          action={
-            <Button variant="secondary" size="sm" onClick={() => void q.refetch()}>
-              Try again
-            </Button>
-          }
-        >
-          {errorText(q.error)}
-        </Notice>
-      ) : !data ? (
-        <ul role="status" aria-label="Loading your offers" className="space-y-3">
-          {Array.from({ length: 3 }, (_, i) => (
-            <li key={i} className="flex gap-4 rounded-2xl border border-white/10 p-3">
-              <Skeleton className="aspect-[5/7] w-14 rounded-lg" />
-              <div className="flex-1 space-y-2">
-                <Skeleton className="h-4 w-1/2" />
-                <Skeleton className="h-3 w-1/3" />
-              </div>
-            </li>
-          ))}
-        </ul>
+      {!data ? (
+        <RowsPending q={q} what="offers" />
       ) : data.items.length === 0 ? (
         <EmptyState
           icon={<HandCoins />}

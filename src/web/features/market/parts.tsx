@@ -2,7 +2,8 @@ import { Link } from '@tanstack/react-router';
 import { imageUrl } from '@shared/contracts/catalog-look';
 import { GRADING_COMPANIES, type Grading, type GradingCompany } from '@shared/contracts/grading';
 import type { MarketListing, MarketListingState } from '@shared/contracts/market';
-import { Badge, GradeBadge, Money, Skeleton, cn, type BadgeTone } from '@web/components/ui';
+import { Badge, Button, GradeBadge, Money, Notice, Skeleton, cn, type BadgeTone } from '@web/components/ui';
+import { errorText } from '@web/lib/api-errors';
 
 /** The slab of a listed copy, when it is graded (the listing carries no certificate number). */
 export function gradingOf(l: Pick<MarketListing, 'gradingCompany' | 'grade'>): Grading | null {
@@ -96,4 +97,40 @@ export function ListingTileSkeleton() {
 
 export function StateBadge({ state }: { state: MarketListingState }) {
   return <Badge tone={STATE_TONE[state]}>{STATE_LABEL[state]}</Badge>;
+}
+
+/**
+ * A personal market list before it has rows: the load failed (with a retry), or it is loading
+ * (three row skeletons). Null once there is data, so the caller draws its empty state or rows.
+ */
+export function RowsPending({ q, what }: { q: { data: unknown; isError: boolean; error: unknown; refetch: () => unknown }; what: string }) {
+  if (q.data) return null;
+  if (q.isError) {
+    return (
+      <Notice
+        tone="danger"
+        title={`We could not load your ${what}`}
+        action={
+          <Button variant="secondary" size="sm" onClick={() => void q.refetch()}>
+            Try again
+          </Button>
+        }
+      >
+        {errorText(q.error)}
+      </Notice>
+    );
+  }
+  return (
+    <ul role="status" aria-label={`Loading your ${what}`} className="space-y-3">
+      {Array.from({ length: 3 }, (_, i) => (
+        <li key={i} className="flex gap-4 rounded-2xl border border-white/10 p-3">
+          <Skeleton className="aspect-[5/7] w-14 rounded-lg" />
+          <div className="flex-1 space-y-2">
+            <Skeleton className="h-4 w-1/2" />
+            <Skeleton className="h-3 w-1/3" />
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
 }
