@@ -230,6 +230,10 @@ test('offers in the browser: a buyer offers below the price (held), the seller c
     expect(created.status(), await created.text()).toBe(201);
     const { id, cardId } = (await created.json()) as { id: string; cardId: string };
 
+    // The seller already has the tab open that the offer notification links to.
+    await seller.page.goto('/profile/market?tab=offers-received');
+    await expect(seller.page.getByText('No offers yet')).toBeVisible();
+
     await sandboxDeposit(buyer.page, 1000);
     const buyerBefore = await balance(buyer.page);
     await buyer.page.goto(`/market/${id}`);
@@ -247,8 +251,7 @@ test('offers in the browser: a buyer offers below the price (held), the seller c
     const held = (await (await buyer.page.request.get('/api/wallet/balance')).json()) as { balanceCents: number; heldCents: number };
     expect(held).toMatchObject({ balanceCents: buyerBefore - 200, heldCents: 200 });
 
-    // The seller answers from the tab the notification links to, with a counter of $2.50.
-    await seller.page.goto('/profile/market?tab=offers-received');
+    // The offer appears on the seller's open page without a reload; they counter with $2.50.
     const received = seller.page.getByRole('list', { name: 'Offers made to you' }).getByRole('listitem').filter({ hasText: card.name });
     await expect(received).toContainText('Offer $2.00');
     await expectAccessible(seller.page, '/profile/market, offers received');

@@ -11,6 +11,8 @@ export type RealtimeEventType =
   | 'market.listing.sold'
   /** A listing ended without a sale for a reason its viewers did not cause ({ listingId, state }: the back office removed it). */
   | 'market.listing.ended'
+  /** An offer the user made or received changed ({ offerId, listingId, state }, the user's topic). */
+  | 'market.offer.changed'
   /** The last event of a stream whose server is shutting down; reconnecting is the answer. */
   | 'server.closing'
   /** The last event of a stream whose session ended (sign-out, revoke, ban, role change…). */

@@ -13,6 +13,9 @@ export function useMarketLiveUpdates() {
   const qc = useQueryClient();
   useRealtimeEvent<{ listingId?: string }>('market.listing.sold', (e) => dropListing(qc, e?.listingId, 'sold'));
   useRealtimeEvent<{ listingId?: string; state?: MarketListingState }>('market.listing.ended', (e) => dropListing(qc, e?.listingId, e?.state ?? 'delisted'));
+  // An offer of this user's changed (made to them, answered, expired): their offer lists are read
+  // again (the balance follows from its own event).
+  useRealtimeEvent('market.offer.changed', () => void qc.invalidateQueries({ queryKey: ['market', 'offers'] }));
 }
 
 function dropListing(qc: QueryClient, id: string | undefined, state: MarketListingState) {
