@@ -5,6 +5,7 @@ import type { MarketOffer } from '../../../shared/contracts/market.ts';
 import type { AdminMarketListing, AdminMarketSummary, AdminMarketTrade } from '../../../shared/contracts/market-admin.ts';
 import type { Paged } from '../../../shared/contracts/paging.ts';
 import { auditLog } from '../../db/schema/audit.ts';
+import { user } from '../../db/schema/auth.ts';
 import { notifications } from '../../db/schema/notifications.ts';
 import { referrals } from '../../db/schema/referrals.ts';
 import { giveCards, makeCard, makeClass, statusesOf } from '../buyback/test-support.ts';
@@ -68,6 +69,12 @@ describe('GET /api/admin/market/listings and /trades', () => {
       ['listing', 3000, b],
     ]);
     expect(trades.items.every((x) => x.feeCents > 0 && x.ledgerEntryId)).toBe(true);
+    // By buyer or seller (username or email) and by date.
+    const [bidderRow] = await t.deps.db.select({ email: user.email }).from(user).where(eq(user.id, bidder));
+    const byBuyer = await json<Paged<AdminMarketTrade>>(await t.as(admin).get(`/api/admin/market/trades?user=${encodeURIComponent(bidderRow!.email)}`));
+    expect(byBuyer.items.map((x) => x.id)).toEqual([cardOffer.id]);
+    expect((await json<Paged<AdminMarketTrade>>(await t.as(admin).get(`/api/admin/market/trades?user=nobody-${randomUUID()}`))).total).toBe(0);
+    expect((await json<Paged<AdminMarketTrade>>(await t.as(admin).get(`/api/admin/market/trades?card=${encodeURIComponent(s.card.name)}&to=2020-01-01`))).total).toBe(0);
   });
 
   it('the figures: active listings, open offers and holds now; sales, volume and fee revenue over the period', async () => {
