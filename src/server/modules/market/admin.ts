@@ -42,6 +42,34 @@ async function peopleOf(db: DbOrTx, ids: Array<string | null>) {
   return new Map(rows.map((r) => [r.id, { username: r.username, email: r.email }]));
 }
 
+type ListingRows = Awaited<ReturnType<ReturnType<typeof listingsFrom>['where']>>;
+
+/** The back office's view of listings: the public one plus seller email, buyer, open offers, removal. */
+async function adminDtos(db: DbOrTx, rows: ListingRows): Promise<AdminMarketListing[]> {
+  const ids = rows.map((r) => r.l.id);
+  const [people, offers] = await Promise.all([
+    peopleOf(db, rows.flatMap((r) => [r.l.sellerId, r.l.soldTo])),
+    ids.length
+      ? db
+          .select({ listingId: marketOffers.listingId, n: count() })
+          .from(marketOffers)
+          .where(and(inArray(marketOffers.listingId, ids), eq(marketOffers.state, 'open')))
+          .groupBy(marketOffers.listingId)
+      : Promise.resolve([]),
+  ]);
+  const openOffers = new Map(offers.map((o) => [o.listingId, Number(o.n)]));
+  return rows.map((r) => ({
+    ...toDto(r),
+    sellerEmail: people.get(r.l.sellerId)?.email ?? null,
+    buyerId: r.l.soldTo,
+    buyerUsername: r.l.soldTo ? (people.get(r.l.soldTo)?.username ?? null) : null,
+    openOffers: openOffers.get(r.l.id) ?? 0,
+    removedBy: r.l.removedBy,
+    removedReason: r.l.removedReason,
+    closedAt: r.l.closedAt?.toISOString() ?? null,
+  }));
+}
+
 /** Every listing, newest first: by state, card name, seller (username or email), listing date. */
 export async function adminListings(db: DbOrTx, q: z.output<typeof adminMarketListingsQuerySchema>): Promise<Paged<AdminMarketListing>> {
   const conds: SQL[] = [];
@@ -64,34 +92,26 @@ export async function adminListings(db: DbOrTx, q: z.output<typeof adminMarketLi
       .leftJoin(user, eq(user.id, marketListings.sellerId))
       .where(where),
   ]);
-  const ids = rows.map((r) => r.l.id);
-  const [people, offers] = await Promise.all([
-    peopleOf(db, rows.flatMap((r) => [r.l.sellerId, r.l.soldTo])),
-    ids.length
-      ? db
-          .select({ listingId: marketOffers.listingId, n: count() })
-          .from(marketOffers)
-          .where(and(inArray(marketOffers.listingId, ids), eq(marketOffers.state, 'open')))
-          .groupBy(marketOffers.listingId)
-      : Promise.resolve([]),
-  ]);
-  const openOffers = new Map(offers.map((o) => [o.listingId, Number(o.n)]));
   return {
-    items: rows.map((r) => ({
-      ...toDto(r),
-      sellerEmail: people.get(r.l.sellerId)?.email ?? null,
-      buyerId: r.l.soldTo,
-      buyerUsername: r.l.soldTo ? (people.get(r.l.soldTo)?.username ?? null) : null,
-      openOffers: openOffers.get(r.l.id) ?? 0,
-      removedBy: r.l.removedBy,
-      removedReason: r.l.removedReason,
-      closedAt: r.l.closedAt?.toISOString() ?? null,
-    })),
+    items: await adminDtos(db, rows),
     total: Number(total?.n ?? 0),
     page: q.page,
     pageSize: q.pageSize,
   };
 }
+
+/**
+ * Every sale between collectors, one row each: a sold listing (bought now, or by an accepted
+ * offer, at the price paid) or an accepted card offer (which has no listing). The trades list and
+ * the figures both read it; the period's bounds reach each branch's own rows.
+ */
+const TRADES = sql`
+  select l.id, 'listing' as via, l.card_id, coalesce(l.sold_price_cents, l.price_cents) as price_cents, coalesce(l.fee_cents, 0) as fee_cents,
+         l.seller_id, l.sold_to as buyer_id, l.ledger_entry_id, l.sold_at as at
+    from market_listings l where l.state = 'sold'
+  union all
+  select o.id, 'card_offer', o.card_id, o.amount_cents, coalesce(o.fee_cents, 0), o.seller_id, o.buyer_id, o.ledger_entry_id, o.closed_at
+    from market_offers o where o.state = 'accepted' and o.listing_id is null`;
 
 /**
  * Every sale between collectors, newest first: sold listings (bought now or by an accepted offer)
@@ -102,16 +122,9 @@ export async function adminTrades(db: DbOrTx, q: z.output<typeof adminMarketTrad
   const to = q.to ? dayEnd(q.to) : null;
   const card = q.card ? likePattern(q.card) : null;
   const who = q.user ? likePattern(q.user) : null;
-  const trades = sql`
-    select l.id, 'listing' as via, l.card_id, coalesce(l.sold_price_cents, l.price_cents) as price_cents, coalesce(l.fee_cents, 0) as fee_cents,
-           l.seller_id, l.sold_to as buyer_id, l.ledger_entry_id, l.sold_at as at
-      from market_listings l where l.state = 'sold'
-    union all
-    select o.id, 'card_offer', o.card_id, o.amount_cents, coalesce(o.fee_cents, 0), o.seller_id, o.buyer_id, o.ledger_entry_id, o.closed_at
-      from market_offers o where o.state = 'accepted' and o.listing_id is null`;
   const filtered = sql`
     select t.*, c.name, s.username as seller_username, b.username as buyer_username
-      from (${trades}) t
+      from (${TRADES}) t
       join cards c on c.id = t.card_id
       left join "user" s on s.id = t.seller_id
       left join "user" b on b.id = t.buyer_id
@@ -160,13 +173,8 @@ export async function marketSummary(db: DbOrTx, q: z.output<typeof adminMarketSu
   );
   const [sold] = rowsOf<{ n: string; volume: string | null; fees: string | null }>(
     await db.execute(sql`
-      select count(*) as n, sum(price) as volume, sum(fee) as fees from (
-        select coalesce(sold_price_cents, price_cents) as price, coalesce(fee_cents, 0) as fee
-          from market_listings where state = 'sold' and sold_at >= ${p.start.toISOString()}::timestamptz and sold_at < ${p.end.toISOString()}::timestamptz
-        union all
-        select amount_cents, coalesce(fee_cents, 0)
-          from market_offers where state = 'accepted' and listing_id is null and closed_at >= ${p.start.toISOString()}::timestamptz and closed_at < ${p.end.toISOString()}::timestamptz
-      ) s`),
+      select count(*) as n, sum(t.price_cents) as volume, sum(t.fee_cents) as fees from (${TRADES}) t
+       where t.at >= ${p.start.toISOString()}::timestamptz and t.at < ${p.end.toISOString()}::timestamptz`),
   );
   return {
     from: p.from,
@@ -225,16 +233,6 @@ export async function removeListing(tx: Tx, ctx: AdminCtx & MarketCtx, id: strin
     after: { state: 'delisted', reason },
     ip: ctx.ip,
   });
-  const [row] = await listingsFrom(tx).where(eq(marketListings.id, id));
-  const people = await peopleOf(tx, [l.sellerId]);
-  return {
-    ...toDto(row!),
-    sellerEmail: people.get(l.sellerId)?.email ?? null,
-    buyerId: null,
-    buyerUsername: null,
-    openOffers: 0,
-    removedBy: ctx.actorId,
-    removedReason: reason,
-    closedAt: row!.l.closedAt?.toISOString() ?? null,
-  };
+  const [out] = await adminDtos(tx, await listingsFrom(tx).where(eq(marketListings.id, id)));
+  return out!;
 }
