@@ -36,7 +36,7 @@ import { BOOKS_RECONCILE_EVERY_MS } from '../src/server/modules/books/service.ts
 import { DASHBOARD_ROLLUP_EVERY_MS } from '../src/server/modules/dashboard/rollup.ts';
 import { DROPS_TICK_MS } from '../src/server/modules/drops/lifecycle.ts';
 import { SHARES_EVERY_MS } from '../src/server/modules/referrals/shares.ts';
-import { MARKET_EXPIRY_EVERY_MS } from '../src/server/modules/market/service.ts';
+import { MARKET_EXPIRY_EVERY_MS } from '../src/server/modules/market/expiry-job.ts';
 import { MAIL_OUTBOX_EVERY_MS } from '../src/server/modules/mail/service.ts';
 import { VAULT_SNAPSHOT_EVERY_MS } from '../src/server/modules/vault-proof/service.ts';
 import { INVITE_LOOKUPS } from '../src/server/modules/referrals/routes.ts';

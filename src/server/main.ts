@@ -17,7 +17,7 @@ import { redactText } from './lib/redact.ts';
 import { revokeDemoSessions } from './modules/auth/demo-accounts.ts';
 import { DROPS_TICK_MS, dropsJob, runDropTransitions } from './modules/drops/lifecycle.ts';
 import { mailOutboxJob } from './modules/mail/service.ts';
-import { marketExpiryJob } from './modules/market/service.ts';
+import { marketExpiryJob } from './modules/market/expiry-job.ts';
 import { vaultSnapshotJob } from './modules/vault-proof/service.ts';
 import { createBus } from './modules/realtime/bus.ts';
 import { warnIfAutovacuumOff } from './db/autovacuum.ts';

@@ -132,6 +132,10 @@ export const ERROR_CODES = [
   'offer_exists',
   /** 409: card offers are accepted or left to expire: they cannot be rejected or countered (no single seller). */
   'offer_action_unavailable',
+  /** 409: the swap is no longer open (accepted, declined, cancelled, expired or stale); nothing moved. */
+  'swap_closed',
+  /** 409: a copy in the swap moved since it was proposed (sold, listed, shipped, swapped); nothing moved, the swap closed. */
+  'swap_stale',
   'nothing_to_sell',
   'quote_changed',
   'out_of_stock',

@@ -35,6 +35,7 @@ import { returnsRoutes } from './dashboard/returns-routes.ts';
 import { pullsRoutes } from './pulls/routes.ts';
 import { marketAdminRoutes } from './market/admin-routes.ts';
 import { marketRoutes } from './market/routes.ts';
+import { swapRoutes } from './market/swap-routes.ts';
 import { vaultProofRoutes } from './vault-proof/routes.ts';
 
 /**
@@ -74,6 +75,7 @@ export const apiModules: Array<(deps: Deps) => OpenAPIHono<AppEnv>> = [
   dashboardRoutes,
   returnsRoutes,
   (deps) => pullsRoutes(deps),
+  swapRoutes,
   marketRoutes,
   marketAdminRoutes,
   vaultProofRoutes,

@@ -262,3 +262,101 @@ export const cardCompsSchema = z.object({
   reference: z.object({ cents: z.number().int(), basis: z.enum(['sales', 'value']), sales: z.number().int() }),
 });
 export type CardComps = z.infer<typeof cardCompsSchema>;
+
+// ───────────────────────── trade binders and swaps (issue 43 item 4, ADR 0029) ─────────────────────────
+
+/** How many copies each side of a swap may name. */
+export const SWAP_MAX_COPIES = 10;
+
+/** A copy a collector opened to trade offers (their trade binder): others may propose swaps for it. */
+export const binderItemSchema = z.object({
+  ownedCardId: z.string(),
+  cardId: z.string(),
+  name: z.string(),
+  setName: z.string(),
+  imageKey: z.string(),
+  valueCents: z.number().int(),
+  ownerId: z.string(),
+  ownerUsername: z.string().nullable(),
+  addedAt: z.string(),
+});
+export type BinderItem = z.infer<typeof binderItemSchema>;
+export const binderPageSchema = pagedSchema(binderItemSchema);
+export type BinderPage = z.infer<typeof binderPageSchema>;
+
+/** Other collectors' binders: the copies open to trade, of one card or matching a name. */
+export const bindersQuerySchema = z.object({
+  cardId: z.uuid('Pick a card.').optional(),
+  q: z.string().trim().max(80, 'At most 80 characters.').optional(),
+  page: pageSchema,
+  pageSize: pageSizeSchema(24, 100),
+});
+
+/** A swap: open → accepted | declined | cancelled | expired | stale (a copy moved before it was accepted). */
+export const MARKET_SWAP_STATES = ['open', 'accepted', 'declined', 'cancelled', 'expired', 'stale'] as const;
+export type MarketSwapState = (typeof MARKET_SWAP_STATES)[number];
+
+const copyIds = (what: string) =>
+  z
+    .array(z.uuid(`Pick ${what}.`))
+    .min(1, `Pick at least one card ${what === 'your cards' ? 'to give' : 'you want'}.`)
+    .max(SWAP_MAX_COPIES, `At most ${SWAP_MAX_COPIES} cards a side.`)
+    .refine((a) => new Set(a).size === a.length, 'A card is named twice.');
+
+/**
+ * A proposal: copies of yours for copies in another collector's binder (all theirs), plus cash
+ * either way: `cashCents` > 0 you pay it (held from your free balance at once), < 0 they pay you
+ * (taken from theirs when they accept), 0 none.
+ */
+export const proposeSwapSchema = z
+  .object({
+    give: copyIds('your cards'),
+    want: copyIds('their cards'),
+    cashCents: z
+      .number({ message: 'Enter an amount in cents.' })
+      .int('Use whole cents.')
+      .min(-1_000_000_000, 'That amount is too high.')
+      .max(1_000_000_000, 'That amount is too high.')
+      .default(0),
+    expiresInHours,
+  })
+  .strict();
+
+export const swapItemSchema = z.object({
+  ownedCardId: z.string(),
+  cardId: z.string(),
+  name: z.string(),
+  setName: z.string(),
+  imageKey: z.string(),
+  valueCents: z.number().int(),
+  /** Whose copy it is in the proposal: the proposer gives it, or the recipient does. */
+  from: z.enum(['proposer', 'recipient']),
+});
+
+export const marketSwapSchema = z.object({
+  id: z.string(),
+  proposerId: z.string(),
+  proposerUsername: z.string().nullable(),
+  recipientId: z.string(),
+  recipientUsername: z.string().nullable(),
+  /** > 0 the proposer pays it, < 0 the recipient does. */
+  cashCents: z.number().int(),
+  /** What the proposer's wallet holds for it now (0 once closed). */
+  heldCents: z.number().int(),
+  /** The house's fee on the cash part, paid by whoever receives the cash (set when accepted). */
+  feeCents: z.number().int().nullable(),
+  state: z.enum(MARKET_SWAP_STATES),
+  items: z.array(swapItemSchema),
+  expiresAt: z.string(),
+  closedAt: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type MarketSwap = z.infer<typeof marketSwapSchema>;
+
+export const swapsQuerySchema = z.object({
+  state: z.enum(MARKET_SWAP_STATES).optional(),
+  page: pageSchema,
+  pageSize: pageSizeSchema(24, 100),
+});
+export const marketSwapPageSchema = pagedSchema(marketSwapSchema);
+export type MarketSwapPage = z.infer<typeof marketSwapPageSchema>;

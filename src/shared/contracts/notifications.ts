@@ -19,6 +19,7 @@ export const NOTIFICATION_KINDS = [
   'market_sold',
   'market_offer',
   'market_listing',
+  'market_swap',
   'security',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
@@ -98,6 +99,12 @@ export const NOTIFICATION_KIND_INFO: Record<NotificationKind, NotificationKindIn
     label: 'Marketplace listings',
     description: 'A listing of yours ended without a sale: it expired, or we removed it (with the reason).',
     defaults: { inApp: true, email: true },
+    emailLocked: false,
+  },
+  market_swap: {
+    label: 'Marketplace swaps',
+    description: 'A swap proposed to you for cards in your trade binder, or an answer to one you proposed.',
+    defaults: { inApp: true, email: false },
     emailLocked: false,
   },
   security: {

@@ -5613,7 +5613,7 @@ export interface paths {
                                     stockAfter: number;
                                     reason: string;
                                     /** @enum {string} */
-                                    kind: "initial" | "admin_adjust" | "csv_import" | "pack_open" | "grant" | "drop" | "buyback_return" | "revoke" | "ship" | "ship_cancel" | "ship_dispatch" | "ship_deliver" | "drop_reserve" | "drop_release" | "ship_return" | "ship_lost" | "market_list" | "market_delist" | "market_sale";
+                                    kind: "initial" | "admin_adjust" | "csv_import" | "pack_open" | "grant" | "drop" | "buyback_return" | "revoke" | "ship" | "ship_cancel" | "ship_dispatch" | "ship_deliver" | "drop_reserve" | "drop_release" | "ship_return" | "ship_lost" | "market_list" | "market_delist" | "market_sale" | "market_swap";
                                     actorId: string | null;
                                     createdAt: string;
                                 }[];
@@ -6160,7 +6160,7 @@ export interface paths {
                                 stockAfter: number;
                                 reason: string;
                                 /** @enum {string} */
-                                kind: "initial" | "admin_adjust" | "csv_import" | "pack_open" | "grant" | "drop" | "buyback_return" | "revoke" | "ship" | "ship_cancel" | "ship_dispatch" | "ship_deliver" | "drop_reserve" | "drop_release" | "ship_return" | "ship_lost" | "market_list" | "market_delist" | "market_sale";
+                                kind: "initial" | "admin_adjust" | "csv_import" | "pack_open" | "grant" | "drop" | "buyback_return" | "revoke" | "ship" | "ship_cancel" | "ship_dispatch" | "ship_deliver" | "drop_reserve" | "drop_release" | "ship_return" | "ship_lost" | "market_list" | "market_delist" | "market_sale" | "market_swap";
                                 actorId: string | null;
                                 createdAt: string;
                             }[];
@@ -6282,7 +6282,7 @@ export interface paths {
                                 stockAfter: number;
                                 reason: string;
                                 /** @enum {string} */
-                                kind: "initial" | "admin_adjust" | "csv_import" | "pack_open" | "grant" | "drop" | "buyback_return" | "revoke" | "ship" | "ship_cancel" | "ship_dispatch" | "ship_deliver" | "drop_reserve" | "drop_release" | "ship_return" | "ship_lost" | "market_list" | "market_delist" | "market_sale";
+                                kind: "initial" | "admin_adjust" | "csv_import" | "pack_open" | "grant" | "drop" | "buyback_return" | "revoke" | "ship" | "ship_cancel" | "ship_dispatch" | "ship_deliver" | "drop_reserve" | "drop_release" | "ship_return" | "ship_lost" | "market_list" | "market_delist" | "market_sale" | "market_swap";
                                 actorId: string | null;
                                 createdAt: string;
                             };
@@ -16459,7 +16459,7 @@ export interface paths {
                                 delta: number;
                                 stockAfter: number;
                                 /** @enum {string} */
-                                reason: "initial" | "admin_adjust" | "csv_import" | "pack_open" | "grant" | "drop" | "buyback_return" | "revoke" | "ship" | "ship_cancel" | "ship_dispatch" | "ship_deliver" | "drop_reserve" | "drop_release" | "ship_return" | "ship_lost" | "market_list" | "market_delist" | "market_sale";
+                                reason: "initial" | "admin_adjust" | "csv_import" | "pack_open" | "grant" | "drop" | "buyback_return" | "revoke" | "ship" | "ship_cancel" | "ship_dispatch" | "ship_deliver" | "drop_reserve" | "drop_release" | "ship_return" | "ship_lost" | "market_list" | "market_delist" | "market_sale" | "market_swap";
                                 referenceType: string | null;
                                 referenceId: string | null;
                                 note: string | null;
@@ -23793,7 +23793,7 @@ export interface paths {
                             items: {
                                 id: string;
                                 /** @enum {string} */
-                                kind: "deposit_credited" | "big_pull" | "buyback_paid" | "shipment_status" | "drop_won" | "drop_starting" | "referral_qualified" | "wishlist_live" | "market_sold" | "market_offer" | "market_listing" | "security";
+                                kind: "deposit_credited" | "big_pull" | "buyback_paid" | "shipment_status" | "drop_won" | "drop_starting" | "referral_qualified" | "wishlist_live" | "market_sold" | "market_offer" | "market_listing" | "market_swap" | "security";
                                 title: string;
                                 body: string;
                                 link: string | null;
@@ -24173,7 +24173,7 @@ export interface paths {
                         "application/json": {
                             preferences: {
                                 /** @enum {string} */
-                                kind: "deposit_credited" | "big_pull" | "buyback_paid" | "shipment_status" | "drop_won" | "drop_starting" | "referral_qualified" | "wishlist_live" | "market_sold" | "market_offer" | "market_listing" | "security";
+                                kind: "deposit_credited" | "big_pull" | "buyback_paid" | "shipment_status" | "drop_won" | "drop_starting" | "referral_qualified" | "wishlist_live" | "market_sold" | "market_offer" | "market_listing" | "market_swap" | "security";
                                 inApp: boolean;
                                 email: boolean;
                                 emailLocked: boolean;
@@ -24252,7 +24252,7 @@ export interface paths {
                     "application/json": {
                         preferences?: {
                             /** @enum {string} */
-                            kind: "deposit_credited" | "big_pull" | "buyback_paid" | "shipment_status" | "drop_won" | "drop_starting" | "referral_qualified" | "wishlist_live" | "market_sold" | "market_offer" | "market_listing" | "security";
+                            kind: "deposit_credited" | "big_pull" | "buyback_paid" | "shipment_status" | "drop_won" | "drop_starting" | "referral_qualified" | "wishlist_live" | "market_sold" | "market_offer" | "market_listing" | "market_swap" | "security";
                             inApp: boolean;
                             email: boolean;
                         }[];
@@ -24270,7 +24270,7 @@ export interface paths {
                         "application/json": {
                             preferences: {
                                 /** @enum {string} */
-                                kind: "deposit_credited" | "big_pull" | "buyback_paid" | "shipment_status" | "drop_won" | "drop_starting" | "referral_qualified" | "wishlist_live" | "market_sold" | "market_offer" | "market_listing" | "security";
+                                kind: "deposit_credited" | "big_pull" | "buyback_paid" | "shipment_status" | "drop_won" | "drop_starting" | "referral_qualified" | "wishlist_live" | "market_sold" | "market_offer" | "market_listing" | "market_swap" | "security";
                                 inApp: boolean;
                                 email: boolean;
                                 emailLocked: boolean;
@@ -24370,7 +24370,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            kind: "deposit_credited" | "big_pull" | "buyback_paid" | "shipment_status" | "drop_won" | "drop_starting" | "referral_qualified" | "wishlist_live" | "market_sold" | "market_offer" | "market_listing" | "security";
+                            kind: "deposit_credited" | "big_pull" | "buyback_paid" | "shipment_status" | "drop_won" | "drop_starting" | "referral_qualified" | "wishlist_live" | "market_sold" | "market_offer" | "market_listing" | "market_swap" | "security";
                             label: string;
                             email: string;
                             alreadyOff: boolean;
@@ -24458,7 +24458,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            kind: "deposit_credited" | "big_pull" | "buyback_paid" | "shipment_status" | "drop_won" | "drop_starting" | "referral_qualified" | "wishlist_live" | "market_sold" | "market_offer" | "market_listing" | "security";
+                            kind: "deposit_credited" | "big_pull" | "buyback_paid" | "shipment_status" | "drop_won" | "drop_starting" | "referral_qualified" | "wishlist_live" | "market_sold" | "market_offer" | "market_listing" | "market_swap" | "security";
                             label: string;
                             email: string;
                             alreadyOff: boolean;
@@ -25389,6 +25389,1236 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/market/binder": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your trade binder: the vault copies you opened to swap proposals (only those still in your vault, unlisted) */
+        get: {
+            parameters: {
+                query?: {
+                    cardId?: string;
+                    q?: string;
+                    page?: number;
+                    pageSize?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Your binder */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                ownedCardId: string;
+                                cardId: string;
+                                name: string;
+                                setName: string;
+                                imageKey: string;
+                                valueCents: number;
+                                ownerId: string;
+                                ownerUsername: string | null;
+                                addedAt: string;
+                            }[];
+                            total: number;
+                            page: number;
+                            pageSize: number;
+                        };
+                    };
+                };
+                /** @description Invalid input */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Not allowed */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Conflict */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/market/binder/{ownedCardId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Open a vault copy of yours to swap proposals (idempotent). 404 not yours; 409 listed, invalid_card_state (not in the vault). */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    ownedCardId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description In your binder */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ownedCardId: string;
+                            cardId: string;
+                            name: string;
+                            setName: string;
+                            imageKey: string;
+                            valueCents: number;
+                            ownerId: string;
+                            ownerUsername: string | null;
+                            addedAt: string;
+                        };
+                    };
+                };
+                /** @description Invalid input */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Not allowed */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Conflict */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Take a copy out of your binder (idempotent). Open swaps for it stay open and settle only if it is still in your vault. */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    ownedCardId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Out of your binder */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid input */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Not allowed */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Conflict */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/market/binders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Other collectors' trade binders: copies open to swap proposals, of one card (cardId) or matching a name (q), newest first */
+        get: {
+            parameters: {
+                query?: {
+                    cardId?: string;
+                    q?: string;
+                    page?: number;
+                    pageSize?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Copies open to trade */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                ownedCardId: string;
+                                cardId: string;
+                                name: string;
+                                setName: string;
+                                imageKey: string;
+                                valueCents: number;
+                                ownerId: string;
+                                ownerUsername: string | null;
+                                addedAt: string;
+                            }[];
+                            total: number;
+                            page: number;
+                            pageSize: number;
+                        };
+                    };
+                };
+                /** @description Invalid input */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Not allowed */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Conflict */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/market/swaps/mine": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Swaps you proposed, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    state?: "open" | "accepted" | "declined" | "cancelled" | "expired" | "stale";
+                    page?: number;
+                    pageSize?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of swaps */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                id: string;
+                                proposerId: string;
+                                proposerUsername: string | null;
+                                recipientId: string;
+                                recipientUsername: string | null;
+                                cashCents: number;
+                                heldCents: number;
+                                feeCents: number | null;
+                                /** @enum {string} */
+                                state: "open" | "accepted" | "declined" | "cancelled" | "expired" | "stale";
+                                items: {
+                                    ownedCardId: string;
+                                    cardId: string;
+                                    name: string;
+                                    setName: string;
+                                    imageKey: string;
+                                    valueCents: number;
+                                    /** @enum {string} */
+                                    from: "proposer" | "recipient";
+                                }[];
+                                expiresAt: string;
+                                closedAt: string | null;
+                                createdAt: string;
+                            }[];
+                            total: number;
+                            page: number;
+                            pageSize: number;
+                        };
+                    };
+                };
+                /** @description Invalid input */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Not allowed */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Conflict */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/market/swaps/received": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Swaps proposed to you (for cards in your binder), newest first */
+        get: {
+            parameters: {
+                query?: {
+                    state?: "open" | "accepted" | "declined" | "cancelled" | "expired" | "stale";
+                    page?: number;
+                    pageSize?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of swaps */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                id: string;
+                                proposerId: string;
+                                proposerUsername: string | null;
+                                recipientId: string;
+                                recipientUsername: string | null;
+                                cashCents: number;
+                                heldCents: number;
+                                feeCents: number | null;
+                                /** @enum {string} */
+                                state: "open" | "accepted" | "declined" | "cancelled" | "expired" | "stale";
+                                items: {
+                                    ownedCardId: string;
+                                    cardId: string;
+                                    name: string;
+                                    setName: string;
+                                    imageKey: string;
+                                    valueCents: number;
+                                    /** @enum {string} */
+                                    from: "proposer" | "recipient";
+                                }[];
+                                expiresAt: string;
+                                closedAt: string | null;
+                                createdAt: string;
+                            }[];
+                            total: number;
+                            page: number;
+                            pageSize: number;
+                        };
+                    };
+                };
+                /** @description Invalid input */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Not allowed */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Conflict */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/market/swaps/{swapId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One swap (its two collectors only) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    swapId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Swap */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            proposerId: string;
+                            proposerUsername: string | null;
+                            recipientId: string;
+                            recipientUsername: string | null;
+                            cashCents: number;
+                            heldCents: number;
+                            feeCents: number | null;
+                            /** @enum {string} */
+                            state: "open" | "accepted" | "declined" | "cancelled" | "expired" | "stale";
+                            items: {
+                                ownedCardId: string;
+                                cardId: string;
+                                name: string;
+                                setName: string;
+                                imageKey: string;
+                                valueCents: number;
+                                /** @enum {string} */
+                                from: "proposer" | "recipient";
+                            }[];
+                            expiresAt: string;
+                            closedAt: string | null;
+                            createdAt: string;
+                        };
+                    };
+                };
+                /** @description Invalid input */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Not allowed */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Conflict */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/market/swaps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Propose a swap: your vaulted, unlisted copies (give) for copies in one collector's binder (want), with cash either way (cashCents > 0 you pay it, held at once; < 0 they pay it). 404, 409 listed, invalid_card_state, insufficient_funds; 403 self_dealing, self_excluded; 429. Needs Idempotency-Key. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        give: string[];
+                        want: string[];
+                        /** @default 0 */
+                        cashCents?: number;
+                        expiresInHours?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Proposed */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            proposerId: string;
+                            proposerUsername: string | null;
+                            recipientId: string;
+                            recipientUsername: string | null;
+                            cashCents: number;
+                            heldCents: number;
+                            feeCents: number | null;
+                            /** @enum {string} */
+                            state: "open" | "accepted" | "declined" | "cancelled" | "expired" | "stale";
+                            items: {
+                                ownedCardId: string;
+                                cardId: string;
+                                name: string;
+                                setName: string;
+                                imageKey: string;
+                                valueCents: number;
+                                /** @enum {string} */
+                                from: "proposer" | "recipient";
+                            }[];
+                            expiresAt: string;
+                            closedAt: string | null;
+                            createdAt: string;
+                        };
+                    };
+                };
+                /** @description Invalid input */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Not allowed */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Conflict */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/market/swaps/{swapId}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Accept a swap proposed to you: every card changes hands and the cash moves at once, or nothing does. 409 swap_closed, swap_stale (a card moved: the swap closes), insufficient_funds; 403 self_excluded, self_dealing. Needs Idempotency-Key. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    swapId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Swapped */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            proposerId: string;
+                            proposerUsername: string | null;
+                            recipientId: string;
+                            recipientUsername: string | null;
+                            cashCents: number;
+                            heldCents: number;
+                            feeCents: number | null;
+                            /** @enum {string} */
+                            state: "open" | "accepted" | "declined" | "cancelled" | "expired" | "stale";
+                            items: {
+                                ownedCardId: string;
+                                cardId: string;
+                                name: string;
+                                setName: string;
+                                imageKey: string;
+                                valueCents: number;
+                                /** @enum {string} */
+                                from: "proposer" | "recipient";
+                            }[];
+                            expiresAt: string;
+                            closedAt: string | null;
+                            createdAt: string;
+                        };
+                    };
+                };
+                /** @description Invalid input */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Not allowed */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Conflict */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/market/swaps/{swapId}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Decline a swap proposed to you: any held cash goes back to the proposer. 409 swap_closed. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    swapId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Swap */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            proposerId: string;
+                            proposerUsername: string | null;
+                            recipientId: string;
+                            recipientUsername: string | null;
+                            cashCents: number;
+                            heldCents: number;
+                            feeCents: number | null;
+                            /** @enum {string} */
+                            state: "open" | "accepted" | "declined" | "cancelled" | "expired" | "stale";
+                            items: {
+                                ownedCardId: string;
+                                cardId: string;
+                                name: string;
+                                setName: string;
+                                imageKey: string;
+                                valueCents: number;
+                                /** @enum {string} */
+                                from: "proposer" | "recipient";
+                            }[];
+                            expiresAt: string;
+                            closedAt: string | null;
+                            createdAt: string;
+                        };
+                    };
+                };
+                /** @description Invalid input */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Not allowed */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Conflict */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/market/swaps/{swapId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Withdraw a swap you proposed: any held cash comes back to you. 409 swap_closed. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    swapId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Swap */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            proposerId: string;
+                            proposerUsername: string | null;
+                            recipientId: string;
+                            recipientUsername: string | null;
+                            cashCents: number;
+                            heldCents: number;
+                            feeCents: number | null;
+                            /** @enum {string} */
+                            state: "open" | "accepted" | "declined" | "cancelled" | "expired" | "stale";
+                            items: {
+                                ownedCardId: string;
+                                cardId: string;
+                                name: string;
+                                setName: string;
+                                imageKey: string;
+                                valueCents: number;
+                                /** @enum {string} */
+                                from: "proposer" | "recipient";
+                            }[];
+                            expiresAt: string;
+                            closedAt: string | null;
+                            createdAt: string;
+                        };
+                    };
+                };
+                /** @description Invalid input */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Not allowed */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Conflict */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiError"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { MARKET_LISTING_STATES, MARKET_OFFER_SIDES, MARKET_OFFER_STATES } from '../../../shared/contracts/market.ts';
+import { boolean, check, index, integer, pgEnum, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { MARKET_LISTING_STATES, MARKET_OFFER_SIDES, MARKET_OFFER_STATES, MARKET_SWAP_STATES } from '../../../shared/contracts/market.ts';
 import { user } from './auth.ts';
 import { cards } from './catalog.ts';
 import { ownedCards } from './inventory.ts';
@@ -121,4 +121,84 @@ export const marketOffers = pgTable(
     check('market_offers_counter', sql`${t.side} = 'buyer' or (${t.listingId} is not null and ${t.counterOf} is not null)`),
     check('market_offers_accepted', sql`(${t.state} = 'accepted') = (${t.ledgerEntryId} is not null and ${t.ownedCardId} is not null and ${t.feeCents} is not null)`),
   ],
+);
+
+/**
+ * Trade binders (ADR 0029): the copies a collector opened to swap proposals. A row names a copy
+ * and the owner who opened it; it shows only while that owner still holds the copy in the vault
+ * (a copy shipped, sold or swapped drops out by the join; one back in the vault shows again).
+ */
+export const marketBinder = pgTable(
+  'market_binder',
+  {
+    ownedCardId: uuid('owned_card_id')
+      .notNull()
+      .references(() => ownedCards.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    /** Denormalized from the copy: binders are searched by card. */
+    cardId: uuid('card_id')
+      .notNull()
+      .references(() => cards.id),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.ownedCardId, t.userId] }), index('market_binder_card_idx').on(t.cardId, t.createdAt.desc()), index('market_binder_user_idx').on(t.userId, t.createdAt.desc())],
+);
+
+export const marketSwapState = pgEnum('market_swap_state', MARKET_SWAP_STATES);
+
+/**
+ * Swaps (issue 43 item 4, ADR 0029): the proposer's copies for copies in the recipient's binder,
+ * with cash either way (`cash_cents` > 0 the proposer pays it, held in the ledger while open;
+ * < 0 the recipient pays it on accepting). Settled in one transaction only if every copy is still
+ * in its owner's vault, unlisted.
+ */
+export const marketSwaps = pgTable(
+  'market_swaps',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    proposerId: text('proposer_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    recipientId: text('recipient_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    cashCents: integer('cash_cents').notNull().default(0),
+    /** What the proposer's hold account holds for this swap now (0 once closed). */
+    heldCents: integer('held_cents').notNull().default(0),
+    state: marketSwapState('state').notNull().default('open'),
+    /** Set when accepted with cash: the fee on the cash part and the ledger entry that moved it. */
+    feeCents: integer('fee_cents'),
+    ledgerEntryId: uuid('ledger_entry_id').references(() => journalEntries.id),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    closedAt: timestamp('closed_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('market_swaps_proposer_idx').on(t.proposerId, t.createdAt.desc()),
+    index('market_swaps_recipient_idx').on(t.recipientId, t.createdAt.desc()),
+    index('market_swaps_open_expiry_idx').on(t.expiresAt).where(sql`${t.state} = 'open'`),
+    check('market_swaps_two_parties', sql`${t.proposerId} <> ${t.recipientId}`),
+    check('market_swaps_held', sql`${t.heldCents} >= 0 and ${t.heldCents} <= greatest(${t.cashCents}, 0) and (${t.state} = 'open' or ${t.heldCents} = 0)`),
+  ],
+);
+
+export const marketSwapItems = pgTable(
+  'market_swap_items',
+  {
+    swapId: uuid('swap_id')
+      .notNull()
+      .references(() => marketSwaps.id, { onDelete: 'cascade' }),
+    ownedCardId: uuid('owned_card_id')
+      .notNull()
+      .references(() => ownedCards.id),
+    cardId: uuid('card_id')
+      .notNull()
+      .references(() => cards.id),
+    /** True: the proposer gives it; false: the recipient does. */
+    fromProposer: boolean('from_proposer').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.swapId, t.ownedCardId] }), index('market_swap_items_copy_idx').on(t.ownedCardId)],
 );

@@ -392,6 +392,7 @@ const MOVEMENT_TEXT: Record<StockMovementReason, string> = {
   market_list: 'Listed on the market',
   market_delist: 'Delisted from the market',
   market_sale: 'Sold on the market',
+  market_swap: 'Swapped on the market',
 };
 
 function adjustmentDto(m: StockMovement): StockAdjustment {

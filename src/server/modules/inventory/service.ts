@@ -314,6 +314,35 @@ export async function transferListedCopy(
   return true;
 }
 
+/**
+ * A marketplace swap (ADR 0029): each copy changes owner, vault to vault, in one conditional
+ * UPDATE that moves them only if every one is still in its `fromOwnerId`'s vault (unlisted, not
+ * shipping); logged as 'market_swap' movements (no stock change; a slab follows its copy). Returns
+ * false, having changed nothing, when any copy moved since. The caller has locked the copies.
+ */
+export async function swapVaultCopies(
+  tx: DbOrTx,
+  input: { moves: ReadonlyArray<{ id: string; fromOwnerId: string; toOwnerId: string }> } & MoveContext,
+): Promise<boolean> {
+  if (input.moves.length === 0) return true;
+  const res = await tx.execute(sql`
+    with m as (select * from jsonb_to_recordset(${JSON.stringify(input.moves)}::jsonb) as m(id uuid, "fromOwnerId" text, "toOwnerId" text)),
+    ok as (
+      select count(*) = ${input.moves.length}::int as ok from m join ${ownedCards} o on o.id = m.id
+      where o.owner_id = m."fromOwnerId" and o.status = 'in_vault'
+    )
+    update ${ownedCards} o set "owner_id" = m."toOwnerId", "updated_at" = now()
+    from m, ok where o.id = m.id and ok.ok
+    returning o.card_id`);
+  const moved = rowsOf<{ card_id: string }>(res);
+  if (moved.length !== input.moves.length) return false;
+  const perCard = new Map<string, number>();
+  for (const r of moved) perCard.set(r.card_id, 0);
+  const applied = await applyStock(tx, [...perCard.keys()].map((cardId) => ({ cardId, delta: 0 })), 'market_swap', input);
+  if (applied.size !== perCard.size) throw new Error('a market swap was not logged');
+  return true;
+}
+
 // ───────────────────────── the hot path, as CTEs ─────────────────────────
 
 /**

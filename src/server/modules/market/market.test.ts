@@ -13,7 +13,8 @@ import { ledgerInvariants, moneyTestContext, type MoneyTestContext } from '../wa
 import { marketPersonalData } from './personal-data.ts';
 import type { OpenResult } from '../../../shared/contracts/shop.ts';
 import { liveProduct, makeCatalog, slots } from '../shop/test-support.ts';
-import { expireDue, marketExpiryJob } from './service.ts';
+import { marketExpiryJob } from './expiry-job.ts';
+import { expireDue } from './service.ts';
 import { buyerWith, codeOf, errOf, json, listOk as listCopy, type ApiErr } from './test-support.ts';
 
 let t: MoneyTestContext;

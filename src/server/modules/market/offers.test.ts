@@ -12,7 +12,8 @@ import { getBalance } from '../wallet/service.ts';
 import { ledgerInvariants, moneyTestContext, type MoneyTestContext } from '../wallet/test-support.ts';
 import { marketPersonalData } from './personal-data.ts';
 import { OFFER_RATE } from './routes.ts';
-import { expireDue, marketExpiryJob } from './service.ts';
+import { marketExpiryJob } from './expiry-job.ts';
+import { expireDue } from './service.ts';
 import { buyerWith, codeOf, json, listOk as listCopy, type ApiErr } from './test-support.ts';
 
 /** Offers and holds (issue 43 item 3, ADR 0028 part 2), over HTTP. */

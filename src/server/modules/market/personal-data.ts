@@ -1,9 +1,10 @@
 import { asc, eq, or } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
-import { marketListings, marketOffers } from '../../db/schema/market.ts';
+import { marketBinder, marketListings, marketOffers, marketSwaps } from '../../db/schema/market.ts';
 import type { PersonalDataSection } from '../../lib/personal-data-section.ts';
 import { cancelOffersOf } from './offers.ts';
 import { cancelListingsOf } from './service.ts';
+import { cancelSwapsOf } from './swaps.ts';
 
 /**
  * Marketplace listings a person made or bought, and offers they made or answered: trade records,
@@ -21,6 +22,8 @@ export const marketPersonalData: PersonalDataSection = {
       why: 'trades (accounting); active listings are ended; removed_by is the admin who took one down',
     },
     { table: marketOffers, keyedBy: ['buyer_id', 'seller_id'], onDelete: 'keep', why: 'trades (accounting); open offers are cancelled, holds released' },
+    { table: marketSwaps, keyedBy: ['proposer_id', 'recipient_id'], onDelete: 'keep', why: 'trades (accounting); open swaps are cancelled, holds released' },
+    { table: marketBinder, keyedBy: ['user_id'], onDelete: 'delete', why: 'a preference (copies open to trade); emptied on deletion' },
   ],
   async export(db, { id }) {
     const rows = await db
@@ -60,12 +63,33 @@ export const marketPersonalData: PersonalDataSection = {
         expiresAt: o.expiresAt.toISOString(),
         createdAt: o.createdAt.toISOString(),
       })),
+      swaps: (
+        await db
+          .select()
+          .from(marketSwaps)
+          .where(or(eq(marketSwaps.proposerId, id), eq(marketSwaps.recipientId, id)))
+          .orderBy(asc(marketSwaps.createdAt), asc(marketSwaps.id))
+      ).map((s) => ({
+        id: s.id,
+        role: s.proposerId === id ? 'proposer' : 'recipient',
+        cashCents: s.cashCents,
+        state: s.state,
+        feeCents: s.feeCents,
+        expiresAt: s.expiresAt.toISOString(),
+        createdAt: s.createdAt.toISOString(),
+      })),
+      tradeBinder: (await db.select().from(marketBinder).where(eq(marketBinder.userId, id)).orderBy(asc(marketBinder.createdAt))).map((b) => ({
+        ownedCardId: b.ownedCardId,
+        cardId: b.cardId,
+        addedAt: b.createdAt.toISOString(),
+      })),
     };
   },
   async erase(db, { id }) {
     // Always the deletion's transaction (personal-data-section.ts): balances are locked in it.
     const tx = db as Tx;
     await cancelOffersOf(tx, id);
+    await cancelSwapsOf(tx, id);
     await cancelListingsOf(tx, id);
   },
 };

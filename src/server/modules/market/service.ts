@@ -16,7 +16,6 @@ import {
 } from '../../../shared/contracts/market.ts';
 import { formatMoney } from '../../../shared/money.ts';
 import type { Db, DbOrTx, Tx } from '../../db/client.ts';
-import type { Job } from '../../jobs/scheduler.ts';
 import type { Deps } from '../../deps.ts';
 import { notify } from '../notifications/service.ts';
 import { marketListings } from '../../db/schema/market.ts';
@@ -31,7 +30,7 @@ import { assertCanSpend } from '../responsible-play/service.ts';
 import { setting } from '../settings/store.ts';
 import { settleTrade } from '../wallet/service.ts';
 import { compsReference } from './comps.ts';
-import { cardName, expireOffersDue, lapseListingOffers, lockBalances, openOfferBuyers, type MarketCtx } from './offer-holds.ts';
+import { cardName, lapseListingOffers, lockBalances, openOfferBuyers, type MarketCtx } from './offer-holds.ts';
 
 /**
  * The marketplace (issue 43, ADR 0028): listings and buy-now. Every write runs in the caller's
@@ -467,34 +466,6 @@ export async function buy(
 export async function publishMarketEvents(deps: Deps, events: NonNullable<MarketCtx['events']>): Promise<void> {
   if (!events.length) return;
   await deps.bus.publishMany(events).catch((err: unknown) => deps.log.warn('market events not published', { err }));
-}
-
-/** How often the expiry job runs (scripts/scale-test.ts checks each job runs once per interval). */
-export const MARKET_EXPIRY_EVERY_MS = 60_000;
-
-/** Listings and offers past their expiry end in bounded batches (ADR 0009 job); reads and actions also end them lazily. */
-export function marketExpiryJob(everyMs = MARKET_EXPIRY_EVERY_MS): Job {
-  return {
-    name: 'market-expiry',
-    everyMs,
-    async run(deps, signal) {
-      // Listings, then offers (ADR 0028 part 2): each closed offer's hold goes back to its buyer.
-      for (const [what, expire] of [
-        ['listings', (ctx: MarketCtx) => expireDue(deps.db, { limit: 100, ctx })],
-        ['offers', (ctx: MarketCtx) => expireOffersDue(deps.db, { limit: 100, ctx })],
-      ] as const) {
-        let total = 0;
-        for (let i = 0; i < 10 && !signal.aborted; i++) {
-          const ctx: MarketCtx = { deps, events: [] };
-          const n = await expire(ctx);
-          await publishMarketEvents(deps, ctx.events ?? []);
-          total += n;
-          if (n < 100) break;
-        }
-        if (total > 0) deps.log.info(`market ${what} expired`, { count: total });
-      }
-    },
-  };
 }
 
 /** Ends every active listing of a seller (account deletion, ADR 0028), in the caller's transaction. */

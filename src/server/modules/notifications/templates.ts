@@ -152,6 +152,24 @@ export function renderNotification<K extends NotificationKind>(
       const m = T[x.event];
       return { ...m, details: [], actionLabel: 'See your offers', subject: `${siteName}: ${m.title}` };
     }
+    case 'market_swap': {
+      const x = d as NotifyData['market_swap'];
+      const who = x.counterparty ? `@${x.counterparty}` : 'A collector';
+      const cards = `${x.cardCount} card${x.cardCount === 1 ? '' : 's'}`;
+      const cash = Math.abs(x.cashCents);
+      const cashText = cash === 0 ? '' : x.cashCents > 0 === x.toProposer ? ` and ${formatMoney(cash, currency)} from you` : ` and ${formatMoney(cash, currency)} to you`;
+      const held = x.toProposer && x.cashCents > 0 ? ' The held money is back in your balance.' : '';
+      const T: Record<NotifyData['market_swap']['event'], { title: string; body: string; link: string }> = {
+        received: { title: 'Swap proposed', body: `${who} proposed a swap for cards in your trade binder (${cards}${cashText}). Accept it and the cards change hands at once.`, link: '/profile/market?tab=swaps-received' },
+        accepted: { title: 'Swap accepted', body: `${who} accepted your swap (${cards}${cashText}): the cards are in your vault.`, link: '/collect' },
+        declined: { title: 'Swap declined', body: `${who} declined your swap.${held}`, link: '/profile/market?tab=swaps-made' },
+        cancelled: { title: 'Swap withdrawn', body: `${who} withdrew the swap they proposed to you.`, link: '/profile/market?tab=swaps-received' },
+        expired: { title: 'Swap expired', body: `Your swap with ${who} expired unanswered.${held}`, link: '/profile/market?tab=swaps-made' },
+        stale: { title: 'Swap closed', body: `A card in your swap with ${who} moved (sold, listed, shipped or swapped), so the swap closed.${held}`, link: '/profile/market?tab=swaps-made' },
+      };
+      const m = T[x.event];
+      return { ...m, details: [], actionLabel: 'See your swaps', subject: `${siteName}: ${m.title.toLowerCase()}` };
+    }
     case 'security': {
       const x = d as NotifyData['security'];
       const title = SECURITY_TITLES[x.event];
