@@ -13,6 +13,8 @@ export type RealtimeEventType =
   | 'market.listing.ended'
   /** An offer the user made or received changed ({ offerId, listingId, state }, the user's topic). */
   | 'market.offer.changed'
+  /** A swap the user proposed or received changed ({ swapId, state }, the user's topic). */
+  | 'market.swap.changed'
   /** The last event of a stream whose server is shutting down; reconnecting is the answer. */
   | 'server.closing'
   /** The last event of a stream whose session ended (sign-out, revoke, ban, role change…). */

@@ -223,3 +223,89 @@ export function useCounterOffer() {
     onSettled: () => afterOfferChange(qc),
   });
 }
+
+// ───────────────────────── trade binders and swaps (ADR 0029) ─────────────────────────
+
+export const binderKeys = {
+  mine: ['market', 'binder', 'mine'] as const,
+  ofCard: (cardId: string) => ['market', 'binder', 'card', cardId] as const,
+};
+
+/** The signed-in user's trade binder (the copies they opened to swaps), first 100. */
+export const myBinderQuery = queryOptions({
+  queryKey: binderKeys.mine,
+  queryFn: ({ signal }) => api.get('/api/market/binder', { query: { pageSize: 100 }, signal }),
+});
+
+/** Other collectors' copies of one card open to trade. */
+export const cardTradersQuery = (cardId: string) =>
+  queryOptions({
+    queryKey: binderKeys.ofCard(cardId),
+    queryFn: ({ signal }) => api.get('/api/market/binders', { query: { cardId, pageSize: 24 }, signal }),
+  });
+
+/** The signed-in user's vault copies a swap may give: in the vault, unlisted (first 200, by name when searched). */
+export const swappableCopiesQuery = (q: string) =>
+  queryOptions({
+    queryKey: ['collection', 'swappable', q] as const,
+    queryFn: ({ signal }) => api.get('/api/collection', { query: { status: 'in_vault', pageSize: 200, ...(q ? { q: q.slice(0, 100) } : {}) }, signal }),
+    placeholderData: keepPreviousData,
+  });
+
+/** Open a copy to trade, or take it out of the binder. */
+export function useBinderToggle() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ ownedCardId, open }: { ownedCardId: string; open: boolean }) =>
+      open
+        ? api.put('/api/market/binder/{ownedCardId}', { path: { ownedCardId } }).then(() => undefined)
+        : api.delete('/api/market/binder/{ownedCardId}', { path: { ownedCardId } }).then(() => undefined),
+    onSettled: () => qc.invalidateQueries({ queryKey: ['market', 'binder'] }),
+  });
+}
+
+export type SwapsQuery = ApiQuery<'/api/market/swaps/mine'>;
+const SWAP_PATH = { made: '/api/market/swaps/mine', received: '/api/market/swaps/received' } as const;
+
+export const swapsQuery = (side: OfferSide, q: SwapsQuery) =>
+  queryOptions({
+    queryKey: ['market', 'swaps', side, q] as const,
+    queryFn: ({ signal }) => api.get(SWAP_PATH[side], { query: q, signal }),
+    placeholderData: keepPreviousData,
+  });
+
+export interface ProposeSwapInput {
+  give: string[];
+  want: string[];
+  cashCents: number;
+  expiresInHours?: number;
+}
+
+/** A swap proposal; the Idempotency-Key is the dialog's intent (useMoneyAction): cash is held once. */
+export function useProposeSwap() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ input, key }: { input: ProposeSwapInput; key: string }) => api.post('/api/market/swaps', { body: input, idempotencyKey: key }),
+    onSuccess: () => afterOfferChange(qc),
+  });
+}
+
+export function useAcceptSwap() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ swapId, key }: { swapId: string; key: string }) => api.post('/api/market/swaps/{swapId}/accept', { path: { swapId }, idempotencyKey: key }),
+    onSettled: () => afterOfferChange(qc),
+  });
+}
+
+/** Decline a swap proposed to you, or withdraw your own: any held cash goes back to the proposer. */
+export function useCloseSwap() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ swapId, action }: { swapId: string; action: 'decline' | 'cancel' }) =>
+      action === 'decline'
+        ? api.post('/api/market/swaps/{swapId}/decline', { path: { swapId } })
+        : api.post('/api/market/swaps/{swapId}/cancel', { path: { swapId } }),
+    onSettled: () => afterOfferChange(qc),
+  });
+}

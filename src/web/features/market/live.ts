@@ -16,6 +16,8 @@ export function useMarketLiveUpdates() {
   // An offer of this user's changed (made to them, answered, expired): their offer lists are read
   // again (the balance follows from its own event).
   useRealtimeEvent('market.offer.changed', () => void qc.invalidateQueries({ queryKey: ['market', 'offers'] }));
+  // A swap of this user's changed (proposed to them, answered, expired, closed because a card moved).
+  useRealtimeEvent('market.swap.changed', () => void qc.invalidateQueries({ queryKey: ['market', 'swaps'] }));
 }
 
 function dropListing(qc: QueryClient, id: string | undefined, state: MarketListingState) {

@@ -11,6 +11,7 @@ import { useMarketLiveUpdates } from './live';
 import { ListingArt, RowsPending, STATE_LABEL, StateBadge } from './parts';
 import { ListingActions } from './vault-actions';
 import { OfferList } from './my-offers';
+import { SwapList } from './swaps';
 import type { MyMarketTab } from './search';
 
 const PAGE_SIZE = 20;
@@ -24,19 +25,21 @@ const FILTERS: Array<{ value: '' | MarketListingState; label: string }> = [
 
 /**
  * /profile/market: both sides of the market. The seller's listings (by state, with edit price and
- * delist) and sales; the offers the user made and those made to them. The tab is in the URL
+ * delist) and sales; the offers the user made and those made to them; swaps proposed and received. The tab is in the URL
  * (`?tab=offers-received`), so a notification opens the list it is about.
  */
 export function MyMarket({ userId, tab, onTabChange }: { userId: string | null; tab: MyMarketTab; onTabChange: (tab: MyMarketTab) => void }) {
   useMarketLiveUpdates();
   return (
     <Tabs value={tab} onValueChange={(t) => onTabChange(t as MyMarketTab)}>
-      {/* Four tabs wrap on a phone rather than hide the last one off the edge. */}
+      {/* Six tabs wrap on a phone rather than hide the last ones off the edge. */}
       <TabsList aria-label="Your market" className="flex-wrap">
         <TabsTrigger value="listings">Your listings</TabsTrigger>
         <TabsTrigger value="sales">Sales history</TabsTrigger>
         <TabsTrigger value="offers-received">Offers received</TabsTrigger>
         <TabsTrigger value="offers-made">Offers made</TabsTrigger>
+        <TabsTrigger value="swaps-received">Swaps received</TabsTrigger>
+        <TabsTrigger value="swaps-made">Swaps proposed</TabsTrigger>
       </TabsList>
       <TabsContent value="listings">
         <ListingList />
@@ -49,6 +52,12 @@ export function MyMarket({ userId, tab, onTabChange }: { userId: string | null; 
       </TabsContent>
       <TabsContent value="offers-made">
         <OfferList side="made" userId={userId} />
+      </TabsContent>
+      <TabsContent value="swaps-received">
+        <SwapList side="received" userId={userId} />
+      </TabsContent>
+      <TabsContent value="swaps-made">
+        <SwapList side="made" userId={userId} />
       </TabsContent>
     </Tabs>
   );

@@ -82,7 +82,7 @@ export function browseQueryOf(s: MarketSearch) {
 }
 
 /** /profile/market's tab in the URL (`?tab=offers-received`), so a notification or a link opens the right list. */
-export const MY_MARKET_TABS = ['listings', 'sales', 'offers-made', 'offers-received'] as const;
+export const MY_MARKET_TABS = ['listings', 'sales', 'offers-made', 'offers-received', 'swaps-made', 'swaps-received'] as const;
 export type MyMarketTab = (typeof MY_MARKET_TABS)[number];
 export interface MyMarketSearch {
   tab?: Exclude<MyMarketTab, 'listings'>;

@@ -12,6 +12,8 @@ export const firstPaintWithData = true;
 
 // The offer dialog (the market's, with its form code) loads when a card dialog first shows it.
 const MakeCardOffer = lazy(() => import('@web/features/market/offers').then((m) => ({ default: m.MakeCardOffer })));
+// Who trades the card (the market's binders and swap proposal), loaded the same way.
+const CardTraders = lazy(() => import('@web/features/market/swaps').then((m) => ({ default: m.CardTraders })));
 
 export default function CardsPage() {
   const { data: me } = useSession();
@@ -22,6 +24,7 @@ export default function CardsPage() {
       signedIn ? (
         <Suspense fallback={<Skeleton className="h-9 w-52" />}>
           <MakeCardOffer card={card} />
+          <CardTraders card={card} />
         </Suspense>
       ) : (
         <Link to="/sign-in" search={{ redirect: `/cards?card=${card.id}` }} className={buttonClasses({ variant: 'secondary', size: 'sm' })}>

@@ -6,6 +6,7 @@ import { LazyValueChart } from '@web/features/catalog/lazy-value-chart';
 import { CollectionCardRenderer, SetCompletion, Vault, WishlistPanel, type OwnedCardExtras } from '@web/features/collection';
 import { ShipCardsButton, useShippingLiveUpdates } from '@web/features/shipping';
 import { ListedCopyActions, SellOnMarketButton } from '@web/features/market/vault-actions';
+import { TradeBinderToggle } from '@web/features/market/swaps';
 import { useUrlState } from '@web/lib/url-state';
 
 // Proof of the vault (issue 44): its code loads when the tab opens, not with the vault.
@@ -21,6 +22,7 @@ const CARD_EXTRAS: OwnedCardExtras = {
   actions: (copy, done) => (
     <>
       <SellOnMarketButton copy={copy} onListed={done} />
+      <TradeBinderToggle copy={copy} />
       <ShipCardsButton cards={[copy]} label="Ship" onShipped={done} />
     </>
   ),
