@@ -339,3 +339,64 @@ async function activeListings(page: Page) {
   const res = await page.request.get('/api/market/mine?state=active&pageSize=100');
   return ((await res.json()) as { items: unknown[] }).items;
 }
+
+test('swaps in the browser: a collector opens a card to trade, another proposes a swap with cash (held once on a double-click), the first accepts and the cards change hands', async ({ browser }) => {
+  test.setTimeout(240_000);
+  const owner = await newVerifiedUser(browser, 'mso');
+  const proposer = await newVerifiedUser(browser, 'msp');
+  try {
+    const theirs = await collectorWithCard(owner.page);
+    const mine = await collectorWithCard(proposer.page);
+
+    // The owner opens their card to trade from the vault's card dialog.
+    await owner.page.goto(`/collect?card=${theirs.ownedCardId}`);
+    const vaultDialog = owner.page.getByRole('dialog', { name: theirs.name });
+    await vaultDialog.getByRole('button', { name: 'Open to trade' }).click();
+    await expect(vaultDialog.getByRole('button', { name: 'In your trade binder' })).toBeVisible();
+    const binder = (await (await owner.page.request.get('/api/market/binder')).json()) as { items: Array<{ ownedCardId: string; cardId: string }> };
+    const cardId = binder.items.find((i) => i.ownedCardId === theirs.ownedCardId)!.cardId;
+    await owner.page.goto('/profile/market?tab=swaps-received');
+    await expect(owner.page.getByText('No swaps proposed to you yet')).toBeVisible();
+
+    // The proposer finds who trades the card in its dialog on /cards and proposes a swap, adding $1.00.
+    const before = await balance(proposer.page);
+    await proposer.page.goto(`/cards?card=${cardId}`);
+    const cardDialog = proposer.page.getByRole('dialog', { name: theirs.name });
+    await cardDialog.getByRole('button', { name: new RegExp(`^Propose a swap to ${owner.username} for`, 'i') }).click();
+    const propose = proposer.page.getByRole('dialog', { name: `Propose a swap for ${theirs.name}` });
+    await propose.getByRole('checkbox', { name: new RegExp(mine.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) }).first().check();
+    await propose.getByRole('combobox', { name: 'Cash' }).selectOption('add');
+    await propose.getByRole('textbox', { name: /Cash you add/ }).fill('1');
+    await expectAccessible(proposer.page, 'the swap proposal dialog');
+    const posts = postsTo(proposer.page, /^\/api\/market\/swaps$/);
+    await propose.getByRole('button', { name: 'Propose the swap' }).dblclick();
+    await expect(proposer.page.getByText('Swap proposed').first()).toBeVisible();
+    posts.stop();
+    expect(posts.count(), 'proposal requests').toBe(1);
+    expect(await proposer.page.request.get('/api/wallet/balance').then((r) => r.json())).toMatchObject({ balanceCents: before - 100, heldCents: 100 });
+
+    // The owner's open tab shows it without a reload; they accept.
+    const row = owner.page.getByRole('list', { name: 'Swaps proposed to you' }).getByRole('listitem').first();
+    await expect(row).toContainText(`you give: ${theirs.name}`);
+    await expect(row).toContainText('you receive $1.00');
+    await expectAccessible(owner.page, '/profile/market, swaps received');
+    const ownerBefore = await balance(owner.page);
+    await row.getByRole('button', { name: /^Accept the swap from/ }).click();
+    await owner.page.getByRole('dialog', { name: 'Accept this swap?' }).getByRole('button', { name: 'Swap' }).click();
+    await expect(owner.page.getByText('Swapped').first()).toBeVisible();
+    // $1.00 less the $0.25 minimum fee; the proposer's hold is spent, not returned.
+    expect(await balance(owner.page)).toBe(ownerBefore + 75);
+    expect(await proposer.page.request.get('/api/wallet/balance').then((r) => r.json())).toMatchObject({ balanceCents: before - 100, heldCents: 0 });
+    const ownedBy = async (page: Page, id: string) => {
+      const r = (await (await page.request.get('/api/collection?status=in_vault&pageSize=200')).json()) as { items: Array<{ id: string }> };
+      return r.items.some((c) => c.id === id);
+    };
+    expect(await ownedBy(proposer.page, theirs.ownedCardId), 'the proposer holds the card asked for').toBe(true);
+    await proposer.page.goto('/profile/market?tab=swaps-made');
+    await expect(proposer.page.getByRole('list', { name: 'Swaps you proposed' }).getByRole('listitem').first()).toContainText('Accepted');
+  } finally {
+    await Promise.all([owner.context.close(), proposer.context.close()]);
+  }
+  expect(owner.watch.errors, 'console errors (owner)').toEqual([]);
+  expect(proposer.watch.errors, 'console errors (proposer)').toEqual([]);
+});
