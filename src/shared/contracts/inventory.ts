@@ -29,7 +29,7 @@ export const STOCK_MOVEMENT_REASONS = [
   'market_list',
   'market_delist',
   'market_sale',
-  // A copy that changed owner in a swap between two collectors (ADR 0029).
+  // A copy that changed owner in a swap between two collectors (ADR 0032).
   'market_swap',
 ] as const;
 export type StockMovementReason = (typeof STOCK_MOVEMENT_REASONS)[number];

@@ -263,7 +263,7 @@ export const cardCompsSchema = z.object({
 });
 export type CardComps = z.infer<typeof cardCompsSchema>;
 
-// ───────────────────────── trade binders and swaps (issue 43 item 4, ADR 0029) ─────────────────────────
+// ───────────────────────── trade binders and swaps (issue 43 item 4, ADR 0032) ─────────────────────────
 
 /** How many copies each side of a swap may name. */
 export const SWAP_MAX_COPIES = 10;

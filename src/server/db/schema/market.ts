@@ -124,7 +124,7 @@ export const marketOffers = pgTable(
 );
 
 /**
- * Trade binders (ADR 0029): the copies a collector opened to swap proposals. A row names a copy
+ * Trade binders (ADR 0032): the copies a collector opened to swap proposals. A row names a copy
  * and the owner who opened it; it shows only while that owner still holds the copy in the vault
  * (a copy shipped, sold or swapped drops out by the join; one back in the vault shows again).
  */
@@ -149,7 +149,7 @@ export const marketBinder = pgTable(
 export const marketSwapState = pgEnum('market_swap_state', MARKET_SWAP_STATES);
 
 /**
- * Swaps (issue 43 item 4, ADR 0029): the proposer's copies for copies in the recipient's binder,
+ * Swaps (issue 43 item 4, ADR 0032): the proposer's copies for copies in the recipient's binder,
  * with cash either way (`cash_cents` > 0 the proposer pays it, held in the ledger while open;
  * < 0 the recipient pays it on accepting). Settled in one transaction only if every copy is still
  * in its owner's vault, unlisted.

@@ -315,7 +315,7 @@ export async function transferListedCopy(
 }
 
 /**
- * A marketplace swap (ADR 0029): each copy changes owner, vault to vault, in one conditional
+ * A marketplace swap (ADR 0032): each copy changes owner, vault to vault, in one conditional
  * UPDATE that moves them only if every one is still in its `fromOwnerId`'s vault (unlisted, not
  * shipping); logged as 'market_swap' movements (no stock change; a slab follows its copy). Returns
  * false, having changed nothing, when any copy moved since. The caller has locked the copies.

@@ -18,7 +18,7 @@ const swapParam = z.object({ swapId: idSchema });
 const copyParam = z.object({ ownedCardId: idSchema });
 
 /**
- * Trade binders and swaps (issue 43 item 4, ADR 0029). Mounted before marketRoutes, whose
+ * Trade binders and swaps (issue 43 item 4, ADR 0032). Mounted before marketRoutes, whose
  * `/market/{id}` would otherwise take `/market/binder` and `/market/swaps` for listing ids.
  */
 export function swapRoutes(deps: Deps) {

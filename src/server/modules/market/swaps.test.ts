@@ -15,7 +15,7 @@ import { marketExpiryJob } from './expiry-job.ts';
 import { marketPersonalData } from './personal-data.ts';
 import { buyerWith, codeOf, errOf, json, listOk } from './test-support.ts';
 
-/** Trade binders and swaps (issue 43 item 4, ADR 0029), over HTTP, with the books checked by SQL. */
+/** Trade binders and swaps (issue 43 item 4, ADR 0032), over HTTP, with the books checked by SQL. */
 
 let t: MoneyTestContext;
 beforeAll(async () => {

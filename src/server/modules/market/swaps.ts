@@ -30,7 +30,7 @@ import { lockBalances, type MarketCtx } from './offer-holds.ts';
 import { assertNotStaffDealing, checkPrice, marketSettings } from './service.ts';
 
 /**
- * Trade binders and swaps (issue 43 item 4, ADR 0029). A collector opens chosen vault copies to
+ * Trade binders and swaps (issue 43 item 4, ADR 0032). A collector opens chosen vault copies to
  * trade (their binder); another proposes a swap: copies of theirs for copies in that binder, with
  * cash either way. Cash the proposer pays is held at once (`market_hold`), like an offer's; cash
  * the recipient pays is taken when they accept. Accepting settles it all in one transaction, only

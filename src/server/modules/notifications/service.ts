@@ -48,7 +48,7 @@ export interface NotifyData {
   };
   /** A listing that ended without a sale: it expired, or the back office removed it (`reason`, told to the seller). */
   market_listing: { listingId: string; event: 'expired' | 'removed'; cardName: string; priceCents: number; reason?: string | null };
-  /** ADR 0029: a swap proposed to the user, or what happened to one (`toProposer`: they proposed it). `cashCents` > 0 the proposer pays. */
+  /** ADR 0032: a swap proposed to the user, or what happened to one (`toProposer`: they proposed it). `cashCents` > 0 the proposer pays. */
   market_swap: {
     swapId: string;
     event: 'received' | 'accepted' | 'declined' | 'cancelled' | 'expired' | 'stale';

@@ -224,7 +224,7 @@ export function useCounterOffer() {
   });
 }
 
-// ───────────────────────── trade binders and swaps (ADR 0029) ─────────────────────────
+// ───────────────────────── trade binders and swaps (ADR 0032) ─────────────────────────
 
 export const binderKeys = {
   mine: ['market', 'binder', 'mine'] as const,

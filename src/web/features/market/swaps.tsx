@@ -27,7 +27,7 @@ import { OfferError } from './offers';
 import { ListingArt, RowsPending } from './parts';
 
 /**
- * Trade binders and swaps (issue 43 item 4, ADR 0029): open a vault card to trade, find collectors
+ * Trade binders and swaps (issue 43 item 4, ADR 0032): open a vault card to trade, find collectors
  * trading a card (its dialog on /cards), propose a swap with cash either way, and answer swaps on
  * /profile/market.
  */
