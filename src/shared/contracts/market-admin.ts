@@ -50,11 +50,17 @@ export const adminMarketTradesQuerySchema = z
   .superRefine(fromNotAfterTo);
 export type AdminMarketTradesQuery = z.input<typeof adminMarketTradesQuerySchema>;
 
-/** One sale between collectors: a listing bought (now, or by an accepted offer) or a card offer accepted. */
+/**
+ * One trade between collectors: a listing bought (now, or by an accepted offer), a card offer
+ * accepted, or a swap accepted (its price is the cash part, 0 card for card; its seller the one who
+ * received the cash, else the recipient; its card the first the seller gave, `swapCards` in all).
+ */
 export const adminMarketTradeSchema = z.object({
-  /** The listing's id, or the card offer's. */
+  /** The listing's id, the card offer's, or the swap's. */
   id: z.string(),
-  via: z.enum(['listing', 'card_offer']),
+  via: z.enum(['listing', 'card_offer', 'swap']),
+  /** How many cards changed hands (1 but for a swap). */
+  cards: z.number().int(),
   cardId: z.string(),
   name: z.string(),
   priceCents: z.number().int(),

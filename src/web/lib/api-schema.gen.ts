@@ -28806,7 +28806,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every sale between collectors, newest first (sold listings and accepted card offers; filter by card, buyer or seller, date) */
+        /** Every trade between collectors, newest first (sold listings, accepted card offers and swaps; filter by card, buyer or seller, date) */
         get: {
             parameters: {
                 query?: {
@@ -28833,7 +28833,8 @@ export interface paths {
                             items: {
                                 id: string;
                                 /** @enum {string} */
-                                via: "listing" | "card_offer";
+                                via: "listing" | "card_offer" | "swap";
+                                cards: number;
                                 cardId: string;
                                 name: string;
                                 priceCents: number;

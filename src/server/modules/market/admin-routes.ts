@@ -47,7 +47,7 @@ export function marketAdminRoutes(deps: Deps) {
       method: 'get',
       path: '/admin/market/trades',
       tags: ['admin market'],
-      summary: 'Every sale between collectors, newest first (sold listings and accepted card offers; filter by card, buyer or seller, date)',
+      summary: 'Every trade between collectors, newest first (sold listings, accepted card offers and swaps; filter by card, buyer or seller, date)',
       middleware: [requireAdmin] as const,
       request: { query: adminMarketTradesQuerySchema },
       responses: { 200: jsonContent(adminMarketTradePageSchema, 'A page of trades'), ...errorResponses },

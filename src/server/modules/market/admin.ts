@@ -101,21 +101,32 @@ export async function adminListings(db: DbOrTx, q: z.output<typeof adminMarketLi
 }
 
 /**
- * Every sale between collectors, one row each: a sold listing (bought now, or by an accepted
- * offer, at the price paid) or an accepted card offer (which has no listing). The trades list and
- * the figures both read it; the period's bounds reach each branch's own rows.
+ * Every trade between collectors, one row each: a sold listing (bought now, or by an accepted
+ * offer, at the price paid), an accepted card offer (which has no listing), or an accepted swap (at
+ * its cash part). The trades list and the figures both read it; the period's bounds reach each
+ * branch's own rows.
  */
 const TRADES = sql`
-  select l.id, 'listing' as via, l.card_id, coalesce(l.sold_price_cents, l.price_cents) as price_cents, coalesce(l.fee_cents, 0) as fee_cents,
+  select l.id, 'listing' as via, l.card_id, 1 as cards, coalesce(l.sold_price_cents, l.price_cents) as price_cents, coalesce(l.fee_cents, 0) as fee_cents,
          l.seller_id, l.sold_to as buyer_id, l.ledger_entry_id, l.sold_at as at
     from market_listings l where l.state = 'sold'
   union all
-  select o.id, 'card_offer', o.card_id, o.amount_cents, coalesce(o.fee_cents, 0), o.seller_id, o.buyer_id, o.ledger_entry_id, o.closed_at
-    from market_offers o where o.state = 'accepted' and o.listing_id is null`;
+  select o.id, 'card_offer', o.card_id, 1, o.amount_cents, coalesce(o.fee_cents, 0), o.seller_id, o.buyer_id, o.ledger_entry_id, o.closed_at
+    from market_offers o where o.state = 'accepted' and o.listing_id is null
+  union all
+  -- An accepted swap (ADR 0032): its cash is the price (the fee it posted to market_fees), paid by the buyer.
+  select sw.id, 'swap',
+         (select i.card_id from market_swap_items i where i.swap_id = sw.id and i.from_proposer = (sw.cash_cents < 0) order by i.owned_card_id limit 1),
+         (select count(*)::int from market_swap_items i where i.swap_id = sw.id),
+         abs(sw.cash_cents), coalesce(sw.fee_cents, 0),
+         case when sw.cash_cents < 0 then sw.proposer_id else sw.recipient_id end,
+         case when sw.cash_cents < 0 then sw.recipient_id else sw.proposer_id end,
+         sw.ledger_entry_id, sw.closed_at
+    from market_swaps sw where sw.state = 'accepted'`;
 
 /**
- * Every sale between collectors, newest first: sold listings (bought now or by an accepted offer)
- * and accepted card offers; by card name, buyer or seller (username or email), date of the sale.
+ * Every trade between collectors, newest first: sold listings (bought now or by an accepted offer),
+ * accepted card offers and accepted swaps; by card name, buyer or seller (username or email), date of the sale.
  */
 export async function adminTrades(db: DbOrTx, q: z.output<typeof adminMarketTradesQuerySchema>): Promise<Paged<AdminMarketTrade>> {
   const from = q.from ? new Date(`${q.from}T00:00:00Z`) : null;
@@ -141,6 +152,7 @@ export async function adminTrades(db: DbOrTx, q: z.output<typeof adminMarketTrad
     items: rows.map((r) => ({
       id: String(r.id),
       via: r.via as AdminMarketTrade['via'],
+      cards: Number(r.cards),
       cardId: String(r.card_id),
       name: String(r.name),
       priceCents: Number(r.price_cents),
@@ -173,7 +185,7 @@ export async function marketSummary(db: DbOrTx, q: z.output<typeof adminMarketSu
   );
   const [sold] = rowsOf<{ n: string; volume: string | null; fees: string | null }>(
     await db.execute(sql`
-      select count(*) as n, sum(t.price_cents) as volume, sum(t.fee_cents) as fees from (${TRADES}) t
+      select count(*) filter (where t.price_cents > 0) as n, sum(t.price_cents) as volume, sum(t.fee_cents) as fees from (${TRADES}) t
        where t.at >= ${p.start.toISOString()}::timestamptz and t.at < ${p.end.toISOString()}::timestamptz`),
   );
   return {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminMarketSummaryQuerySchema, adminMarketTradesQuerySchema } from '../../../shared/contracts/market-admin.ts';
 import type { BinderItem, BinderPage, MarketSwap, MarketSwapPage } from '../../../shared/contracts/market.ts';
 import { ownedCards, stockMovements } from '../../db/schema/inventory.ts';
 import { marketSwaps } from '../../db/schema/market.ts';
@@ -11,6 +12,7 @@ import { giveCards, makeCard, makeClass } from '../buyback/test-support.ts';
 import { fund } from '../shipping/test-support.ts';
 import { getBalance } from '../wallet/service.ts';
 import { ledgerInvariants, moneyTestContext, type MoneyTestContext } from '../wallet/test-support.ts';
+import { adminTrades, marketSummary } from './admin.ts';
 import { marketExpiryJob } from './expiry-job.ts';
 import { marketPersonalData } from './personal-data.ts';
 import { buyerWith, codeOf, errOf, json, listOk } from './test-support.ts';
@@ -178,6 +180,14 @@ describe('swaps', () => {
       sql`select coalesce(sum(p.amount_cents), 0) as n from postings p join ledger_accounts a on a.id = p.account_id join journal_entries e on e.id = p.entry_id where a.code = 'market_fees' and e.reference_id = ${s.id}`,
     );
     expect(Number(fees!.n)).toBe(100);
+    // The back office's trades and figures count it: a swap at its cash part, with the fee it posted.
+    const trades = await adminTrades(t.deps.db, adminMarketTradesQuerySchema.parse({ pageSize: 100 }));
+    expect(trades.items.find((x) => x.id === s.id)).toMatchObject({ via: 'swap', cards: 2, priceCents: 2000, feeCents: 100, sellerId: b.userId, buyerId: a.userId });
+    const [ledgerFees] = await t.deps.dbh.query<{ n: string }>(
+      sql`select coalesce(sum(p.amount_cents), 0) as n from postings p join ledger_accounts a on a.id = p.account_id where a.code = 'market_fees'`,
+    );
+    const summary = await marketSummary(t.deps.db, adminMarketSummaryQuerySchema.parse({}));
+    expect(summary.feesCents).toBe(Number(ledgerFees!.n));
     await expectBooks();
   });
 

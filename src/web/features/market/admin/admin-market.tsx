@@ -304,7 +304,7 @@ function Trades() {
                       {x.name}
                     </Link>
                   </Td>
-                  <Td className="text-sm text-zinc-300">{x.via === 'listing' ? 'Listing' : 'Card offer'}</Td>
+                  <Td className="text-sm text-zinc-300">{x.via === 'listing' ? 'Listing' : x.via === 'card_offer' ? 'Card offer' : `Swap (${x.cards} cards)`}</Td>
                   <Td>
                     {x.sellerId ? (
                       <Link to="/admin/users/$id" params={{ id: x.sellerId }} className={userLink}>
