@@ -24,7 +24,9 @@ import {
 import type { Deps } from '../../deps.ts';
 import { actorOf, requireUser, requireVerified } from '../../http/guards.ts';
 import { createRouter, errorResponses, jsonContent, z } from '../../http/openapi.ts';
+import type { Context } from 'hono';
 import type { Tx } from '../../db/client.ts';
+import type { AppEnv } from '../../http/types.ts';
 import { isRetryableTxError } from '../../db/errors.ts';
 import { AppError } from '../../http/errors.ts';
 import { requireIdempotencyKey, sendIdempotent, withIdempotency } from '../../lib/idempotency.ts';
@@ -40,8 +42,13 @@ const json = <T>(schema: T) => ({ required: true, content: { 'application/json':
 const idParam = z.object({ id: idSchema });
 const offerParam = z.object({ offerId: idSchema });
 
-/** Offers a user may make per window (issue 43 item 8: rate limits on offers). */
+/** Offers (and swap proposals) a user may make per window (issue 43 item 8: rate limits on offers). */
 export const OFFER_RATE = { limit: 20, windowSeconds: 600 } as const;
+
+/** 429 rate_limited past OFFER_RATE: offers and swap proposals share one budget per user. */
+export function enforceOfferRate(deps: Deps, userId: string) {
+  return enforceRateLimit(deps.dbh, `market-offers:${userId}`, OFFER_RATE.limit, OFFER_RATE.windowSeconds);
+}
 
 /**
  * A money transaction (balance.changed after the commit) run again when the database broke a
@@ -62,19 +69,60 @@ export function marketRunner(deps: Deps) {
   };
 }
 
+type MarketWork<T> = (tx: Tx, ctx: MarketCtx & { events: BusEvent[] }) => Promise<T>;
+
+/**
+ * How the market's routes run their writes (the offers', swaps' and listings' routes alike): each
+ * in the market's retrying money transaction, with a context whose events (notifications',
+ * market.*) go out after the commit.
+ */
+export function marketActions(deps: Deps) {
+  const run = marketRunner(deps);
+  const newCtx = (): MarketCtx & { events: BusEvent[] } => ({ deps, events: [] });
+  /** Runs `fn` (again from scratch on a retry) and publishes what it told once committed. */
+  async function transact<T>(fn: MarketWork<T>): Promise<T> {
+    const ctx = newCtx();
+    const out = await run((tx) => {
+      ctx.events.length = 0;
+      return fn(tx, ctx);
+    });
+    await publishMarketEvents(deps, ctx.events);
+    return out;
+  }
+  /** A money POST answered 201 under the request's Idempotency-Key: a replay answers the first response and publishes nothing. */
+  async function idempotent<T>(c: Context<AppEnv>, scope: string, body: unknown, fn: MarketWork<T>, after?: (ctx: MarketCtx & { events: BusEvent[] }) => void) {
+    const actor = actorOf(c);
+    const key = requireIdempotencyKey(c);
+    const ctx = newCtx();
+    const r = await withIdempotency(
+      deps.db,
+      { userId: actor.userId, key, scope, body },
+      async (tx) => {
+        ctx.events.length = 0;
+        return { status: 201 as const, body: await fn(tx, ctx) };
+      },
+      run,
+    );
+    if (!r.replayed) after?.(ctx);
+    await publishMarketEvents(deps, r.replayed ? [] : ctx.events);
+    return sendIdempotent(c, r);
+  }
+  /** Runs a lazy expiry pass (`expire`) with its own context, published at once. */
+  async function expiring(expire: (ctx: MarketCtx) => Promise<unknown>) {
+    const ctx = newCtx();
+    await expire(ctx);
+    await publishMarketEvents(deps, ctx.events);
+  }
+  return { transact, idempotent, expiring };
+}
+
 /** The marketplace (issue 43, ADR 0028): browse, list a vault card, edit, delist, buy now. */
 export function marketRoutes(deps: Deps) {
   const app = createRouter();
   const { db } = deps;
-  const run = marketRunner(deps);
-  /** A context per request: what its transaction tells (notifications' events, market.*) goes out after the commit. */
-  const newCtx = (): MarketCtx & { events: BusEvent[] } => ({ deps, events: [] });
+  const { transact, idempotent, expiring } = marketActions(deps);
   /** Ends due listings lazily (this one, or a seller's), their offers' buyers told. */
-  const expireListings = async (opts: { listingId?: string; sellerId?: string }) => {
-    const ctx = newCtx();
-    await expireDue(db, { ...opts, ctx });
-    await publishMarketEvents(deps, ctx.events);
-  };
+  const expireListings = (opts: { listingId?: string; sellerId?: string }) => expiring((ctx) => expireDue(db, { ...opts, ctx }));
 
   app.openapi(
     createRoute({
@@ -168,9 +216,7 @@ export function marketRoutes(deps: Deps) {
       }),
       async (c) => {
         const actor = actorOf(c);
-        const ctx = newCtx();
-        await expireOffersDue(db, { userId: actor.userId, ctx });
-        await publishMarketEvents(deps, ctx.events);
+        await expiring((ctx) => expireOffersDue(db, { userId: actor.userId, ctx }));
         c.header('Cache-Control', 'no-store');
         return c.json(await listOffers(db, actor.userId, side, c.req.valid('query')), 200);
       },
@@ -184,26 +230,13 @@ export function marketRoutes(deps: Deps) {
 
   /** Makes an offer (idempotent, rate-limited): the amount is held at once. */
   async function makeOffer(
-    c: Parameters<Parameters<typeof app.openapi>[1]>[0],
+    c: Context<AppEnv>,
     scope: string,
     body: unknown,
     make: (tx: Tx, ctx: MarketCtx) => Promise<z.infer<typeof marketOfferSchema>>,
   ) {
-    const actor = actorOf(c);
-    const key = requireIdempotencyKey(c);
-    await enforceRateLimit(deps.dbh, `market-offers:${actor.userId}`, OFFER_RATE.limit, OFFER_RATE.windowSeconds);
-    const ctx = newCtx();
-    const r = await withIdempotency(
-      db,
-      { userId: actor.userId, key, scope, body },
-      async (tx) => {
-        ctx.events.length = 0;
-        return { status: 201 as const, body: await make(tx, ctx) };
-      },
-      run,
-    );
-    await publishMarketEvents(deps, r.replayed ? [] : ctx.events);
-    return sendIdempotent(c, r);
+    await enforceOfferRate(deps, actorOf(c).userId);
+    return idempotent(c, scope, body, make);
   }
 
   app.openapi(
@@ -255,22 +288,10 @@ export function marketRoutes(deps: Deps) {
     }),
     async (c) => {
       const actor = actorOf(c);
-      const key = requireIdempotencyKey(c);
       const { offerId } = c.req.valid('param');
       const body = c.req.valid('json');
-      const ctx = newCtx();
-      await expireOffersDue(db, { offerId, ctx });
-      const r = await withIdempotency(
-        db,
-        { userId: actor.userId, key, scope: `POST /api/market/offers/${offerId}/accept`, body },
-        async (tx) => {
-          ctx.events.length = 0;
-          return { status: 201 as const, body: await acceptOffer(tx, ctx, actor.userId, offerId, body) };
-        },
-        run,
-      );
-      await publishMarketEvents(deps, r.replayed ? [] : ctx.events);
-      return sendIdempotent(c, r);
+      await expiring((ctx) => expireOffersDue(db, { offerId, ctx }));
+      return idempotent(c, `POST /api/market/offers/${offerId}/accept`, body, (tx, ctx) => acceptOffer(tx, ctx, actor.userId, offerId, body));
     },
   );
 
@@ -288,14 +309,8 @@ export function marketRoutes(deps: Deps) {
       async (c) => {
         const actor = actorOf(c);
         const { offerId } = c.req.valid('param');
-        const ctx = newCtx();
-        await expireOffersDue(db, { offerId, ctx });
-        const out = await run((tx) => {
-          ctx.events.length = 0;
-          return fn(tx, ctx, actor.userId, offerId);
-        });
-        await publishMarketEvents(deps, ctx.events);
-        return c.json(out, 200);
+        await expiring((ctx) => expireOffersDue(db, { offerId, ctx }));
+        return c.json(await transact((tx, ctx) => fn(tx, ctx, actor.userId, offerId)), 200);
       },
     );
   answer('reject', 'Decline an offer made to you (a bid on your listing, or a counter to your bid): the hold goes back to the buyer. 409 offer_closed, offer_action_unavailable (card offers).', rejectOffer);
@@ -316,14 +331,8 @@ export function marketRoutes(deps: Deps) {
       const actor = actorOf(c);
       const { offerId } = c.req.valid('param');
       const body = c.req.valid('json');
-      const ctx = newCtx();
-      await expireOffersDue(db, { offerId, ctx });
-      const out = await run((tx) => {
-        ctx.events.length = 0;
-        return counterOffer(tx, ctx, actor.userId, offerId, body);
-      });
-      await publishMarketEvents(deps, ctx.events);
-      return c.json(out, 201);
+      await expiring((ctx) => expireOffersDue(db, { offerId, ctx }));
+      return c.json(await transact((tx, ctx) => counterOffer(tx, ctx, actor.userId, offerId, body)), 201);
     },
   );
 
@@ -375,14 +384,8 @@ export function marketRoutes(deps: Deps) {
     async (c) => {
       const actor = actorOf(c);
       const { id } = c.req.valid('param');
-      const ctx = newCtx();
       await expireListings({ listingId: id });
-      const out = await run((tx) => {
-        ctx.events.length = 0;
-        return delist(tx, actor.userId, id, ctx);
-      });
-      await publishMarketEvents(deps, ctx.events);
-      return c.json(out, 200);
+      return c.json(await transact((tx, ctx) => delist(tx, actor.userId, id, ctx)), 200);
     },
   );
 
@@ -402,23 +405,15 @@ export function marketRoutes(deps: Deps) {
       const key = requireIdempotencyKey(c);
       const { id } = c.req.valid('param');
       const body = c.req.valid('json');
-      const ctx = newCtx();
       await expireListings({ listingId: id });
-      const r = await withIdempotency(
-        db,
-        { userId: actor.userId, key, scope: `POST /api/market/${id}/buy`, body },
-        async (tx) => {
-          ctx.events.length = 0; // a retried attempt starts over
-          return { status: 201 as const, body: await buy(tx, actor.userId, id, body, { idempotencyKey: key, deps, events: ctx.events }) };
-        },
-        run,
+      return idempotent(
+        c,
+        `POST /api/market/${id}/buy`,
+        body,
+        (tx, ctx) => buy(tx, actor.userId, id, body, { idempotencyKey: key, deps, events: ctx.events }),
+        // After the commit: open /market pages drop the tile (ADR 0028), the closed offers' buyers hear. Best effort, like balance.changed.
+        (ctx) => ctx.events.push({ id: deps.bus.newEventId(), topic: 'public', type: 'market.listing.sold', data: { listingId: id } }),
       );
-      // After the commit: open /market pages drop the tile (ADR 0028), the closed offers' buyers hear. Best effort, like balance.changed.
-      if (!r.replayed && r.status === 201) {
-        ctx.events.push({ id: deps.bus.newEventId(), topic: 'public', type: 'market.listing.sold', data: { listingId: id } });
-      }
-      await publishMarketEvents(deps, r.replayed ? [] : ctx.events);
-      return sendIdempotent(c, r);
     },
   );
 

@@ -5,12 +5,7 @@ import type { Deps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
 import { actorOf, requireUser, requireVerified } from '../../http/guards.ts';
 import { createRouter, errorResponses, jsonContent, z } from '../../http/openapi.ts';
-import { requireIdempotencyKey, sendIdempotent, withIdempotency } from '../../lib/idempotency.ts';
-import { enforceRateLimit } from '../../lib/rate-limit.ts';
-import type { BusEvent } from '../realtime/bus.ts';
-import type { MarketCtx } from './offer-holds.ts';
-import { marketRunner, OFFER_RATE } from './routes.ts';
-import { publishMarketEvents } from './service.ts';
+import { enforceOfferRate, marketActions } from './routes.ts';
 import { acceptSwap, addToBinder, answerSwap, closeStaleSwap, expireSwapsDue, getSwap, listBinder, listSwaps, proposeSwap, removeFromBinder } from './swaps.ts';
 
 const json = <T>(schema: T) => ({ required: true, content: { 'application/json': { schema } } });
@@ -24,13 +19,8 @@ const copyParam = z.object({ ownedCardId: idSchema });
 export function swapRoutes(deps: Deps) {
   const app = createRouter();
   const { db } = deps;
-  const run = marketRunner(deps);
-  const newCtx = (): MarketCtx & { events: BusEvent[] } => ({ deps, events: [] });
-  const expire = async (opts: { swapId?: string; userId?: string }) => {
-    const ctx = newCtx();
-    await expireSwapsDue(db, { ...opts, ctx });
-    await publishMarketEvents(deps, ctx.events);
-  };
+  const { transact, idempotent, expiring } = marketActions(deps);
+  const expire = (opts: { swapId?: string; userId?: string }) => expiring((ctx) => expireSwapsDue(db, { ...opts, ctx }));
 
   // ───────────────────────── binders ─────────────────────────
 
@@ -149,21 +139,9 @@ export function swapRoutes(deps: Deps) {
     }),
     async (c) => {
       const actor = actorOf(c);
-      const key = requireIdempotencyKey(c);
       const body = c.req.valid('json');
-      await enforceRateLimit(deps.dbh, `market-offers:${actor.userId}`, OFFER_RATE.limit, OFFER_RATE.windowSeconds);
-      const ctx = newCtx();
-      const r = await withIdempotency(
-        db,
-        { userId: actor.userId, key, scope: 'POST /api/market/swaps', body },
-        async (tx) => {
-          ctx.events.length = 0;
-          return { status: 201 as const, body: await proposeSwap(tx, ctx, actor.userId, body) };
-        },
-        run,
-      );
-      await publishMarketEvents(deps, r.replayed ? [] : ctx.events);
-      return sendIdempotent(c, r);
+      await enforceOfferRate(deps, actor.userId);
+      return idempotent(c, 'POST /api/market/swaps', body, (tx, ctx) => proposeSwap(tx, ctx, actor.userId, body));
     },
   );
 
@@ -180,29 +158,13 @@ export function swapRoutes(deps: Deps) {
     }),
     async (c) => {
       const actor = actorOf(c);
-      const key = requireIdempotencyKey(c);
       const { swapId } = c.req.valid('param');
       await expire({ swapId });
-      const ctx = newCtx();
       try {
-        const r = await withIdempotency(
-          db,
-          { userId: actor.userId, key, scope: `POST /api/market/swaps/${swapId}/accept`, body: {} },
-          async (tx) => {
-            ctx.events.length = 0;
-            return { status: 201 as const, body: await acceptSwap(tx, ctx, actor.userId, swapId) };
-          },
-          run,
-        );
-        await publishMarketEvents(deps, r.replayed ? [] : ctx.events);
-        return sendIdempotent(c, r);
+        return await idempotent(c, `POST /api/market/swaps/${swapId}/accept`, {}, (tx, ctx) => acceptSwap(tx, ctx, actor.userId, swapId));
       } catch (err) {
         // Nothing moved (rolled back); the swap can never settle now, so it closes and its hold goes back.
-        if (err instanceof AppError && err.code === 'swap_stale') {
-          const after = newCtx();
-          await closeStaleSwap(db, after, swapId, actor.userId);
-          await publishMarketEvents(deps, after.events);
-        }
+        if (err instanceof AppError && err.code === 'swap_stale') await expiring((ctx) => closeStaleSwap(db, ctx, swapId, actor.userId));
         throw err;
       }
     },
@@ -223,13 +185,7 @@ export function swapRoutes(deps: Deps) {
         const actor = actorOf(c);
         const { swapId } = c.req.valid('param');
         await expire({ swapId });
-        const ctx = newCtx();
-        const out = await run((tx) => {
-          ctx.events.length = 0;
-          return answerSwap(tx, ctx, actor.userId, swapId, action);
-        });
-        await publishMarketEvents(deps, ctx.events);
-        return c.json(out, 200);
+        return c.json(await transact((tx, ctx) => answerSwap(tx, ctx, actor.userId, swapId, action)), 200);
       },
     );
   answer('decline', 'Decline a swap proposed to you: any held cash goes back to the proposer. 409 swap_closed.');

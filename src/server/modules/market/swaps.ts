@@ -246,17 +246,21 @@ async function closeSwap(tx: Tx, s: SwapRow, state: 'declined' | 'cancelled' | '
     .where(and(eq(marketSwaps.id, s.id), eq(marketSwaps.state, 'open')))
     .returning({ id: marketSwaps.id });
   if (!closed) throw new Error(`closeSwap: ${s.id} is not open`);
-  if (s.heldCents > 0) {
-    await releaseHold(tx, {
-      userId: s.proposerId,
-      amountCents: s.heldCents,
-      referenceType: 'market_swap',
-      referenceId: s.id,
-      actorId,
-      idempotencyKey: `swap-release:${s.id}`,
-      memo: `Swap ${state}`,
-    });
-  }
+  await releaseSwapHold(tx, s, actorId, `Swap ${state}`);
+}
+
+/** The proposer's held cash back to their free balance (once per swap: the entry's idempotency key is the swap's). */
+async function releaseSwapHold(tx: Tx, s: SwapRow, actorId: string | null, memo: string) {
+  if (s.heldCents <= 0) return;
+  await releaseHold(tx, {
+    userId: s.proposerId,
+    amountCents: s.heldCents,
+    referenceType: 'market_swap',
+    referenceId: s.id,
+    actorId,
+    idempotencyKey: `swap-release:${s.id}`,
+    memo,
+  });
 }
 
 async function lockSwap(tx: DbOrTx, id: string): Promise<SwapRow> {
@@ -380,17 +384,8 @@ export async function acceptSwap(tx: Tx, ctx: MarketCtx, actorId: string, swapId
   let feeCents: number | null = null;
   let ledgerEntryId: string | null = null;
   if (s.cashCents !== 0) {
-    if (s.heldCents > 0) {
-      await releaseHold(tx, {
-        userId: s.proposerId,
-        amountCents: s.heldCents,
-        referenceType: 'market_swap',
-        referenceId: s.id,
-        actorId,
-        idempotencyKey: `swap-release:${s.id}`,
-        memo: 'Swap accepted',
-      });
-    }
+    // The capture: the hold back to the free balance and the cash's entry, under the proposer's balance lock.
+    await releaseSwapHold(tx, s, actorId, 'Swap accepted');
     const cash = Math.abs(s.cashCents);
     const terms = marketSettings();
     feeCents = marketFee(cash, terms.feeBp, terms.minFeeCents);

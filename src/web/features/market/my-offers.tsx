@@ -7,14 +7,13 @@ import { z } from 'zod';
 import { HandCoins } from 'lucide-react';
 import type { MarketOffer, MarketOfferState } from '@shared/contracts/market';
 import { parseMoney } from '@shared/money';
-import { Badge, Button, Dialog, EmptyState, FormField, Input, Money, Notice, Pagination, Select, Skeleton, toast, type BadgeTone } from '@web/components/ui';
-import { StatusChips } from '@web/components/ui/list-controls';
+import { Badge, Button, Dialog, EmptyState, FormField, Input, Money, Notice, Select, Skeleton, toast, type BadgeTone } from '@web/components/ui';
 import { useMoneyAction } from '@web/hooks/use-money-action';
 import { ApiClientError } from '@web/lib/api';
-import { formatDateTime, plural } from '@web/lib/format';
+import { formatDateTime } from '@web/lib/format';
 import { copiesOfCardQuery, marketQuoteQuery, offersQuery, useAcceptOffer, useCloseOffer, useCounterOffer, type OfferSide } from './api';
 import { amountText, OfferError } from './offers';
-import { ListingArt, RowsPending } from './parts';
+import { ListingArt, PersonalList } from './parts';
 
 const PAGE_SIZE = 20;
 
@@ -45,27 +44,19 @@ export function OfferList({ side, userId }: { side: OfferSide; userId: string | 
   const [state, setState] = useState<'' | MarketOfferState>('');
   const [page, setPage] = useState(1);
   const q = useQuery(offersQuery(side, { ...(state ? { state } : {}), page, pageSize: PAGE_SIZE }));
-  const data = q.data;
-  const noun = side === 'made' ? 'Offers you made' : 'Offers made to you';
   return (
-    <div className="mt-4 space-y-4">
-      <p className="text-sm text-zinc-300">
-        {side === 'made'
+    <PersonalList
+      intro={
+        side === 'made'
           ? 'Your offers hold their amount from your balance until they are answered, expire or the card sells elsewhere.'
-          : 'Accept an offer and the sale happens at once: the buyer’s money is already held. Counter a bid on your listing, or decline it.'}
-      </p>
-      <StatusChips
-        label="Filter by state"
-        chips={FILTERS}
-        value={state}
-        onChange={(v) => {
-          setState(v as '' | MarketOfferState);
-          setPage(1);
-        }}
-      />
-      {!data ? (
-        <RowsPending q={q} what="offers" />
-      ) : data.items.length === 0 ? (
+          : 'Accept an offer and the sale happens at once: the buyer’s money is already held. Counter a bid on your listing, or decline it.'
+      }
+      filters={FILTERS}
+      state={state}
+      onStateChange={setState}
+      q={q}
+      what="offers"
+      empty={
         <EmptyState
           icon={<HandCoins />}
           title={state ? `No ${STATE[state].label.toLowerCase()} offers` : side === 'made' ? 'You have not made any offers' : 'No offers yet'}
@@ -80,21 +71,13 @@ export function OfferList({ side, userId }: { side: OfferSide; userId: string | 
             </Link>
           }
         />
-      ) : (
-        <>
-          <p className="text-sm text-zinc-400" aria-live="polite">
-            {plural(data.total, 'offer')}
-            {q.isFetching ? ' · updating…' : ''}
-          </p>
-          <ul aria-label={noun} className="space-y-3">
-            {data.items.map((o) => (
-              <OfferRow key={o.id} offer={o} side={side} userId={userId} />
-            ))}
-          </ul>
-          <Pagination page={page} pageCount={Math.ceil(data.total / PAGE_SIZE)} onPageChange={setPage} label="Offer pages" />
-        </>
-      )}
-    </div>
+      }
+      label={side === 'made' ? 'Offers you made' : 'Offers made to you'}
+      row={(o) => <OfferRow offer={o} side={side} userId={userId} />}
+      page={page}
+      onPageChange={setPage}
+      pageSize={PAGE_SIZE}
+    />
   );
 }
 

@@ -1,9 +1,12 @@
+import { Fragment, type ReactNode } from 'react';
 import { Link } from '@tanstack/react-router';
 import { imageUrl } from '@shared/contracts/catalog-look';
 import { GRADING_COMPANIES, type Grading, type GradingCompany } from '@shared/contracts/grading';
 import type { MarketListing, MarketListingState } from '@shared/contracts/market';
-import { Badge, Button, GradeBadge, Money, Notice, Skeleton, cn, type BadgeTone } from '@web/components/ui';
+import { Badge, Button, GradeBadge, Money, Notice, Pagination, Skeleton, cn, type BadgeTone } from '@web/components/ui';
+import { StatusChips } from '@web/components/ui/list-controls';
 import { errorText } from '@web/lib/api-errors';
+import { plural } from '@web/lib/format';
 
 /** The slab of a listed copy, when it is graded (the listing carries no certificate number). */
 export function gradingOf(l: Pick<MarketListing, 'gradingCompany' | 'grade'>): Grading | null {
@@ -132,5 +135,60 @@ export function RowsPending({ q, what }: { q: { data: unknown; isError: boolean;
         </li>
       ))}
     </ul>
+  );
+}
+
+/**
+ * The shell of a personal market list (offers, swaps): what it is, a state filter, then the rows
+ * (or loading, a failed load, an empty state) with their count and pages. The caller keeps the
+ * query, the filter and the page, and draws each row.
+ */
+export function PersonalList<S extends string, T extends { id: string }>(p: {
+  intro: ReactNode;
+  filters: Array<{ value: '' | S; label: string }>;
+  state: '' | S;
+  onStateChange: (s: '' | S) => void;
+  q: { data: { items: T[]; total: number } | undefined; isFetching: boolean; isError: boolean; error: unknown; refetch: () => unknown };
+  /** Plural noun for the count and the loading words ("offers", "swaps"). */
+  what: string;
+  empty: ReactNode;
+  label: string;
+  row: (item: T) => ReactNode;
+  page: number;
+  onPageChange: (page: number) => void;
+  pageSize: number;
+}) {
+  const data = p.q.data;
+  return (
+    <div className="mt-4 space-y-4">
+      <p className="text-sm text-zinc-300">{p.intro}</p>
+      <StatusChips
+        label="Filter by state"
+        chips={p.filters}
+        value={p.state}
+        onChange={(v) => {
+          p.onStateChange(v as '' | S);
+          p.onPageChange(1);
+        }}
+      />
+      {!data ? (
+        <RowsPending q={p.q} what={p.what} />
+      ) : data.items.length === 0 ? (
+        p.empty
+      ) : (
+        <>
+          <p className="text-sm text-zinc-400" aria-live="polite">
+            {plural(data.total, p.what.replace(/s$/, ''))}
+            {p.q.isFetching ? ' · updating…' : ''}
+          </p>
+          <ul aria-label={p.label} className="space-y-3">
+            {data.items.map((item) => (
+              <Fragment key={item.id}>{p.row(item)}</Fragment>
+            ))}
+          </ul>
+          <Pagination page={p.page} pageCount={Math.ceil(data.total / p.pageSize)} onPageChange={p.onPageChange} label={`${p.what[0]!.toUpperCase()}${p.what.slice(1, -1)} pages`} />
+        </>
+      )}
+    </div>
   );
 }

@@ -4,13 +4,12 @@ import { Link } from '@tanstack/react-router';
 import { ArrowLeftRight, Repeat } from 'lucide-react';
 import { OFFER_EXPIRY_HOURS, SWAP_MAX_COPIES, type BinderItem, type MarketSwap, type MarketSwapState } from '@shared/contracts/market';
 import { parseMoney } from '@shared/money';
-import { Badge, Button, Checkbox, Dialog, EmptyState, FormField, Input, Money, Notice, Pagination, Select, Skeleton, toast, type BadgeTone } from '@web/components/ui';
-import { StatusChips } from '@web/components/ui/list-controls';
+import { Badge, Button, Checkbox, Dialog, EmptyState, FormField, Input, Money, Notice, Select, Skeleton, toast, type BadgeTone } from '@web/components/ui';
 import { useDebounced } from '@web/hooks/use-debounced';
 import { useMoneyAction } from '@web/hooks/use-money-action';
 import { ApiClientError } from '@web/lib/api';
 import { errorText } from '@web/lib/api-errors';
-import { formatDateTime, plural } from '@web/lib/format';
+import { formatDateTime } from '@web/lib/format';
 import {
   cardTradersQuery,
   myBinderQuery,
@@ -24,7 +23,7 @@ import {
   type ProposeSwapInput,
 } from './api';
 import { OfferError } from './offers';
-import { ListingArt, RowsPending } from './parts';
+import { ListingArt, PersonalList } from './parts';
 
 /**
  * Trade binders and swaps (issue 43 item 4, ADR 0032): open a vault card to trade, find collectors
@@ -279,26 +278,19 @@ export function SwapList({ side, userId }: { side: OfferSide; userId: string | n
   const [state, setState] = useState<'' | MarketSwapState>('');
   const [page, setPage] = useState(1);
   const q = useQuery(swapsQuery(side, { ...(state ? { state } : {}), page, pageSize: PAGE_SIZE }));
-  const data = q.data;
   return (
-    <div className="mt-4 space-y-4">
-      <p className="text-sm text-zinc-300">
-        {side === 'made'
+    <PersonalList
+      intro={
+        side === 'made'
           ? 'Swaps you proposed. Cash you added is held from your balance until the swap is answered or expires.'
-          : 'Swaps proposed for cards in your trade binder. Accept one and the cards (and any cash) change hands at once.'}
-      </p>
-      <StatusChips
-        label="Filter by state"
-        chips={FILTERS}
-        value={state}
-        onChange={(v) => {
-          setState(v as '' | MarketSwapState);
-          setPage(1);
-        }}
-      />
-      {!data ? (
-        <RowsPending q={q} what="swaps" />
-      ) : data.items.length === 0 ? (
+          : 'Swaps proposed for cards in your trade binder. Accept one and the cards (and any cash) change hands at once.'
+      }
+      filters={FILTERS}
+      state={state}
+      onStateChange={setState}
+      q={q}
+      what="swaps"
+      empty={
         <EmptyState
           icon={<ArrowLeftRight />}
           title={state ? `No ${STATE[state].label.toLowerCase()} swaps` : side === 'made' ? 'You have not proposed any swaps' : 'No swaps proposed to you yet'}
@@ -313,21 +305,13 @@ export function SwapList({ side, userId }: { side: OfferSide; userId: string | n
             </Link>
           }
         />
-      ) : (
-        <>
-          <p className="text-sm text-zinc-400" aria-live="polite">
-            {plural(data.total, 'swap')}
-            {q.isFetching ? ' · updating…' : ''}
-          </p>
-          <ul aria-label={side === 'made' ? 'Swaps you proposed' : 'Swaps proposed to you'} className="space-y-3">
-            {data.items.map((s) => (
-              <SwapRow key={s.id} swap={s} userId={userId} />
-            ))}
-          </ul>
-          <Pagination page={page} pageCount={Math.ceil(data.total / PAGE_SIZE)} onPageChange={setPage} label="Swap pages" />
-        </>
-      )}
-    </div>
+      }
+      label={side === 'made' ? 'Swaps you proposed' : 'Swaps proposed to you'}
+      row={(s) => <SwapRow swap={s} userId={userId} />}
+      page={page}
+      onPageChange={setPage}
+      pageSize={PAGE_SIZE}
+    />
   );
 }
 
