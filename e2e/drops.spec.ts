@@ -75,7 +75,10 @@ test('an admin makes a drop closing in a minute; two collectors enter; the winne
     await expect(a.page.getByTestId('entry-count')).toHaveText('1');
     await expectAccessible(a.page, 'drop page, entered');
 
-    // B is signed out, is asked to sign in, and comes back to this drop to enter.
+    // B is signed out, is asked to sign in, and comes back to this drop to enter. The sign-out is
+    // an API call behind the page's back, so B's open page (signed in, refetching its inbox when
+    // the drop's start is announced) is left first: else its refetch races the sign-out into a 401.
+    await b.page.goto('about:blank');
     const signOut = await b.page.request.post('/api/auth/sign-out', { headers: { Origin: origin }, data: {} });
     expect(signOut.ok()).toBe(true);
     await b.page.goto(path);
