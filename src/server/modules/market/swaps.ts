@@ -223,10 +223,7 @@ async function tellSwap(ctx: MarketCtx, tx: DbOrTx, userId: string, s: SwapRow, 
   if (!ctx.deps) return;
   const other = userId === s.proposerId ? s.recipientId : s.proposerId;
   const [u] = await tx.select({ username: user.username }).from(user).where(eq(user.id, other));
-  const [n] = await tx
-    .select({ n: count() })
-    .from(marketSwapItems)
-    .where(and(eq(marketSwapItems.swapId, s.id)));
+  const [n] = await tx.select({ n: count() }).from(marketSwapItems).where(eq(marketSwapItems.swapId, s.id));
   await notify(
     ctx.deps,
     tx,

@@ -13,7 +13,7 @@ export default function ProfileMarketPage() {
       <PageHeader
         eyebrow="Your profile"
         title="Market"
-        description="The cards you have listed on the market, what you have sold, and the offers you made and received. Change a price or delist a card here, or from your vault."
+        description="The cards you have listed on the market, what you have sold, and the offers and swaps you made and received. Change a price or delist a card here, or from your vault."
       />
       <MyMarket
         userId={session.data?.user.id ?? null}
