@@ -18,7 +18,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
+import { createPglite } from '../src/server/db/pglite.ts';
 import { migratePgliteClient, migratePostgresUrl } from '../src/server/db/migrate.ts';
 import { abBench } from './lib/ab.ts';
 import { dashboardBench, dashboardTable, DASHBOARD_P95_MS, type DashboardBenchResult } from './lib/dashboard.ts';
@@ -159,7 +159,7 @@ async function pgliteBench(): Promise<PgliteResult> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'pv-bench-pglite-'));
   const users = Math.min(o.users, 1000);
   try {
-    const client = await PGlite.create(path.join(dataDir, 'pglite'));
+    const client = await createPglite(path.join(dataDir, 'pglite'));
     await migratePgliteClient(client);
     const exec: Exec = async (s) => (await client.query<Record<string, unknown>>(s)).rows;
     await seedCatalog(exec, { cards: o.smallCards, stockPerCard: 100_000 });
@@ -185,7 +185,7 @@ async function pgliteBench(): Promise<PgliteResult> {
     } finally {
       await server.stop();
     }
-    const after = await PGlite.create(path.join(dataDir, 'pglite'));
+    const after = await createPglite(path.join(dataDir, 'pglite'));
     try {
       const invariants = await checkInvariants(async (s) => (await after.query<Record<string, unknown>>(s)).rows, opened);
       return { closed: result, cpu_ms_per_open: result.ok ? round(cpu / result.ok, 2) : null, invariants };

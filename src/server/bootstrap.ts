@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { createPglite } from './db/pglite.ts';
 import type { Config } from './config.ts';
 import { openPglite, openPostgres, type DbHandle } from './db/client.ts';
 import { lockDataDir } from './db/lock.ts';
@@ -27,7 +27,7 @@ export async function openDatabase(config: Config): Promise<OpenedDatabase> {
   }
   const release = lockDataDir(config.dataDir);
   try {
-    const client = await PGlite.create(path.join(config.dataDir, 'pglite'));
+    const client = await createPglite(path.join(config.dataDir, 'pglite'));
     await migratePgliteClient(client);
     return { dbh: await openPglite(client), release };
   } catch (err) {

@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { createPglite } from './db/pglite.ts';
 import { describe, expect, it } from 'vitest';
 import { startServerProcess, type ServerProcess } from './test/server-process.ts';
 
@@ -65,7 +65,7 @@ describe('the server process', () => {
     expect((await fetch(`${url2}/api/health`)).status).toBe(200);
     await stop(c);
 
-    const db = await PGlite.create(path.join(dataDir, 'pglite'));
+    const db = await createPglite(path.join(dataDir, 'pglite'));
     const rows = await db.query<{ event_id: string }>('select event_id from monitoring_reports');
     await db.close();
     expect(rows.rows.map((r) => r.event_id)).toEqual(['persist-me']);

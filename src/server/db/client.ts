@@ -1,5 +1,6 @@
 import { appendFileSync } from 'node:fs';
 import { parse, PGlite, protocol } from '@electric-sql/pglite';
+import { createPglite } from './pglite.ts';
 import { sql, type SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -39,7 +40,7 @@ export interface DbHandle {
 
 export async function openPglite(dataDirOrClient?: string | PGlite): Promise<DbHandle> {
   const client =
-    dataDirOrClient instanceof PGlite ? dataDirOrClient : await PGlite.create(dataDirOrClient);
+    dataDirOrClient instanceof PGlite ? dataDirOrClient : await createPglite(dataDirOrClient);
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     kind: 'pglite',

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { PGlite } from '@electric-sql/pglite';
+import { createPglite } from './pglite.ts';
 import postgres from 'postgres';
 import { inject } from 'vitest';
 import { openPglite, openPostgres, type DbHandle } from './client.ts';
@@ -45,7 +45,7 @@ export async function freshDbUpTo(before: string): Promise<FreshDb> {
       },
     };
   }
-  const client = await PGlite.create();
+  const client = await createPglite();
   await migratePgliteClient(client, { upTo: before });
   return {
     exec: async (text, params = []) => (await client.query<Record<string, unknown>>(text, params)).rows,
@@ -53,4 +53,13 @@ export async function freshDbUpTo(before: string): Promise<FreshDb> {
     open: () => openPglite(client),
     close: () => client.close(),
   };
+}
+
+/** What any card needs before it can be inserted by raw SQL: an image upload, a class, a frame. */
+export async function insertCardPrerequisites(exec: Exec): Promise<{ imageKey: string; classId: string; architectId: string }> {
+  const imageKey = 'f'.repeat(64);
+  await exec(`insert into uploads (key, mime, width, height, bytes, variants) values ($1, 'image/webp', 10, 14, 100, '{}'::jsonb)`, [imageKey]);
+  const [cls] = await exec(`insert into card_classes (name, colour) values ('Legend', '#a855f7') returning id`);
+  const [arch] = await exec(`insert into architects (name, frame_image_key, layout) values ('Frame', $1, '{}'::jsonb) returning id`, [imageKey]);
+  return { imageKey, classId: String(cls!.id), architectId: String(arch!.id) };
 }

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { createPglite } from '../db/pglite.ts';
 import postgres from 'postgres';
 import type { TestProject } from 'vitest/node';
 import { migratePgliteClient, migratePostgresUrl } from '../db/migrate.ts';
@@ -30,7 +30,7 @@ export default async function setup(project: TestProject) {
   project.provide('dbKind', kind);
   if (kind === 'pglite') {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'packvault-tpl-'));
-    const client = await PGlite.create();
+    const client = await createPglite();
     await migratePgliteClient(client);
     const dump = await client.dumpDataDir('none');
     await client.close();

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
+import { createPglite } from '../db/pglite.ts';
 import postgres from 'postgres';
 import { inject } from 'vitest';
 import { createApp, type AppOptions } from '../app.ts';
@@ -60,7 +60,7 @@ export async function createTestDb(): Promise<DbHandle> {
     return handle;
   }
   const tar = readFileSync(inject('pgliteTemplate'));
-  const client = await PGlite.create({ loadDataDir: new Blob([tar]) });
+  const client = await createPglite(undefined, { loadDataDir: new Blob([tar]) });
   return openPglite(client);
 }
 

@@ -129,6 +129,9 @@ export const cards = pgTable(
     index('cards_public_newest_idx').on(t.createdAt.desc(), t.id).where(sql`${t.active}`),
     index('cards_public_class_value_idx').on(t.classId, t.valueCents.desc()).where(sql`${t.active}`),
     index('cards_public_set_value_idx').on(t.setName, t.valueCents.desc()).where(sql`${t.active}`),
+    // "Name contains" (the market's search, ADR 0033): a trigram index answers ILIKE '%…%' without
+    // reading every card (pg_trgm, created by migration 0036; PGlite loads it, db/pglite.ts).
+    index('cards_name_trgm_idx').using('gin', sql`${t.name} gin_trgm_ops`),
     // Admin filters and reference checks.
     index('cards_class_idx').on(t.classId),
     index('cards_architect_idx').on(t.architectId),

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, pgEnum, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, numeric, pgEnum, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { MARKET_LISTING_STATES, MARKET_OFFER_SIDES, MARKET_OFFER_STATES, MARKET_SWAP_STATES } from '../../../shared/contracts/market.ts';
 import { user } from './auth.ts';
 import { cards } from './catalog.ts';
@@ -27,6 +27,16 @@ export const marketListings = pgTable(
     sellerId: text('seller_id')
       .notNull()
       .references(() => user.id, { onDelete: 'cascade' }),
+    /**
+     * The card's set, class and grade, copied onto the listing so that browse filters, sorts and
+     * counts walk one table's indexes (ADR 0033). Written only by the database: a trigger fills
+     * them from `cards` on insert (whatever the insert says), and a trigger on `cards` keeps them
+     * in step when the catalog edits a card. Nullable for drizzle's insert type; the check below
+     * says they are always there.
+     */
+    setName: text('set_name'),
+    classId: uuid('class_id'),
+    grade: numeric('grade', { precision: 3, scale: 1, mode: 'number' }),
     priceCents: integer('price_cents').notNull(),
     /** The fee terms quoted to the seller when the listing was made; a sale pays by these. */
     feeBp: integer('fee_bp').notNull(),
@@ -52,10 +62,18 @@ export const marketListings = pgTable(
   (t) => [
     // One active listing per copy (the copy's 'listed' status says the same; this is the backstop).
     uniqueIndex('market_listings_one_active_uq').on(t.ownedCardId).where(sql`${t.state} = 'active'`),
-    // Browse: active listings by card and price (covering the price sort and range), and newest first.
+    // Browse (ADR 0028, 0033): active listings in each sort order, and by each card filter with the
+    // price (a filter's count and price range read the index alone). Migration 0036 adds INCLUDE
+    // columns drizzle-kit does not model: expires_at on each, grade on the two sort indexes, so a
+    // count checks "unexpired" (and raw/graded) without visiting the table; created_at and id on
+    // the card's, so "name contains" (a few cards' listings) sorts newest-first from the index.
     index('market_listings_active_card_price_idx').on(t.cardId, t.priceCents).where(sql`${t.state} = 'active'`),
     index('market_listings_active_price_idx').on(t.priceCents, t.id).where(sql`${t.state} = 'active'`),
     index('market_listings_active_created_idx').on(t.createdAt.desc(), t.id).where(sql`${t.state} = 'active'`),
+    index('market_listings_active_set_price_idx').on(t.setName, t.priceCents, t.id).where(sql`${t.state} = 'active'`),
+    index('market_listings_active_class_price_idx').on(t.classId, t.priceCents, t.id).where(sql`${t.state} = 'active'`),
+    index('market_listings_active_grade_price_idx').on(t.grade, t.priceCents, t.id).where(sql`${t.state} = 'active' and ${t.grade} is not null`),
+    check('market_listings_card_fields', sql`${t.setName} is not null and ${t.classId} is not null`),
     index('market_listings_active_expiry_idx').on(t.expiresAt).where(sql`${t.state} = 'active' and ${t.expiresAt} is not null`),
     index('market_listings_seller_idx').on(t.sellerId, t.createdAt.desc()),
     index('market_listings_buyer_idx').on(t.soldTo, t.soldAt.desc()).where(sql`${t.soldTo} is not null`),

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshDbUpTo, type FreshDb } from '../../db/migration-test-support.ts';
+import { freshDbUpTo, insertCardPrerequisites, type FreshDb } from '../../db/migration-test-support.ts';
 import { reconcileStock } from './service.ts';
 
 /**
@@ -16,16 +16,13 @@ const copies = ['00000000-0000-4000-8000-0000000000a1', '00000000-0000-4000-8000
 
 beforeAll(async () => {
   d = await freshDbUpTo('0024_cards_stock_hot');
-  const key = 'f'.repeat(64);
-  await d.exec(`insert into uploads (key, mime, width, height, bytes, variants) values ($1, 'image/webp', 10, 14, 100, '{}'::jsonb)`, [key]);
-  const [cls] = await d.exec(`insert into card_classes (name, colour) values ('Legend', '#a855f7') returning id`);
-  const [arch] = await d.exec(`insert into architects (name, frame_image_key, layout) values ('Frame', $1, '{}'::jsonb) returning id`, [key]);
+  const { imageKey: key, classId, architectId } = await insertCardPrerequisites(d.exec);
   await d.exec(`insert into "user" (id, name, email, username) values ('u1', 'u1', 'u1@example.test', 'u1'), ('u2', 'u2', 'u2@example.test', 'u2')`);
   await d.exec(
     `insert into cards (id, name, set_name, number, class_id, architect_id, image_key, value_cents, stock, grading_company, grade, cert_number, front_photo_key)
      values ($1, 'Eclipse Sentinel', 'Eclipse', 1, $3, $4, $5, 50000, 3, 'PSA', 10, '72184530', $5),
             ($2, 'Plain', 'Eclipse', 2, $3, $4, $5, 100, 4, null, null, null, null)`,
-    [card, raw, cls!.id, arch!.id, key],
+    [card, raw, classId, architectId, key],
   );
   // Six supplied; two opened (one still in a vault, one shipped), one sold back.
   await d.exec(

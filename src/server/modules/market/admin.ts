@@ -1,4 +1,5 @@
 import { and, count, desc, eq, gte, ilike, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
+import { eqLiteral } from '../../lib/sql.ts';
 import type { z } from 'zod';
 import { dayEnd, instantMs, isCalendarDay } from '../../../shared/contracts/dates.ts';
 import type {
@@ -53,7 +54,7 @@ async function adminDtos(db: DbOrTx, rows: ListingRows): Promise<AdminMarketList
       ? db
           .select({ listingId: marketOffers.listingId, n: count() })
           .from(marketOffers)
-          .where(and(inArray(marketOffers.listingId, ids), eq(marketOffers.state, 'open')))
+          .where(and(inArray(marketOffers.listingId, ids), eqLiteral(marketOffers.state, 'open')))
           .groupBy(marketOffers.listingId)
       : Promise.resolve([]),
   ]);
@@ -221,7 +222,7 @@ export async function removeListing(tx: Tx, ctx: AdminCtx & MarketCtx, id: strin
   const [competing] = await tx
     .select({ n: count() })
     .from(marketListings)
-    .where(and(eq(marketListings.cardId, pre.cardId), eq(marketListings.state, 'active'), inArray(marketListings.sellerId, [...mine])));
+    .where(and(eq(marketListings.cardId, pre.cardId), eqLiteral(marketListings.state, 'active'), inArray(marketListings.sellerId, [...mine])));
   if (Number(competing?.n ?? 0) > 0) {
     throw new AppError(
       403,

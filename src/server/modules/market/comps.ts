@@ -1,4 +1,5 @@
 import { and, count, eq, min, sql } from 'drizzle-orm';
+import { eqLiteral } from '../../lib/sql.ts';
 import {
   CARD_COMPS_SALES,
   CARD_COMPS_SALES_DAYS,
@@ -61,7 +62,7 @@ export async function getCardComps(db: DbOrTx, cardId: string): Promise<CardComp
     db
       .select({ n: count(), lowest: min(marketListings.priceCents) })
       .from(marketListings)
-      .where(and(eq(marketListings.cardId, cardId), eq(marketListings.state, 'active'), sql`(${marketListings.expiresAt} is null or ${marketListings.expiresAt} > now())`)),
+      .where(and(eq(marketListings.cardId, cardId), eqLiteral(marketListings.state, 'active'), sql`(${marketListings.expiresAt} is null or ${marketListings.expiresAt} > now())`)),
     ratesFor(db, [card.classId]),
   ]);
   let lowestListing: CardComps['lowestListing'] = null;
@@ -70,7 +71,7 @@ export async function getCardComps(db: DbOrTx, cardId: string): Promise<CardComp
     const [l] = await db
       .select({ id: marketListings.id, priceCents: marketListings.priceCents })
       .from(marketListings)
-      .where(and(eq(marketListings.cardId, cardId), eq(marketListings.state, 'active'), eq(marketListings.priceCents, Number(active.lowest)), sql`(${marketListings.expiresAt} is null or ${marketListings.expiresAt} > now())`))
+      .where(and(eq(marketListings.cardId, cardId), eqLiteral(marketListings.state, 'active'), eq(marketListings.priceCents, Number(active.lowest)), sql`(${marketListings.expiresAt} is null or ${marketListings.expiresAt} > now())`))
       .orderBy(marketListings.createdAt)
       .limit(1);
     if (l) lowestListing = l;

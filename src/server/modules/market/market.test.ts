@@ -14,7 +14,7 @@ import { marketPersonalData } from './personal-data.ts';
 import type { OpenResult } from '../../../shared/contracts/shop.ts';
 import { liveProduct, makeCatalog, slots } from '../shop/test-support.ts';
 import { marketExpiryJob } from './expiry-job.ts';
-import { expireDue } from './service.ts';
+import { browse, expireDue } from './service.ts';
 import { buyerWith, codeOf, errOf, json, listOk as listCopy, type ApiErr } from './test-support.ts';
 
 let t: MoneyTestContext;
@@ -490,8 +490,55 @@ describe('browse', () => {
     const p1 = await json<MarketListingPage>(await t.as(null).get(`/api/market?q=${tag}&sort=price_asc&pageSize=2&page=2`));
     expect(p1).toMatchObject({ total: 3, page: 2, pageSize: 2 });
     expect(p1.items.map((i) => i.id)).toEqual([la.id]);
+    // A page past the end still says how many there are; no match at all says none.
+    expect(await json<MarketListingPage>(await t.as(null).get(`/api/market?q=${tag}&pageSize=2&page=5`))).toMatchObject({ items: [], total: 3, page: 5 });
+    expect(await json<MarketListingPage>(await t.as(null).get(`/api/market?q=${tag}-none`))).toMatchObject({ items: [], total: 0, totalIsCapped: false });
     for (const bad of ['sort=cheapest', 'minPriceCents=-1', 'minPriceCents=500&maxPriceCents=100', 'pageSize=1000', 'classId=x']) {
       expect((await t.as(null).get(`/api/market?${bad}`)).status, bad).toBe(400);
     }
+  });
+
+  it('"name contains" finds the same listings by card ids (a few cards) and as a join (many)', async () => {
+    const tag = randomUUID().slice(0, 6);
+    const a = await seller({ name: `Either ${tag} one` });
+    const b = await seller({ name: `Either ${tag} two` });
+    const la = await listOk(a.userId, a.owned, 500, { confirmFarPrice: true });
+    const lb = await listOk(b.userId, b.owned, 600, { confirmFarPrice: true });
+    const q = { q: `either ${tag}`, page: 1, pageSize: 24, sort: 'price_asc' as const };
+    for (const nameByIdsUpTo of [500, 1]) {
+      const page = await browse(t.deps.db, q, { nameByIdsUpTo });
+      expect(page.items.map((i) => i.id), `by ids up to ${nameByIdsUpTo}`).toEqual([la.id, lb.id]);
+      expect(page.total).toBe(2);
+      const past = await browse(t.deps.db, { ...q, page: 3, pageSize: 1 }, { nameByIdsUpTo });
+      expect(past).toMatchObject({ items: [], total: 2 });
+    }
+    expect((await browse(t.deps.db, { ...q, q: `nothing ${tag}` })).total).toBe(0);
+  });
+
+  it("carries the card's set, class and grade on the listing: a catalog edit moves it between filters, an insert cannot say otherwise", async () => {
+    const tag = randomUUID().slice(0, 6);
+    const a = await seller({ name: `Travel ${tag} 100% mint`, setName: `Set ${tag}` });
+    const la = await listOk(a.userId, a.owned, 500, { confirmFarPrice: true });
+    const ids = async (qs: string) => (await json<MarketListingPage>(await t.as(null).get(`/api/market?${qs}`))).items.map((i) => i.id);
+    const fields = async () =>
+      (await t.deps.db.select({ setName: marketListings.setName, classId: marketListings.classId, grade: marketListings.grade }).from(marketListings).where(eq(marketListings.id, la.id)))[0];
+    expect(await fields()).toEqual({ setName: `Set ${tag}`, classId: a.cls.id, grade: null });
+    // "Name contains" takes the text literally (a % is a percent sign, not a wildcard).
+    expect(await ids(`q=${encodeURIComponent(`${tag} 100%`)}`)).toEqual([la.id]);
+    expect(await ids(`q=${encodeURIComponent(`${tag} 1%0`)}`)).toEqual([]);
+
+    // The catalog grades the card and moves it to another set and class: the listing follows in
+    // the same statement, and browse finds it only under the new ones.
+    const other = await makeClass(t);
+    await t.deps.db.execute(sql`update cards set set_name = ${`Moved ${tag}`}, class_id = ${other.id}, grading_company = 'PSA', grade = 9.5 where id = ${a.card.id}`);
+    expect(await fields()).toEqual({ setName: `Moved ${tag}`, classId: other.id, grade: 9.5 });
+    expect(await ids(`set=${encodeURIComponent(`Set ${tag}`)}`)).toEqual([]);
+    expect(await ids(`set=${encodeURIComponent(`Moved ${tag}`)}&classId=${other.id}&graded=graded&minGrade=9`)).toEqual([la.id]);
+    expect(await ids(`q=${tag}&minGrade=10`)).toEqual([]);
+    expect(await ids(`q=${tag}&graded=raw`)).toEqual([]);
+
+    // Whatever a write says about these columns, the listing keeps its card's.
+    await t.deps.db.execute(sql`update market_listings set set_name = 'Forged', class_id = ${a.cls.id}, grade = null where id = ${la.id}`);
+    expect(await fields()).toEqual({ setName: `Moved ${tag}`, classId: other.id, grade: 9.5 });
   });
 });

@@ -1,4 +1,5 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
+import { eqLiteral } from '../../lib/sql.ts';
 import type { Db, DbOrTx, Tx } from '../../db/client.ts';
 import { marketOffers } from '../../db/schema/market.ts';
 import type { Deps } from '../../deps.ts';
@@ -38,7 +39,7 @@ export async function openOfferBuyers(db: DbOrTx, listingId: string): Promise<st
   const rows = await db
     .select({ buyerId: marketOffers.buyerId })
     .from(marketOffers)
-    .where(and(eq(marketOffers.listingId, listingId), eq(marketOffers.state, 'open')));
+    .where(and(eq(marketOffers.listingId, listingId), eqLiteral(marketOffers.state, 'open')));
   return rows.map((r) => r.buyerId);
 }
 
@@ -90,7 +91,7 @@ export async function closeOffer(
   const [closed] = await tx
     .update(marketOffers)
     .set({ state, heldCents: 0, closedAt: now, updatedAt: now })
-    .where(and(eq(marketOffers.id, o.id), eq(marketOffers.state, 'open')))
+    .where(and(eq(marketOffers.id, o.id), eqLiteral(marketOffers.state, 'open')))
     .returning({ id: marketOffers.id });
   if (!closed) throw new Error(`closeOffer: ${o.id} is not open`);
   if ((opts.release ?? true) && o.heldCents > 0) {
@@ -115,7 +116,7 @@ export async function lapseListingOffers(tx: Tx, ctx: MarketCtx, listingId: stri
   const open = await tx
     .select()
     .from(marketOffers)
-    .where(and(eq(marketOffers.listingId, listingId), eq(marketOffers.state, 'open'), except ? sql`${marketOffers.id} <> ${except}` : undefined))
+    .where(and(eq(marketOffers.listingId, listingId), eqLiteral(marketOffers.state, 'open'), except ? sql`${marketOffers.id} <> ${except}` : undefined))
     .orderBy(asc(marketOffers.buyerId), asc(marketOffers.id))
     .for('update');
   for (const o of open) {
@@ -141,7 +142,7 @@ export async function expireOffersDue(
     .from(marketOffers)
     .where(
       and(
-        eq(marketOffers.state, 'open'),
+        eqLiteral(marketOffers.state, 'open'),
         sql`${marketOffers.expiresAt} <= now()`,
         opts.offerId ? eq(marketOffers.id, opts.offerId) : undefined,
         opts.userId ? sql`(${marketOffers.buyerId} = ${opts.userId} or ${marketOffers.sellerId} = ${opts.userId})` : undefined,

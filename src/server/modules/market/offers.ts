@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, count, desc, eq, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
+import { eqLiteral } from '../../lib/sql.ts';
 import { alias } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import {
@@ -140,7 +141,7 @@ export async function listOffers(db: DbOrTx, userId: string, side: 'made' | 'rec
           and(eq(marketOffers.side, 'seller'), eq(marketOffers.buyerId, userId)),
           and(
             sql`${marketOffers.listingId} is null`,
-            eq(marketOffers.state, 'open'),
+            eqLiteral(marketOffers.state, 'open'),
             sql`${marketOffers.expiresAt} > now()`,
             ne(marketOffers.buyerId, userId),
             inArray(
@@ -192,7 +193,7 @@ async function hasOpenOffer(tx: DbOrTx, buyerId: string, where: SQL) {
   const [row] = await tx
     .select({ id: marketOffers.id })
     .from(marketOffers)
-    .where(and(eq(marketOffers.buyerId, buyerId), eq(marketOffers.state, 'open'), where))
+    .where(and(eq(marketOffers.buyerId, buyerId), eqLiteral(marketOffers.state, 'open'), where))
     .limit(1);
   return !!row;
 }
@@ -497,7 +498,7 @@ export async function cancelOffersOf(tx: Tx, userId: string, ctx: MarketCtx = {}
   const rows = await tx
     .select({ id: marketOffers.id, buyerId: marketOffers.buyerId })
     .from(marketOffers)
-    .where(and(eq(marketOffers.state, 'open'), or(eq(marketOffers.buyerId, userId), and(eq(marketOffers.side, 'seller'), eq(marketOffers.sellerId, userId)))));
+    .where(and(eqLiteral(marketOffers.state, 'open'), or(eq(marketOffers.buyerId, userId), and(eq(marketOffers.side, 'seller'), eq(marketOffers.sellerId, userId)))));
   await lockBalances(tx, rows.map((r) => r.buyerId));
   let n = 0;
   for (const { id } of rows) {

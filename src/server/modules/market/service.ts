@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, count, desc, eq, gte, ilike, isNotNull, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, ilike, inArray, isNotNull, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
+import { eqLiteral } from '../../lib/sql.ts';
 import type { z } from 'zod';
 import {
   marketFee,
@@ -93,8 +94,13 @@ const listingColumns = {
 };
 
 export function listingsFrom(db: DbOrTx) {
+  return listingsWith(db, {});
+}
+
+/** `listingsFrom` with more columns (browse adds its count). */
+function listingsWith<E extends Record<string, SQL>>(db: DbOrTx, extra: E) {
   return db
-    .select(listingColumns)
+    .select({ ...listingColumns, ...extra })
     .from(marketListings)
     .innerJoin(cards, eq(cards.id, marketListings.cardId))
     .innerJoin(cardClasses, eq(cardClasses.id, cards.classId))
@@ -147,7 +153,7 @@ export function toDto(r: ListingJoined): MarketListing {
   };
 }
 
-const live = () => and(eq(marketListings.state, 'active'), or(isNull(marketListings.expiresAt), sql`${marketListings.expiresAt} > now()`));
+const live = () => and(eqLiteral(marketListings.state, 'active'), or(isNull(marketListings.expiresAt), sql`${marketListings.expiresAt} > now()`));
 
 /** One listing, for anyone while it is active; its seller (and buyer) see it in any state. */
 export async function getListing(db: DbOrTx, id: string, viewerId: string | null): Promise<MarketListing> {
@@ -158,46 +164,108 @@ export async function getListing(db: DbOrTx, id: string, viewerId: string | null
   return toDto(row);
 }
 
-/** Public browse: active, unexpired listings with filters and a sort (ADR 0028: partial indexes on state = 'active'). */
-export async function browse(db: DbOrTx, q: z.output<typeof marketBrowseQuerySchema>): Promise<MarketListingPage> {
+/** A name search matching at most this many cards filters by their ids; a broader one joins (ADR 0033). */
+const NAME_CARDS_BY_ID = 500;
+
+type BrowseQuery = z.output<typeof marketBrowseQuerySchema>;
+/** What decides a browse statement's text: which filters are on, how the name is matched, the sort. */
+type BrowseShape = Pick<BrowseQuery, 'sort' | 'graded'> & { name: 'ids' | 'join' | null; set: boolean; classId: boolean; minGrade: boolean; minPrice: boolean; maxPrice: boolean };
+
+/**
+ * The two statements of one browse shape, built once with placeholders for every value. Building a
+ * statement this size is a third of the server's CPU per search (drizzle's query builder, then its
+ * garbage); a few dozen shapes cover every combination the page makes.
+ */
+function browseStatements(db: DbOrTx, shape: BrowseShape) {
+  const l = marketListings;
+  const p = sql.placeholder;
   const conds: Array<SQL | undefined> = [live()];
-  if (q.q) conds.push(ilike(cards.name, likePattern(q.q)));
-  if (q.set) conds.push(eq(cards.setName, q.set));
-  if (q.classId) conds.push(eq(cards.classId, q.classId));
-  if (q.graded === 'graded') conds.push(isNotNull(cards.gradingCompany));
-  if (q.graded === 'raw') conds.push(isNull(cards.gradingCompany));
-  if (q.minGrade !== undefined) conds.push(gte(cards.grade, q.minGrade));
-  if (q.minPriceCents !== undefined) conds.push(gte(marketListings.priceCents, q.minPriceCents));
-  if (q.maxPriceCents !== undefined) conds.push(lte(marketListings.priceCents, q.maxPriceCents));
+  if (shape.name === 'ids') conds.push(sql`${l.cardId} = any(${p('cardIds')}::uuid[])`);
+  if (shape.name === 'join') conds.push(inArray(l.cardId, db.select({ id: cards.id }).from(cards).where(ilike(cards.name, p('pattern')))));
+  if (shape.set) conds.push(eq(l.setName, p('set')));
+  if (shape.classId) conds.push(eq(l.classId, p('classId')));
+  // A card has a grade exactly when it has a grading company (cards_grading_pair).
+  if (shape.graded === 'graded') conds.push(isNotNull(l.grade));
+  if (shape.graded === 'raw') conds.push(isNull(l.grade));
+  if (shape.minGrade) conds.push(gte(l.grade, p('minGrade')));
+  if (shape.minPrice) conds.push(gte(l.priceCents, p('minPriceCents')));
+  if (shape.maxPrice) conds.push(lte(l.priceCents, p('maxPriceCents')));
   const where = and(...conds);
   // Each order is one of the partial indexes' own (schema/market.ts), so a page is an index walk,
   // not a sort of every match: the created-at index is DESC NULLS LAST, and a plain DESC (NULLS
   // FIRST) would not match it (bench/market.ts: 190 ms → 11 ms at 100,000 listings).
   const order =
-    q.sort === 'price_asc'
-      ? [asc(marketListings.priceCents), asc(marketListings.id)]
-      : q.sort === 'price_desc'
-        ? [desc(marketListings.priceCents), desc(marketListings.id)]
-        : [sql`${marketListings.createdAt} desc nulls last`, asc(marketListings.id)];
-  // The count joins the cards only when a filter is on the card.
-  const byCard = Boolean(q.q || q.set || q.classId || q.graded || q.minGrade !== undefined);
-  const matches = db
-    .select({ one: sql`1` })
-    .from(marketListings)
-    .innerJoin(cards, eq(cards.id, marketListings.cardId))
-    .where(where)
-    .limit(MARKET_COUNT_CAP + 1)
-    .as('m');
-  const onlyListings = db.select({ one: sql`1` }).from(marketListings).where(where).limit(MARKET_COUNT_CAP + 1).as('m');
-  const [rows, [counted]] = await Promise.all([
-    listingsFrom(db)
-      .where(where)
+    shape.sort === 'price_asc'
+      ? [asc(l.priceCents), asc(l.id)]
+      : shape.sort === 'price_desc'
+        ? [desc(l.priceCents), desc(l.id)]
+        : [sql`${l.createdAt} desc nulls last`, asc(l.id)];
+  // A deferred join: the page's ids come from market_listings alone, however deep the page, and
+  // only those rows meet their card, class and seller.
+  const page = db.select({ id: l.id }).from(l).where(where).orderBy(...order).limit(p('limit')).offset(p('offset')).as('page');
+  // The count (to the cap) rides in the page's statement as a scalar subquery, run once: one round
+  // trip per search instead of two. A page past the end has no row to carry it; only then is it
+  // asked for on its own.
+  const matches = () => db.select({ one: sql`1` }).from(l).where(where).limit(MARKET_COUNT_CAP + 1);
+  const key = JSON.stringify(shape);
+  return {
+    page: listingsWith(db, { matched: sql<number>`(select count(*) from (${matches()}) m)`.mapWith(Number) })
+      .innerJoin(page, eq(page.id, l.id))
       .orderBy(...order)
-      .limit(q.pageSize)
-      .offset((q.page - 1) * q.pageSize),
-    db.select({ n: count() }).from(byCard ? matches : onlyListings),
-  ]);
-  const n = Number(counted?.n ?? 0);
+      .prepare(`market_browse ${key}`),
+    count: db.select({ n: count() }).from(matches().as('m')).prepare(`market_count ${key}`),
+  };
+}
+
+const browseCache = new WeakMap<DbOrTx, Map<string, ReturnType<typeof browseStatements>>>();
+
+/**
+ * Public browse: active, unexpired listings with filters and a sort (ADR 0028, 0033). Every filter
+ * reads market_listings' own columns (the card's set, class and grade are copied onto the listing
+ * by the database), so each page and each count is a walk of one partial index, never a join per
+ * candidate row.
+ *
+ * "Name contains" finds the cards first (the trigram index on their names), then their listings by
+ * id, an index probe per card. As a join, PostgreSQL's plan for a few cards walked the newest-first
+ * index testing each listing's card (8 ms a page at 100,000 listings); a name matching more than
+ * `nameByIdsUpTo` cards, which such a walk serves well, stays a join.
+ */
+export async function browse(db: DbOrTx, q: BrowseQuery, opts: { nameByIdsUpTo?: number } = {}): Promise<MarketListingPage> {
+  const pattern = q.q ? likePattern(q.q) : undefined;
+  let cardIds: string[] | null = null;
+  if (pattern !== undefined) {
+    const upTo = opts.nameByIdsUpTo ?? NAME_CARDS_BY_ID;
+    const found = await db.select({ id: cards.id }).from(cards).where(ilike(cards.name, pattern)).limit(upTo + 1);
+    if (found.length <= upTo) cardIds = found.map((r) => r.id);
+  }
+  const shape: BrowseShape = {
+    name: pattern === undefined ? null : cardIds ? 'ids' : 'join',
+    set: q.set !== undefined,
+    classId: q.classId !== undefined,
+    graded: q.graded,
+    minGrade: q.minGrade !== undefined,
+    minPrice: q.minPriceCents !== undefined,
+    maxPrice: q.maxPriceCents !== undefined,
+    sort: q.sort,
+  };
+  let cache = browseCache.get(db);
+  if (!cache) browseCache.set(db, (cache = new Map()));
+  const key = JSON.stringify(shape);
+  let st = cache.get(key);
+  if (!st) cache.set(key, (st = browseStatements(db, shape)));
+  const params = {
+    cardIds: cardIds ? `{${cardIds.join(',')}}` : undefined,
+    pattern,
+    set: q.set,
+    classId: q.classId,
+    minGrade: q.minGrade,
+    minPriceCents: q.minPriceCents,
+    maxPriceCents: q.maxPriceCents,
+    limit: q.pageSize,
+    offset: (q.page - 1) * q.pageSize,
+  };
+  const rows = await st.page.execute(params);
+  const n = rows[0]?.matched ?? (q.page === 1 ? 0 : Number((await st.count.execute(params))[0]?.n ?? 0));
   return { items: rows.map(toDto), total: Math.min(n, MARKET_COUNT_CAP), totalIsCapped: n > MARKET_COUNT_CAP, page: q.page, pageSize: q.pageSize };
 }
 
@@ -358,7 +426,7 @@ export async function expireDue(db: Db, opts: { listingId?: string; sellerId?: s
     .from(marketListings)
     .where(
       and(
-        eq(marketListings.state, 'active'),
+        eqLiteral(marketListings.state, 'active'),
         sql`${marketListings.expiresAt} <= now()`,
         opts.listingId ? eq(marketListings.id, opts.listingId) : undefined,
         opts.sellerId ? eq(marketListings.sellerId, opts.sellerId) : undefined,
@@ -473,7 +541,7 @@ export async function cancelListingsOf(tx: Tx, sellerId: string, ctx: MarketCtx 
   const rows = await tx
     .select({ id: marketListings.id })
     .from(marketListings)
-    .where(and(eq(marketListings.sellerId, sellerId), eq(marketListings.state, 'active')))
+    .where(and(eq(marketListings.sellerId, sellerId), eqLiteral(marketListings.state, 'active')))
     .orderBy(asc(marketListings.ownedCardId));
   for (const { id } of rows) {
     await lockBalances(tx, await openOfferBuyers(tx, id));

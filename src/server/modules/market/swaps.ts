@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, count, desc, eq, ilike, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
+import { eqLiteral } from '../../lib/sql.ts';
 import { alias } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import {
@@ -240,7 +241,7 @@ async function closeSwap(tx: Tx, s: SwapRow, state: 'declined' | 'cancelled' | '
   const [closed] = await tx
     .update(marketSwaps)
     .set({ state, heldCents: 0, closedAt: now, updatedAt: now })
-    .where(and(eq(marketSwaps.id, s.id), eq(marketSwaps.state, 'open')))
+    .where(and(eq(marketSwaps.id, s.id), eqLiteral(marketSwaps.state, 'open')))
     .returning({ id: marketSwaps.id });
   if (!closed) throw new Error(`closeSwap: ${s.id} is not open`);
   await releaseSwapHold(tx, s, actorId, `Swap ${state}`);
@@ -416,7 +417,7 @@ async function closeSwapsNaming(tx: Tx, ctx: MarketCtx, copyIds: string[], actor
     .selectDistinct({ id: marketSwaps.id, proposerId: marketSwaps.proposerId })
     .from(marketSwapItems)
     .innerJoin(marketSwaps, eq(marketSwaps.id, marketSwapItems.swapId))
-    .where(and(inArray(marketSwapItems.ownedCardId, copyIds), eq(marketSwaps.state, 'open'), except ? ne(marketSwaps.id, except) : undefined));
+    .where(and(inArray(marketSwapItems.ownedCardId, copyIds), eqLiteral(marketSwaps.state, 'open'), except ? ne(marketSwaps.id, except) : undefined));
   for (const o of others.sort((a, b) => (a.proposerId < b.proposerId ? -1 : a.proposerId > b.proposerId ? 1 : 0))) {
     await lockBalance(tx, o.proposerId);
     const s = await lockSwap(tx, o.id);
@@ -466,7 +467,7 @@ export async function expireSwapsDue(db: Db, opts: { swapId?: string; userId?: s
     .from(marketSwaps)
     .where(
       and(
-        eq(marketSwaps.state, 'open'),
+        eqLiteral(marketSwaps.state, 'open'),
         sql`${marketSwaps.expiresAt} <= now()`,
         opts.swapId ? eq(marketSwaps.id, opts.swapId) : undefined,
         opts.userId ? or(eq(marketSwaps.proposerId, opts.userId), eq(marketSwaps.recipientId, opts.userId)) : undefined,
@@ -495,7 +496,7 @@ export async function cancelSwapsOf(tx: Tx, userId: string, ctx: MarketCtx = {})
   const rows = await tx
     .select({ id: marketSwaps.id, proposerId: marketSwaps.proposerId })
     .from(marketSwaps)
-    .where(and(eq(marketSwaps.state, 'open'), or(eq(marketSwaps.proposerId, userId), eq(marketSwaps.recipientId, userId))));
+    .where(and(eqLiteral(marketSwaps.state, 'open'), or(eq(marketSwaps.proposerId, userId), eq(marketSwaps.recipientId, userId))));
   await lockBalances(
     tx,
     rows.map((r) => r.proposerId),
