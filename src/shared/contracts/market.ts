@@ -287,6 +287,8 @@ export type BinderPage = z.infer<typeof binderPageSchema>;
 /** Other collectors' binders: the copies open to trade, of one card or matching a name. */
 export const bindersQuerySchema = z.object({
   cardId: z.uuid('Pick a card.').optional(),
+  /** One copy: is it open to trade? (the vault's toggle, whatever the binder's size). */
+  ownedCardId: z.uuid('Pick a card of yours.').optional(),
   q: z.string().trim().max(80, 'At most 80 characters.').optional(),
   page: pageSchema,
   pageSize: pageSizeSchema(24, 100),

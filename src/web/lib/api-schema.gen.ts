@@ -25407,6 +25407,7 @@ export interface paths {
             parameters: {
                 query?: {
                     cardId?: string;
+                    ownedCardId?: string;
                     q?: string;
                     page?: number;
                     pageSize?: number;
@@ -25693,6 +25694,7 @@ export interface paths {
             parameters: {
                 query?: {
                     cardId?: string;
+                    ownedCardId?: string;
                     q?: string;
                     page?: number;
                     pageSize?: number;

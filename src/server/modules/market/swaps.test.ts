@@ -92,6 +92,11 @@ describe('trade binders', () => {
 
     const mine = await json<BinderPage>(await t.as(a.userId).get('/api/market/binder'));
     expect(mine.items.map((i) => i.ownedCardId).sort()).toEqual([...a.copies].sort());
+    // One copy, whatever the binder's size (the vault's toggle asks this way); not another's copy.
+    const one = await json<BinderPage>(await t.as(a.userId).get(`/api/market/binder?ownedCardId=${a.copies[1]}&pageSize=1`));
+    expect(one.items.map((i) => i.ownedCardId)).toEqual([a.copies[1]]);
+    expect((await json<BinderPage>(await t.as(other.userId).get(`/api/market/binder?ownedCardId=${a.copies[1]}`))).total).toBe(0);
+    expect((await t.as(a.userId).get('/api/market/binder?ownedCardId=x')).status).toBe(400);
     const byCard = await json<BinderPage>(await t.as(other.userId).get(`/api/market/binders?cardId=${item.cardId}`));
     expect(byCard.items.map((i) => i.ownedCardId)).toEqual([a.copies[0]]);
     const byName = await json<BinderPage>(await t.as(other.userId).get(`/api/market/binders?q=${encodeURIComponent(item.name.slice(10))}`));

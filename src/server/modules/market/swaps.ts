@@ -95,6 +95,7 @@ export async function listBinder(
     q.ownerId ? eq(marketBinder.userId, q.ownerId) : undefined,
     q.exceptUserId ? ne(marketBinder.userId, q.exceptUserId) : undefined,
     q.cardId ? eq(marketBinder.cardId, q.cardId) : undefined,
+    q.ownedCardId ? eq(marketBinder.ownedCardId, q.ownedCardId) : undefined,
     q.q ? ilike(cards.name, likePattern(q.q)) : undefined,
   );
   const [rows, [total]] = await Promise.all([

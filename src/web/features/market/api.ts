@@ -227,15 +227,16 @@ export function useCounterOffer() {
 // ───────────────────────── trade binders and swaps (ADR 0032) ─────────────────────────
 
 export const binderKeys = {
-  mine: ['market', 'binder', 'mine'] as const,
+  copy: (ownedCardId: string) => ['market', 'binder', 'copy', ownedCardId] as const,
   ofCard: (cardId: string) => ['market', 'binder', 'card', cardId] as const,
 };
 
-/** The signed-in user's trade binder (the copies they opened to swaps), first 100. */
-export const myBinderQuery = queryOptions({
-  queryKey: binderKeys.mine,
-  queryFn: ({ signal }) => api.get('/api/market/binder', { query: { pageSize: 100 }, signal }),
-});
+/** Whether one of the user's copies is in their trade binder (a list of at most one). */
+export const binderCopyQuery = (ownedCardId: string) =>
+  queryOptions({
+    queryKey: binderKeys.copy(ownedCardId),
+    queryFn: ({ signal }) => api.get('/api/market/binder', { query: { ownedCardId, pageSize: 1 }, signal }),
+  });
 
 /** Other collectors' copies of one card open to trade. */
 export const cardTradersQuery = (cardId: string) =>

@@ -110,6 +110,8 @@ describe('Open to trade', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Open to trade' }));
     expect(await screen.findByRole('button', { name: 'In your trade binder' })).toBeTruthy();
     expect(calls.find((c) => c.method === 'PUT')!.url).toBe(`/api/market/binder/${MINE_ID}`);
+    // It asks about this copy alone, so a binder of any size answers right.
+    expect(calls.find((c) => c.method === 'GET')!.url).toContain(`ownedCardId=${MINE_ID}`);
   });
 });
 

@@ -11,8 +11,8 @@ import { ApiClientError } from '@web/lib/api';
 import { errorText } from '@web/lib/api-errors';
 import { formatDateTime } from '@web/lib/format';
 import {
+  binderCopyQuery,
   cardTradersQuery,
-  myBinderQuery,
   swappableCopiesQuery,
   swapsQuery,
   useAcceptSwap,
@@ -51,7 +51,7 @@ function SwapError({ error }: { error: unknown }) {
 
 /** "Open to trade" for a vault copy (the vault's card dialog composes it): other collectors can then propose swaps for it. */
 export function TradeBinderToggle({ copy }: { copy: { id: string; name: string } }) {
-  const binder = useQuery(myBinderQuery);
+  const binder = useQuery(binderCopyQuery(copy.id));
   const toggle = useBinderToggle();
   if (binder.isPending) return <Skeleton className="h-10 w-40" />;
   const inBinder = Boolean(binder.data?.items.some((i) => i.ownedCardId === copy.id));
