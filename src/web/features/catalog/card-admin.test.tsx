@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CardClass } from '@shared/contracts/catalog';
 import type { ValueProposal, ValueProposalList } from '@shared/contracts/value-proposals';
+import { mockServer as sharedMockServer } from '@web/test/mock-server';
 import type { AdminCard, CatalogOptions } from './api';
 import { CardDetailScreen } from './card-admin';
 
@@ -54,23 +55,15 @@ const card: AdminCard = {
 const queue = (items: Array<Partial<ValueProposal>>): ValueProposalList => ({ items: items as ValueProposal[], pendingCount: items.length, callerIsOwner: false });
 
 function mockServer(pending: ValueProposalList, patch: (body: unknown) => unknown) {
-  const calls: Array<{ method: string; url: string; body: unknown }> = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string, init: RequestInit = {}) => {
-      const call = { method: init.method ?? 'GET', url, body: init.body ? JSON.parse(String(init.body)) : undefined };
-      calls.push(call);
-      const body = url.endsWith('/options')
-        ? options
-        : url.includes('/value-proposals')
-          ? pending
-          : call.method === 'PATCH'
-            ? patch(call.body)
-            : { card, refs: { classes: [], architects: [], textures: [] }, adjustments: { items: [], total: 0, page: 1, pageSize: 25 } };
-      return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
-    }),
-  );
-  return calls;
+  return sharedMockServer((call) => ({
+    body: call.url.endsWith('/options')
+      ? options
+      : call.url.includes('/value-proposals')
+        ? pending
+        : call.method === 'PATCH'
+          ? patch(call.body)
+          : { card, refs: { classes: [], architects: [], textures: [] }, adjustments: { items: [], total: 0, page: 1, pageSize: 25 } },
+  }));
 }
 
 function renderEditor() {

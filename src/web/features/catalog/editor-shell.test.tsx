@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CardClass } from '@shared/contracts/catalog';
 import { toastSnapshot } from '@web/components/ui/toast-store';
+import { mockServer as sharedMockServer, type MockAnswer, type MockCall } from '@web/test/mock-server';
 import type { CatalogOptions } from './api';
 import { ClassDetailScreen } from './class-admin';
 import { fieldPaths } from './use-entity-editor';
@@ -30,26 +31,8 @@ const common: CardClass = {
 };
 const options: CatalogOptions = { classes: [common], architects: [], textures: [], sets: [], sampleImageKey: null };
 
-interface Call {
-  method: string;
-  url: string;
-  body: unknown;
-}
-
 /** Answers the app's fetches from `answer`; the catalog options always load. */
-function mockServer(answer: (call: Call) => { status?: number; body: unknown } | undefined) {
-  const calls: Call[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string, init: RequestInit = {}) => {
-      const call = { method: init.method ?? 'GET', url, body: init.body ? JSON.parse(String(init.body)) : undefined };
-      calls.push(call);
-      const r = url.endsWith('/options') ? { body: options } : (answer(call) ?? { status: 500, body: { error: { code: 'internal', message: 'Unexpected call.' } } });
-      return new Response(JSON.stringify(r.body), { status: r.status ?? 200, headers: { 'content-type': 'application/json' } });
-    }),
-  );
-  return calls;
-}
+const mockServer = (answer: (call: MockCall) => MockAnswer) => sharedMockServer((call) => (call.url.endsWith('/options') ? { body: options } : answer(call)));
 
 function renderScreen(id: string) {
   const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } });
