@@ -12,7 +12,6 @@ import {
   Notice,
   Pagination,
   Panel,
-  Select,
   SkeletonText,
   TBody,
   THead,
@@ -21,7 +20,8 @@ import {
   Th,
   Tr,
 } from '@web/components/ui';
-import { adminBuybacksQuery, ratesQuery } from './api';
+import { adminBuybacksQuery } from './api';
+import { ClassFilter } from './class-filter';
 import { formatDateTime, formatDay } from '@web/lib/format';
 import { useDebounced } from '@web/hooks/use-debounced';
 
@@ -58,7 +58,6 @@ export function AdminBuybacks() {
   };
   useEffect(() => setPage(1), [user, classId, from, to, min]);
   const list = useQuery(adminBuybacksQuery(q));
-  const rates = useQuery(ratesQuery);
   const data = list.data;
 
   return (
@@ -72,16 +71,7 @@ export function AdminBuybacks() {
         <FormField label="User" hint="Username or email">
           <Input type="search" value={userText} onChange={(e) => setUserText(e.target.value)} />
         </FormField>
-        <FormField label="Class">
-          <Select value={classId} onChange={(e) => setClassId(e.target.value)}>
-            <option value="">All classes</option>
-            {rates.data?.classes.map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.name}
-              </option>
-            ))}
-          </Select>
-        </FormField>
+        <ClassFilter value={classId} onChange={setClassId} />
         <FormField label="From (UTC)">
           <Input type="date" value={from} onChange={(e) => setFrom(e.target.value)} />
         </FormField>

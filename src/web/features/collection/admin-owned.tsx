@@ -40,7 +40,8 @@ import {
 import { ApiClientError } from '@web/lib/api';
 import { applyServerFields, errorText } from '@web/lib/api-errors';
 import { useDebounced } from '@web/hooks/use-debounced';
-import { adminOwnedQuery, cardSearchQuery, ratesQuery, useGrantCard, useRevokeCard } from './api';
+import { adminOwnedQuery, cardSearchQuery, useGrantCard, useRevokeCard } from './api';
+import { ClassFilter } from './class-filter';
 import { CollectionCard } from './card-renderer';
 import { STATUS_TONE } from './format';
 import { formatDateTime } from '@web/lib/format';
@@ -77,7 +78,6 @@ export function AdminOwned({ viewer }: { viewer?: OwnedViewer | undefined }) {
       ...(owner ? { owner } : {}),
     }),
   );
-  const classes = useQuery(ratesQuery);
   const data = list.data;
 
   return (
@@ -98,16 +98,7 @@ export function AdminOwned({ viewer }: { viewer?: OwnedViewer | undefined }) {
               ))}
             </Select>
           </FormField>
-          <FormField label="Class">
-            <Select value={classId} onChange={(e) => setClassId(e.target.value)}>
-              <option value="">All classes</option>
-              {classes.data?.classes.map((c) => (
-                <option key={c.id} value={c.id}>
-                  {c.name}
-                </option>
-              ))}
-            </Select>
-          </FormField>
+          <ClassFilter value={classId} onChange={setClassId} />
           <FormField label="Card">
             <Input type="search" value={cardText} onChange={(e) => setCardText(e.target.value)} placeholder="Card name" />
           </FormField>
