@@ -21,7 +21,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { PGlite } from '@electric-sql/pglite';
+import { createPglite } from '../src/server/db/pglite.ts';
 import { makeSignature } from 'better-auth/crypto';
 import postgres from 'postgres';
 import { NONCE_BASE } from '../bench/lib/pgbench.ts';
@@ -162,7 +162,7 @@ function pgliteTarget(): Target {
     name: 'pglite',
     dataDir,
     async withDb(fn) {
-      const client = await PGlite.create(path.join(dataDir, 'pglite'));
+      const client = await createPglite(path.join(dataDir, 'pglite'));
       try {
         return await fn(async (s) => (await client.query<Record<string, unknown>>(s)).rows);
       } finally {
@@ -213,7 +213,7 @@ async function postgresDbTarget(adminUrl: string): Promise<Target> {
 async function seed(target: Target) {
   if (target.databaseUrl) await migratePostgresUrl(target.databaseUrl);
   else {
-    const client = await PGlite.create(path.join(target.dataDir, 'pglite'));
+    const client = await createPglite(path.join(target.dataDir, 'pglite'));
     await migratePgliteClient(client);
     await client.close();
   }
