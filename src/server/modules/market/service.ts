@@ -176,7 +176,7 @@ type BrowseShape = Pick<BrowseQuery, 'sort' | 'graded'> & { name: 'ids' | 'join'
  * statement this size is a third of the server's CPU per search (drizzle's query builder, then its
  * garbage); a few dozen shapes cover every combination the page makes.
  */
-function browseStatements(db: DbOrTx, shape: BrowseShape) {
+function browseStatements(db: DbOrTx, shape: BrowseShape, key: string) {
   const l = marketListings;
   const p = sql.placeholder;
   const conds: Array<SQL | undefined> = [live()];
@@ -207,7 +207,6 @@ function browseStatements(db: DbOrTx, shape: BrowseShape) {
   // trip per search instead of two. A page past the end has no row to carry it; only then is it
   // asked for on its own.
   const matches = () => db.select({ one: sql`1` }).from(l).where(where).limit(MARKET_COUNT_CAP + 1);
-  const key = JSON.stringify(shape);
   return {
     page: listingsWith(db, { matched: sql<number>`(select count(*) from (${matches()}) m)`.mapWith(Number) })
       .innerJoin(page, eq(page.id, l.id))
@@ -252,7 +251,7 @@ export async function browse(db: DbOrTx, q: BrowseQuery, opts: { nameByIdsUpTo?:
   if (!cache) browseCache.set(db, (cache = new Map()));
   const key = JSON.stringify(shape);
   let st = cache.get(key);
-  if (!st) cache.set(key, (st = browseStatements(db, shape)));
+  if (!st) cache.set(key, (st = browseStatements(db, shape, key)));
   const params = {
     cardIds: cardIds ? `{${cardIds.join(',')}}` : undefined,
     pattern,
