@@ -1,5 +1,6 @@
 import { appendFileSync } from 'node:fs';
 import { parse, PGlite, protocol } from '@electric-sql/pglite';
+import { trackCommits } from './after-commit.ts';
 import { createPglite } from './pglite.ts';
 import { sql, type SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -41,7 +42,7 @@ export interface DbHandle {
 export async function openPglite(dataDirOrClient?: string | PGlite): Promise<DbHandle> {
   const client =
     dataDirOrClient instanceof PGlite ? dataDirOrClient : await createPglite(dataDirOrClient);
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  const db = trackCommits(drizzlePglite(client, { schema }) as unknown as Db);
   return {
     kind: 'pglite',
     db,
@@ -214,7 +215,7 @@ export async function openPostgres(url: string, poolSize = 10, opts: PostgresOpt
     return listener;
   };
   const statements = prepare ? preparing(client) : client;
-  const db = drizzlePostgres(statements, { schema }) as unknown as Db;
+  const db = trackCommits(drizzlePostgres(statements, { schema }) as unknown as Db);
   return {
     kind: 'postgres',
     db,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reconcileMoney } from '../modules/wallet/books.ts';
-import { credit, moneyTransaction } from '../modules/wallet/service.ts';
+import { credit } from '../modules/wallet/service.ts';
 import { createLogger } from '../lib/logger.ts';
 import { createBus } from '../modules/realtime/bus.ts';
 import type { DbHandle } from './client.ts';
@@ -137,9 +137,9 @@ describe('migration 0009 on the one-sided journal', () => {
     const log = createLogger('silent');
     const deps = { db: handle.db, bus: await createBus(handle, log), log };
     try {
-      const again = moneyTransaction(deps, (tx) => credit(tx, { userId: ids.u1, amountCents: 500, kind: 'promo_credit', idempotencyKey: 'promo:P' }));
+      const again = deps.db.transaction((tx) => credit(tx, { userId: ids.u1, amountCents: 500, kind: 'promo_credit', idempotencyKey: 'promo:P' }));
       await expect(again).rejects.toThrow();
-      const u3 = await moneyTransaction(deps, (tx) => credit(tx, { userId: ids.u3, amountCents: 500, kind: 'promo_credit', idempotencyKey: 'promo:P' }));
+      const u3 = await deps.db.transaction((tx) => credit(tx, { userId: ids.u3, amountCents: 500, kind: 'promo_credit', idempotencyKey: 'promo:P' }));
       expect(u3.balanceCents).toBe(500);
       expect((await reconcileMoney(handle.db)).ok).toBe(true);
     } finally {

@@ -8,7 +8,7 @@ import type { z } from 'zod';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { cardClasses } from '../catalog/tables.ts';
 import { setClassBuybackRate } from '../catalog/classes.ts';
-import { processBus, setting, writeRegistrySetting } from '../settings/store.ts';
+import { setting, writeRegistrySetting } from '../settings/store.ts';
 import { badRequest } from '../../http/errors.ts';
 import { audit } from '../audit/service.ts';
 
@@ -69,7 +69,7 @@ export async function updateRates(
     throw badRequest('Some classes do not exist (any more). Reload the page and try again.', fields);
   }
   // The settings registry's writer: its NOTIFY goes out with this transaction (the route refreshes the cache after).
-  await writeRegistrySetting(tx, processBus(), DEFAULT_RATE_KEY, input.defaultRateBp);
+  await writeRegistrySetting(tx, DEFAULT_RATE_KEY, input.defaultRateBp);
   for (const c of input.classes) await setClassBuybackRate(tx, c.classId, c.rateBp);
   const after = await getRates(tx, input.defaultRateBp);
   const changedIds = new Set(input.classes.map((c) => c.classId));

@@ -14,9 +14,7 @@ import { createRouter, errorResponses, jsonContent } from '../../http/openapi.ts
 import { clientIp } from '../../http/security.ts';
 import { requireIdempotencyKey, sendIdempotent, withIdempotency } from '../../lib/idempotency.ts';
 import { metricsFor } from '../metrics/metrics.ts';
-import { moneyTransaction } from '../wallet/service.ts';
-import { DEFAULT_RATE_KEY, getRates, updateRates } from './rates.ts';
-import { afterSettingCommit } from '../settings/store.ts';
+import { getRates, updateRates } from './rates.ts';
 import { listBuybacks, quote, sell } from './service.ts';
 
 const json = <T>(schema: T) => ({ required: true, content: { 'application/json': { schema } } });
@@ -62,7 +60,7 @@ export function buybackRoutes(deps: Deps) {
         db,
         { userId: actor.userId, key, scope: 'POST /api/buyback', body },
         async (tx) => ({ status: 201 as const, body: await sell(tx, actor.userId, body, { idempotencyKey: key, deps }) }),
-        (fn) => moneyTransaction(deps, fn),
+        (fn) => deps.db.transaction(fn),
       );
       if (!r.replayed && r.status === 201) metricsFor(deps).buybackPaid();
       return sendIdempotent(c, r);
@@ -110,7 +108,6 @@ export function buybackRoutes(deps: Deps) {
       const actor = actorOf(c);
       const ip = clientIp(c, config.trustProxy);
       const rates = await db.transaction((tx) => updateRates(tx, { actorId: actor.userId, ip }, c.req.valid('json')));
-      await afterSettingCommit(deps.bus, DEFAULT_RATE_KEY);
       return c.json(rates, 200);
     },
   );

@@ -29,7 +29,7 @@ import { plural } from '../../../shared/words.ts';
 
 /**
  * Selling vault cards back. A sale runs in the caller's transaction (withIdempotency +
- * moneyTransaction in routes.ts): it locks the user's balance, then the owned cards (in id
+ * db.transaction in routes.ts): it locks the user's balance, then the owned cards (in id
  * order), flips them in_vault → sold_back with a conditional UPDATE, returns the copies to stock,
  * records the buyback with its lines and credits the ledger once. Two sales racing for one card:
  * the second waits on the row lock, then sees 'sold_back' and is refused with a 409.

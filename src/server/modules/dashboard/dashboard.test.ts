@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Dashboard } from '../../../shared/contracts/dashboard.ts';
-import { credit, debit, moneyTransaction } from '../wallet/service.ts';
+import { credit, debit } from '../wallet/service.ts';
 import { idem, moneyTestContext, type MoneyTestContext } from '../wallet/test-support.ts';
 import { fund, liveProduct, makeCatalog, slots } from '../shop/test-support.ts';
 import { reconcileAndStore } from '../books/service.ts';
@@ -16,7 +16,7 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
 const move = (kind: 'credit' | 'debit', m: Parameters<typeof credit>[1]) =>
-  moneyTransaction(t.deps, (tx) => (kind === 'credit' ? credit(tx, m) : debit(tx, m)));
+  t.deps.db.transaction((tx) => (kind === 'credit' ? credit(tx, m) : debit(tx, m)));
 
 /** Moves what happened into the past (the services stamp "now"; the journal is append-only, so its trigger is bypassed). */
 async function backdate(entryIds: string[], at: Date) {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Dashboard, PeriodResult } from '../../../shared/contracts/dashboard.ts';
 import { createDrop, dropInput, pastClose } from '../drops/test-support.ts';
 import { runDropTransitions } from '../drops/lifecycle.ts';
-import { credit, debit, moneyTransaction } from '../wallet/service.ts';
+import { credit, debit } from '../wallet/service.ts';
 import { idem, moneyTestContext, type MoneyTestContext } from '../wallet/test-support.ts';
 import { fund, liveProduct, makeCatalog, slots } from '../shop/test-support.ts';
 import { rebuildRollup, rows } from './rollup.ts';
@@ -48,7 +48,7 @@ const ok = async (res: Response, status = [200, 201]) => {
   return res;
 };
 const money = (kind: 'credit' | 'debit', m: Parameters<typeof credit>[1]) =>
-  moneyTransaction(t.deps, (tx) => (kind === 'credit' ? credit(tx, m) : debit(tx, m)));
+  t.deps.db.transaction((tx) => (kind === 'credit' ? credit(tx, m) : debit(tx, m)));
 const vault = async (u: string, via: string) =>
   rows<{ id: string }>(t.deps.db, sql`select id::text from owned_cards where owner_id = ${u} and status = 'in_vault' and acquired_via = ${via} order by value_cents desc, id`);
 

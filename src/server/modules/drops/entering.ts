@@ -1,3 +1,4 @@
+import { afterCommit } from '../../db/after-commit.ts';
 import { isStaffOrStaffLinked } from '../audit/duties.ts';
 import { randomBytes } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
@@ -60,7 +61,7 @@ export async function enterDrop(deps: Deps, dropId: string, userId: string): Pro
     throw notOpen(await dropRow(db, dropId), new Date()) ?? conflict('This drop has closed; entries are no longer taken.', 'drop_closed');
   }
   const n = await entryCount(db, dropId);
-  await deps.bus.publish('public', 'drop.entries', { dropId, entryCount: n }).catch((err: unknown) => deps.log.warn('drop entry count not published', { err }));
+  await afterCommit(db, { topic: 'public', type: 'drop.entries', data: { dropId, entryCount: n } });
   return { entry: { dropId, entryId: inserted.public_id, createdAt: new Date(inserted.created_at).toISOString() }, created: true, entryCount: n };
 }
 

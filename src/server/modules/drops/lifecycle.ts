@@ -1,3 +1,4 @@
+import { afterCommit } from '../../db/after-commit.ts';
 import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
 import { drawDropWinners } from '../../../shared/drop-draw.ts';
 import { rowsOf, type DbOrTx } from '../../db/client.ts';
@@ -40,12 +41,12 @@ export async function openDueDrops(deps: Deps): Promise<string[]> {
         .returning({ id: drops.id, commitment: drops.commitment, title: drops.title, closesAt: drops.closesAt });
       if (!r) return null;
       await notifyDropStarting(deps, tx, { dropId: r.id, dropTitle: r.title, closesAt: r.closesAt.toISOString() });
+      await afterCommit(tx, { topic: 'public', type: 'drop.opened', data: { dropId: id } });
       return r;
     });
     if (!row) continue;
     opened.push(id);
     deps.log.info('drop opened', { dropId: id });
-    await deps.bus.publish('public', 'drop.opened', { dropId: id }).catch(() => {});
   }
   return opened;
 }
@@ -61,7 +62,7 @@ export async function closeDueDrops(deps: Deps): Promise<string[]> {
     .set({ status: 'drawing', updatedAt: sql`now()` })
     .where(and(eq(drops.status, 'open'), lte(drops.closesAt, sql`now()`)))
     .returning({ id: drops.id });
-  for (const { id } of rows) await deps.bus.publish('public', 'drop.drawing', { dropId: id }).catch(() => {});
+  await afterCommit(deps.db, rows.map(({ id }) => ({ topic: 'public' as const, type: 'drop.drawing', data: { dropId: id } })));
   return rows.map((r) => r.id);
 }
 
@@ -129,16 +130,16 @@ export async function drawDrop(deps: Deps, dropId: string): Promise<{ winners: n
       targetId: dropId,
       after: { entries: inDraw.length, left_out: entries.length - inDraw.length, entryListHash: draw.entryListHash, winners: draw.winners.map((w) => w.entryId), returnedToStock: units.length - draw.winners.length },
     });
+    await afterCommit(tx, [
+      { topic: 'public', type: 'drop.closed', data: { dropId, entryCount: inDraw.length, winners: won.length } },
+      ...won.map((w) => ({ topic: `user:${w.userId}` as const, type: 'drop.won', data: { dropId, place: w.place, ownedCardId: w.ownedCardId } })),
+    ]);
     return { drop, won, entries: inDraw.length };
   });
   if (!result) return null;
 
   const { won, entries } = result;
   deps.log.info('drop drawn', { dropId, entries, winners: won.length });
-  await deps.bus.publish('public', 'drop.closed', { dropId, entryCount: entries, winners: won.length }).catch(() => {});
-  for (const w of won) {
-    await deps.bus.publish(`user:${w.userId}`, 'drop.won', { dropId, place: w.place, ownedCardId: w.ownedCardId }).catch(() => {});
-  }
   return { winners: won.length, entries };
 }
 

@@ -210,7 +210,6 @@ export function dropsRoutes(deps: Deps) {
       await auditedRefusals(c, db, { actor: { userId: ctx.actorId }, action: 'drop.cancel', targetType: 'drop', targetId: id, ip: ctx.ip }, () =>
         db.transaction((tx) => cancelDrop(tx, ctx, id)),
       );
-      await deps.bus.publish('public', 'drop.cancelled', { dropId: id }).catch(() => {});
       return c.json(await getAdminDrop(db, id), 200);
     },
   );

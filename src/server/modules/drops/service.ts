@@ -1,3 +1,4 @@
+import { afterCommit } from '../../db/after-commit.ts';
 import { accountsOf, ownRecordError } from '../audit/duties.ts';
 import type { SystemOrActorCtx } from '../../http/types.ts';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
@@ -186,4 +187,5 @@ export async function cancelDrop(tx: DbOrTx, ctx: SystemOrActorCtx, id: string):
   await releaseReserved(tx, prizes, { actorId: ctx.actorId, referenceType: 'drop', referenceId: id });
   await tx.update(drops).set({ status: 'cancelled', cancelledAt: sql`now()`, updatedAt: sql`now()` }).where(eq(drops.id, id));
   await audit(tx, { actorId: ctx.actorId, ip: ctx.ip, action: 'drop.cancel', targetType: 'drop', targetId: id, before: dropSummary(before), after: { status: 'cancelled' } });
+  await afterCommit(tx, { topic: 'public', type: 'drop.cancelled', data: { dropId: id } });
 }

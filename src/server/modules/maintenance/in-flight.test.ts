@@ -7,7 +7,7 @@ import { deposits } from '../../db/schema/payments.ts';
 import { createDeposit } from '../payments/service.ts';
 import { stripeProvider, type StripeCheckoutClient } from '../payments/provider.ts';
 import { CLEAN, fund, liveProduct, makeCatalog, shopInvariants, slots } from '../shop/test-support.ts';
-import { getBalance, moneyTransaction } from '../wallet/service.ts';
+import { getBalance } from '../wallet/service.ts';
 import { ledgerInvariants, moneyTestContext, type MoneyTestContext } from '../wallet/test-support.ts';
 import { maintenanceCache, setMaintenance } from './service.ts';
 
@@ -98,7 +98,7 @@ describe('in-flight money requests and the switch', () => {
     const fake: StripeCheckoutClient = {
       checkout: { sessions: { create: (async () => ({ id: `cs_test_${randomUUID().replace(/-/g, '')}`, url: 'https://checkout.stripe.com/c/pay/cs_test' })) as never } },
     };
-    const started = await moneyTransaction(t.deps, (tx) =>
+    const started = await t.deps.db.transaction((tx) =>
       createDeposit(tx, stripeProvider(t.deps.config, fake), { currency: 'USD', minCents: 500, maxCents: 100000 }, { userId: u, amountCents: 2500 }),
     );
     const [dep] = await t.deps.db.select().from(deposits).where(eq(deposits.id, started.deposit.id));

@@ -11,7 +11,7 @@ import { sharedDatabaseEnv, startServerProcess } from '../../test/server-process
 import { createSessionCookie } from '../auth/users.ts';
 import { createDeposit } from '../payments/service.ts';
 import { stripeProvider, type StripeCheckoutClient } from '../payments/provider.ts';
-import { getBalance, moneyTransaction } from '../wallet/service.ts';
+import { getBalance } from '../wallet/service.ts';
 import { ledgerInvariants, moneyTestContext, type MoneyTestContext } from '../wallet/test-support.ts';
 
 /**
@@ -78,7 +78,7 @@ describe.skipIf(!onPostgres)('maintenance across two server processes on one Pos
       const fake: StripeCheckoutClient = {
         checkout: { sessions: { create: (async () => ({ id: `cs_test_${randomUUID().replace(/-/g, '')}`, url: 'https://checkout.stripe.com/c/pay/cs_test' })) as never } },
       };
-      const started = await moneyTransaction(t.deps, (tx) =>
+      const started = await t.deps.db.transaction((tx) =>
         createDeposit(tx, stripeProvider(t.deps.config, fake), { currency: 'USD', minCents: 500, maxCents: 100000 }, { userId: u, amountCents: 4200 }),
       );
       const [dep] = await t.deps.db.select().from(deposits).where(eq(deposits.id, started.deposit.id));

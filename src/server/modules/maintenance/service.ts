@@ -1,3 +1,4 @@
+import { afterCommit } from '../../db/after-commit.ts';
 import { eq } from 'drizzle-orm';
 import {
   MAINTENANCE_OFF,
@@ -126,14 +127,11 @@ export async function setMaintenance(deps: Deps, actor: ActorCtx, input: Mainten
       after: publicOf(next),
       ip: actor.ip,
     });
+    // Once committed: applied here at once, and the other processes told with the commit itself
+    // (else they pick it up on their next re-read).
+    const state = publicOf(next);
+    await afterCommit(tx, () => maintenanceCache(deps).apply(state));
+    await afterCommit(tx, { topic: 'public', type: MAINTENANCE_EVENT, data: state }, { withCommit: true });
   });
-  const state = publicOf(next);
-  maintenanceCache(deps).apply(state);
-  try {
-    await deps.bus.publish('public', MAINTENANCE_EVENT, state);
-  } catch (err) {
-    // Stored and applied here; other processes pick it up on their next re-read.
-    deps.log.error('could not announce the maintenance switch', { err });
-  }
   return readAdminMaintenance(deps.db);
 }

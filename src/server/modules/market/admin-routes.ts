@@ -15,11 +15,9 @@ import { AppError } from '../../http/errors.ts';
 import { actorOf, requireAdmin } from '../../http/guards.ts';
 import { createRouter, errorResponses, jsonContent, z } from '../../http/openapi.ts';
 import { clientIp } from '../../http/security.ts';
-import type { BusEvent } from '../realtime/bus.ts';
 import { auditRefusal } from '../audit/service.ts';
 import { adminListings, adminTrades, marketSummary, removeListing } from './admin.ts';
 import { marketRunner } from './routes.ts';
-import { publishMarketEvents } from './service.ts';
 
 const json = <T>(schema: T) => ({ required: true, content: { 'application/json': { schema } } });
 
@@ -84,11 +82,7 @@ export function marketAdminRoutes(deps: Deps) {
       const { id } = c.req.valid('param');
       const { reason } = c.req.valid('json');
       const ip = clientIp(c, config.trustProxy);
-      const events: BusEvent[] = [];
-      const out = await run((tx) => {
-        events.length = 0;
-        return removeListing(tx, { actorId: actor.userId, ip, deps, events }, id, reason);
-      }).catch(async (err: unknown) => {
+      const out = await run((tx) => removeListing(tx, { actorId: actor.userId, ip, deps }, id, reason)).catch(async (err: unknown) => {
         if (err instanceof AppError && err.code === 'self_dealing') {
           await auditRefusal(db, c.get('log'), {
             actorId: actor.userId,
@@ -103,7 +97,6 @@ export function marketAdminRoutes(deps: Deps) {
         }
         throw err;
       });
-      await publishMarketEvents(deps, [...events, { id: deps.bus.newEventId(), topic: 'public', type: 'market.listing.ended', data: { listingId: id, state: 'delisted' } }]);
       return c.json(out, 200);
     },
   );

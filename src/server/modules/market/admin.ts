@@ -11,6 +11,7 @@ import type {
   adminMarketTradesQuerySchema,
 } from '../../../shared/contracts/market-admin.ts';
 import type { Paged } from '../../../shared/contracts/paging.ts';
+import { afterCommit } from '../../db/after-commit.ts';
 import { rowsOf, type DbOrTx, type Tx } from '../../db/client.ts';
 import { marketListings, marketOffers } from '../../db/schema/market.ts';
 import { AppError, notFound } from '../../http/errors.ts';
@@ -237,6 +238,7 @@ export async function removeListing(tx: Tx, ctx: AdminCtx & MarketCtx, id: strin
     throw new AppError(409, 'listing_closed', `This listing has ${l.state === 'sold' ? 'sold' : isExpired(l) ? 'expired' : `been ${l.state}`}: there is nothing to remove.`);
   }
   await endListing(tx, l, 'delisted', ctx.actorId, ctx, { by: ctx.actorId, reason });
+  await afterCommit(tx, { topic: 'public', type: 'market.listing.ended', data: { listingId: id, state: 'delisted' } });
   await audit(tx, {
     actorId: ctx.actorId,
     action: 'market.listing.remove',

@@ -1,6 +1,6 @@
 import type { Job } from '../../jobs/scheduler.ts';
 import { expireOffersDue, type MarketCtx } from './offer-holds.ts';
-import { expireDue, publishMarketEvents } from './service.ts';
+import { expireDue } from './service.ts';
 import { expireSwapsDue } from './swaps.ts';
 
 /** How often the expiry job runs (scripts/scale-test.ts checks each job runs once per interval). */
@@ -20,9 +20,7 @@ export function marketExpiryJob(everyMs = MARKET_EXPIRY_EVERY_MS): Job {
       ] as const) {
         let total = 0;
         for (let i = 0; i < 10 && !signal.aborted; i++) {
-          const ctx: MarketCtx = { deps, events: [] };
-          const n = await expire(ctx);
-          await publishMarketEvents(deps, ctx.events ?? []);
+          const n = await expire({ deps });
           total += n;
           if (n < 100) break;
         }

@@ -1,9 +1,9 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { eqLiteral } from '../../lib/sql.ts';
+import { afterCommit } from '../../db/after-commit.ts';
 import type { Db, DbOrTx, Tx } from '../../db/client.ts';
 import { marketOffers } from '../../db/schema/market.ts';
 import type { Deps } from '../../deps.ts';
-import type { BusEvent } from '../realtime/bus.ts';
 import { cards } from '../catalog/tables.ts';
 import { notify, type NotifyData } from '../notifications/service.ts';
 import { lockBalance, releaseHold } from '../wallet/service.ts';
@@ -18,10 +18,9 @@ import { lockBalance, releaseHold } from '../wallet/service.ts';
 
 export type OfferRow = typeof marketOffers.$inferSelect;
 
-/** What a market write tells after its commit: realtime events (small: ids and states), and the deps to notify with. */
+/** The deps a market write notifies with (none in a test that calls a service on its own). */
 export interface MarketCtx {
   deps?: Deps | undefined;
-  events?: BusEvent[] | undefined;
 }
 
 /** Locks these users' balance rows in user id order (each created at zero if missing). */
@@ -43,11 +42,13 @@ export async function openOfferBuyers(db: DbOrTx, listingId: string): Promise<st
   return rows.map((r) => r.buyerId);
 }
 
-export function offerEvent(ctx: MarketCtx, o: Pick<OfferRow, 'id' | 'buyerId' | 'sellerId' | 'listingId'>, state: string) {
-  if (!ctx.deps || !ctx.events) return;
-  for (const u of new Set([o.buyerId, o.sellerId].filter((x): x is string => !!x))) {
-    ctx.events.push({ id: ctx.deps.bus.newEventId(), topic: `user:${u}`, type: 'market.offer.changed', data: { offerId: o.id, listingId: o.listingId, state } });
-  }
+/** Once `tx` commits, the buyer's and the seller's open pages hear the offer's new state. */
+export async function offerEvent(tx: DbOrTx, o: Pick<OfferRow, 'id' | 'buyerId' | 'sellerId' | 'listingId'>, state: string) {
+  const users = [...new Set([o.buyerId, o.sellerId].filter((x): x is string => !!x))];
+  await afterCommit(
+    tx,
+    users.map((u) => ({ topic: `user:${u}` as const, type: 'market.offer.changed', data: { offerId: o.id, listingId: o.listingId, state } })),
+  );
 }
 
 export async function cardName(db: DbOrTx, cardId: string): Promise<string> {
@@ -71,7 +72,7 @@ export async function tellOffer(
     userId,
     'market_offer',
     { offerId: o.id, event, cardName: await cardName(tx, o.cardId), amountCents: o.amountCents, listingId: o.listingId, ...extra },
-    { dedupeKey: `market-offer:${o.id}:${event}`, ...(ctx.events ? { events: ctx.events } : {}) },
+    { dedupeKey: `market-offer:${o.id}:${event}`, afterCommitOnly: true },
   );
 }
 
@@ -122,7 +123,7 @@ export async function lapseListingOffers(tx: Tx, ctx: MarketCtx, listingId: stri
   for (const o of open) {
     await lockBalance(tx, o.buyerId);
     await closeOffer(tx, o, 'lapsed', actorId);
-    offerEvent(ctx, o, 'lapsed');
+    await offerEvent(tx, o, 'lapsed');
     await tellOffer(ctx, tx, o.buyerId, o, 'lapsed');
   }
   return open.length;
@@ -158,7 +159,7 @@ export async function expireOffersDue(
       const [o] = await tx.select().from(marketOffers).where(eq(marketOffers.id, id)).for('update');
       if (!o || o.state !== 'open' || o.expiresAt > new Date()) return 0;
       await closeOffer(tx, o, 'expired', null);
-      offerEvent(ctx, o, 'expired');
+      await offerEvent(tx, o, 'expired');
       await tellOffer(ctx, tx, o.buyerId, o, 'expired');
       return 1;
     });

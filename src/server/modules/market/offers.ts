@@ -13,6 +13,7 @@ import {
   type offersQuerySchema,
 } from '../../../shared/contracts/market.ts';
 import { formatMoney } from '../../../shared/money.ts';
+import { afterCommit } from '../../db/after-commit.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { marketListings, marketOffers } from '../../db/schema/market.ts';
@@ -199,7 +200,7 @@ async function hasOpenOffer(tx: DbOrTx, buyerId: string, where: SQL) {
 }
 
 /**
- * An offer on a listing, in the caller's transaction (withIdempotency + moneyTransaction): the
+ * An offer on a listing, in the caller's transaction (withIdempotency + db.transaction): the
  * amount is held at once. 403 self_dealing (own listing, staff ↔ referred), 403 self_excluded,
  * 400 amount (outside the bounds, or above the price: buy it now), 409 listing_sold (ended),
  * 409 offer_exists, 409 insufficient_funds (the free balance is short). Refusals hold nothing.
@@ -226,7 +227,7 @@ export async function makeListingOffer(tx: Tx, ctx: MarketCtx, buyerId: string, 
     `Offer on ${name}`,
   );
   const offer = { id, listingId, cardId: l.cardId, buyerId, sellerId: l.sellerId, amountCents: input.amountCents };
-  offerEvent(ctx, offer, 'open');
+  await offerEvent(tx, offer, 'open');
   await tellOffer(ctx, tx, l.sellerId, offer, 'received');
   return dtoOf(tx, id);
 }
@@ -248,7 +249,7 @@ export async function makeCardOffer(tx: Tx, ctx: MarketCtx, buyerId: string, inp
   const id = randomUUID();
   await insertAndHold(tx, { id, cardId: card.id, buyerId, amountCents: input.amountCents, expiresAt: expiryOf(input.expiresInHours) }, `Offer on ${card.name}`);
   const offer = { id, listingId: null, cardId: card.id, buyerId, sellerId: null, amountCents: input.amountCents };
-  offerEvent(ctx, offer, 'open');
+  await offerEvent(tx, offer, 'open');
   if (ctx.deps) {
     const owners = await tx
       .selectDistinct({ ownerId: ownedCards.ownerId })
@@ -262,7 +263,7 @@ export async function makeCardOffer(tx: Tx, ctx: MarketCtx, buyerId: string, inp
         ownerId,
         'market_offer',
         { offerId: id, event: 'received', cardName: card.name, amountCents: input.amountCents, listingId: null },
-        { dedupeKey: `market-offer:${id}:received`, ...(ctx.events ? { events: ctx.events } : {}) },
+        { dedupeKey: `market-offer:${id}:received`, afterCommitOnly: true },
       );
     }
   }
@@ -380,9 +381,9 @@ export async function acceptOffer(tx: Tx, ctx: MarketCtx, actorId: string, offer
       .set({ state: 'sold', soldTo: buyerId, soldAt: now, soldPriceCents: o.amountCents, feeCents, ledgerEntryId: money.entryId, closedAt: now, updatedAt: now })
       .where(eq(marketListings.id, listing.id));
     await lapseListingOffers(tx, ctx, listing.id, actorId, o.id);
-    if (ctx.deps && ctx.events) ctx.events.push({ id: ctx.deps.bus.newEventId(), topic: 'public', type: 'market.listing.sold', data: { listingId: listing.id } });
+    await afterCommit(tx, { topic: 'public', type: 'market.listing.sold', data: { listingId: listing.id } });
   }
-  offerEvent(ctx, { ...o, sellerId }, 'accepted');
+  await offerEvent(tx, { ...o, sellerId }, 'accepted');
   const proceedsCents = o.amountCents - feeCents;
   if (actorId === sellerId) await tellOffer(ctx, tx, buyerId, o, 'accepted');
   else if (ctx.deps) {
@@ -393,7 +394,7 @@ export async function acceptOffer(tx: Tx, ctx: MarketCtx, actorId: string, offer
       sellerId,
       'market_sold',
       { listingId: o.listingId!, cardName: name, priceCents: o.amountCents, feeCents, proceedsCents },
-      { dedupeKey: `market-sold:${o.listingId}`, ...(ctx.events ? { events: ctx.events } : {}) },
+      { dedupeKey: `market-sold:${o.listingId}`, afterCommitOnly: true },
     );
   }
   return { offer: await dtoOf(tx, o.id), ownedCardId: copyId, ledgerEntryId: money.entryId };
@@ -416,7 +417,7 @@ export async function rejectOffer(tx: Tx, ctx: MarketCtx, actorId: string, offer
   const o = await lockOffer(tx, offerId);
   if (!isOpen(o)) throw offerClosed(o);
   await closeOffer(tx, o, 'rejected', actorId);
-  offerEvent(ctx, o, 'rejected');
+  await offerEvent(tx, o, 'rejected');
   if (o.side === 'buyer') await tellOffer(ctx, tx, o.buyerId, o, 'rejected');
   else await tellOffer(ctx, tx, o.sellerId!, o, 'counter_declined');
   return dtoOf(tx, o.id);
@@ -433,7 +434,7 @@ export async function cancelOffer(tx: Tx, ctx: MarketCtx, actorId: string, offer
   const o = await lockOffer(tx, offerId);
   if (!isOpen(o)) throw offerClosed(o);
   await closeOffer(tx, o, 'cancelled', actorId);
-  offerEvent(ctx, o, 'cancelled');
+  await offerEvent(tx, o, 'cancelled');
   return dtoOf(tx, o.id);
 }
 
@@ -480,9 +481,9 @@ export async function counterOffer(tx: Tx, ctx: MarketCtx, actorId: string, offe
     counterOf: o.id,
     expiresAt: expiryOf(input.expiresInHours),
   });
-  offerEvent(ctx, o, 'countered');
+  await offerEvent(tx, o, 'countered');
   const counter = { id, listingId: o.listingId, cardId: o.cardId, buyerId: o.buyerId, sellerId: o.sellerId, amountCents: input.amountCents };
-  offerEvent(ctx, counter, 'open');
+  await offerEvent(tx, counter, 'open');
   await tellOffer(ctx, tx, o.buyerId, counter, 'countered');
   return dtoOf(tx, id);
 }
@@ -494,7 +495,7 @@ export async function counterOffer(tx: Tx, ctx: MarketCtx, actorId: string, offe
  * 0028), their holds released, in the caller's transaction. Offers on their listings close when
  * those listings end (cancelListingsOf).
  */
-export async function cancelOffersOf(tx: Tx, userId: string, ctx: MarketCtx = {}): Promise<number> {
+export async function cancelOffersOf(tx: Tx, userId: string): Promise<number> {
   const rows = await tx
     .select({ id: marketOffers.id, buyerId: marketOffers.buyerId })
     .from(marketOffers)
@@ -505,7 +506,7 @@ export async function cancelOffersOf(tx: Tx, userId: string, ctx: MarketCtx = {}
     const o = await lockOffer(tx, id);
     if (o.state !== 'open') continue;
     await closeOffer(tx, o, 'cancelled', null);
-    offerEvent(ctx, o, 'cancelled');
+    await offerEvent(tx, o, 'cancelled');
     n++;
   }
   return n;

@@ -31,12 +31,10 @@ import { isRetryableTxError } from '../../db/errors.ts';
 import { AppError } from '../../http/errors.ts';
 import { requireIdempotencyKey, sendIdempotent, withIdempotency } from '../../lib/idempotency.ts';
 import { enforceRateLimit } from '../../lib/rate-limit.ts';
-import type { BusEvent } from '../realtime/bus.ts';
-import { moneyTransaction } from '../wallet/service.ts';
 import { expireOffersDue, type MarketCtx } from './offer-holds.ts';
 import { getCardComps } from './comps.ts';
 import { acceptOffer, cancelOffer, counterOffer, listOffers, makeCardOffer, makeListingOffer, rejectOffer } from './offers.ts';
-import { browse, buy, createListing, delist, expireDue, getListing, myListings, publishMarketEvents, quote, updatePrice } from './service.ts';
+import { browse, buy, createListing, delist, expireDue, getListing, myListings, quote, updatePrice } from './service.ts';
 
 const json = <T>(schema: T) => ({ required: true, content: { 'application/json': { schema } } });
 const idParam = z.object({ id: idSchema });
@@ -59,7 +57,7 @@ export function marketRunner(deps: Deps) {
   return async <T>(fn: (tx: Tx) => Promise<T>): Promise<T> => {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await moneyTransaction(deps, fn);
+        return await deps.db.transaction(fn);
       } catch (err) {
         if (!isRetryableTxError(err)) throw err;
         if (attempt >= 5) throw new AppError(503, 'busy', 'Many people are trading this card right now. Nothing moved; try again in a moment.');
@@ -69,50 +67,26 @@ export function marketRunner(deps: Deps) {
   };
 }
 
-type MarketWork<T> = (tx: Tx, ctx: MarketCtx & { events: BusEvent[] }) => Promise<T>;
+type MarketWork<T> = (tx: Tx, ctx: MarketCtx) => Promise<T>;
 
 /**
  * How the market's routes run their writes (the offers', swaps' and listings' routes alike): each
- * in the market's retrying money transaction, with a context whose events (notifications',
- * market.*) go out after the commit.
+ * in the market's retrying money transaction; what a write tells (notifications, market.*) goes
+ * out once it commits (db/after-commit.ts).
  */
 export function marketActions(deps: Deps) {
   const run = marketRunner(deps);
-  const newCtx = (): MarketCtx & { events: BusEvent[] } => ({ deps, events: [] });
-  /** Runs `fn` (again from scratch on a retry) and publishes what it told once committed. */
-  async function transact<T>(fn: MarketWork<T>): Promise<T> {
-    const ctx = newCtx();
-    const out = await run((tx) => {
-      ctx.events.length = 0;
-      return fn(tx, ctx);
-    });
-    await publishMarketEvents(deps, ctx.events);
-    return out;
-  }
-  /** A money POST answered 201 under the request's Idempotency-Key: a replay answers the first response and publishes nothing. */
-  async function idempotent<T>(c: Context<AppEnv>, scope: string, body: unknown, fn: MarketWork<T>, after?: (ctx: MarketCtx & { events: BusEvent[] }) => void) {
+  const ctx: MarketCtx = { deps };
+  const transact = <T>(fn: MarketWork<T>): Promise<T> => run((tx) => fn(tx, ctx));
+  /** A money POST answered 201 under the request's Idempotency-Key: a replay answers the first response and tells nothing. */
+  async function idempotent<T>(c: Context<AppEnv>, scope: string, body: unknown, fn: MarketWork<T>) {
     const actor = actorOf(c);
     const key = requireIdempotencyKey(c);
-    const ctx = newCtx();
-    const r = await withIdempotency(
-      deps.db,
-      { userId: actor.userId, key, scope, body },
-      async (tx) => {
-        ctx.events.length = 0;
-        return { status: 201 as const, body: await fn(tx, ctx) };
-      },
-      run,
-    );
-    if (!r.replayed) after?.(ctx);
-    await publishMarketEvents(deps, r.replayed ? [] : ctx.events);
+    const r = await withIdempotency(deps.db, { userId: actor.userId, key, scope, body }, async (tx) => ({ status: 201 as const, body: await fn(tx, ctx) }), run);
     return sendIdempotent(c, r);
   }
-  /** Runs a lazy expiry pass (`expire`) with its own context, published at once. */
-  async function expiring(expire: (ctx: MarketCtx) => Promise<unknown>) {
-    const ctx = newCtx();
-    await expire(ctx);
-    await publishMarketEvents(deps, ctx.events);
-  }
+  /** Runs a lazy expiry pass (`expire`): each of its transactions tells what it ended. */
+  const expiring = (expire: (ctx: MarketCtx) => Promise<unknown>) => expire(ctx);
   return { transact, idempotent, expiring };
 }
 
@@ -410,9 +384,8 @@ export function marketRoutes(deps: Deps) {
         c,
         `POST /api/market/${id}/buy`,
         body,
-        (tx, ctx) => buy(tx, actor.userId, id, body, { idempotencyKey: key, deps, events: ctx.events }),
-        // After the commit: open /market pages drop the tile (ADR 0028), the closed offers' buyers hear. Best effort, like balance.changed.
-        (ctx) => ctx.events.push({ id: deps.bus.newEventId(), topic: 'public', type: 'market.listing.sold', data: { listingId: id } }),
+        // Once committed, open /market pages drop the tile (ADR 0028) and the closed offers' buyers hear.
+        (tx) => buy(tx, actor.userId, id, body, { idempotencyKey: key, deps }),
       );
     },
   );

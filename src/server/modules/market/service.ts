@@ -16,6 +16,7 @@ import {
   MARKET_COUNT_CAP,
 } from '../../../shared/contracts/market.ts';
 import { formatMoney } from '../../../shared/money.ts';
+import { afterCommit } from '../../db/after-commit.ts';
 import type { Db, DbOrTx, Tx } from '../../db/client.ts';
 import type { Deps } from '../../deps.ts';
 import { notify } from '../notifications/service.ts';
@@ -337,7 +338,7 @@ export async function endListing(
       l.sellerId,
       'market_listing',
       { listingId: l.id, event: removal ? 'removed' : 'expired', cardName: await cardName(tx, l.cardId), priceCents: l.priceCents, reason: removal?.reason ?? null },
-      { dedupeKey: `market-listing:${l.id}`, ...(ctx.events ? { events: ctx.events } : {}) },
+      { dedupeKey: `market-listing:${l.id}`, afterCommitOnly: true },
     );
   }
 }
@@ -449,7 +450,7 @@ export async function expireDue(db: Db, opts: { listingId?: string; sellerId?: s
 export type BuyInput = z.output<typeof buyListingSchema>;
 
 /**
- * Buy now, in the caller's transaction (withIdempotency + moneyTransaction). Refusals move nothing:
+ * Buy now, in the caller's transaction (withIdempotency + db.transaction). Refusals move nothing:
  * 409 listing_sold (sold, delisted or expired meanwhile: of twenty buyers at once the first to lock
  * wins), 409 price_changed (the buyer saw another price or version), 403 self_dealing, 403
  * self_excluded, 409 insufficient_funds.
@@ -467,8 +468,8 @@ export async function buy(
   buyerId: string,
   id: string,
   input: BuyInput,
-  /** With deps, the seller is notified (market_sold) in the same transaction; events collects what to publish after the commit. */
-  opts: { idempotencyKey?: string | null; deps?: Deps; events?: MarketCtx['events'] } = {},
+  /** With deps, the seller is notified (market_sold) in the same transaction. */
+  opts: { idempotencyKey?: string | null; deps?: Deps } = {},
 ): Promise<MarketPurchase> {
   const [pre] = await tx.select({ sellerId: marketListings.sellerId }).from(marketListings).where(eq(marketListings.id, id));
   if (!pre) throw notFound('No such listing.');
@@ -515,7 +516,8 @@ export async function buy(
     .update(marketListings)
     .set({ state: 'sold', soldTo: buyerId, soldAt: now, soldPriceCents: l.priceCents, feeCents, ledgerEntryId: money.entryId, closedAt: now, updatedAt: now })
     .where(eq(marketListings.id, l.id));
-  await lapseListingOffers(tx, { deps: opts.deps, events: opts.events }, l.id, buyerId);
+  await lapseListingOffers(tx, { deps: opts.deps }, l.id, buyerId);
+  await afterCommit(tx, { topic: 'public', type: 'market.listing.sold', data: { listingId: l.id } });
   if (opts.deps) {
     await notify(
       opts.deps,
@@ -523,16 +525,10 @@ export async function buy(
       l.sellerId,
       'market_sold',
       { listingId: l.id, cardName: card?.name ?? 'A card', priceCents: l.priceCents, feeCents, proceedsCents: l.priceCents - feeCents },
-      { dedupeKey: `market-sold:${l.id}` },
+      { dedupeKey: `market-sold:${l.id}`, afterCommitOnly: true },
     );
   }
   return { listing: await dtoOf(tx, l.id), ownedCardId: l.ownedCardId, ledgerEntryId: money.entryId, balanceCents: money.buyerBalanceCents };
-}
-
-/** Publishes what a committed market write collected (realtime events, notifications'); best effort, like balance.changed. */
-export async function publishMarketEvents(deps: Deps, events: NonNullable<MarketCtx['events']>): Promise<void> {
-  if (!events.length) return;
-  await deps.bus.publishMany(events).catch((err: unknown) => deps.log.warn('market events not published', { err }));
 }
 
 /** Ends every active listing of a seller (account deletion, ADR 0028), in the caller's transaction. */

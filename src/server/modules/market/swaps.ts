@@ -16,6 +16,7 @@ import {
   type swapsQuerySchema,
 } from '../../../shared/contracts/market.ts';
 import { formatMoney } from '../../../shared/money.ts';
+import { afterCommit } from '../../db/after-commit.ts';
 import type { Db, DbOrTx, Tx } from '../../db/client.ts';
 import { marketBinder, marketSwapItems, marketSwaps } from '../../db/schema/market.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
@@ -214,11 +215,11 @@ export async function getSwap(db: DbOrTx, userId: string, id: string): Promise<M
 
 // ───────────────────────── telling ─────────────────────────
 
-function swapEvent(ctx: MarketCtx, s: Pick<SwapRow, 'id' | 'proposerId' | 'recipientId'>, state: MarketSwapState) {
-  if (!ctx.deps || !ctx.events) return;
-  for (const u of [s.proposerId, s.recipientId]) {
-    ctx.events.push({ id: ctx.deps.bus.newEventId(), topic: `user:${u}`, type: 'market.swap.changed', data: { swapId: s.id, state } });
-  }
+async function swapEvent(tx: DbOrTx, s: Pick<SwapRow, 'id' | 'proposerId' | 'recipientId'>, state: MarketSwapState) {
+  await afterCommit(
+    tx,
+    [s.proposerId, s.recipientId].map((u) => ({ topic: `user:${u}` as const, type: 'market.swap.changed', data: { swapId: s.id, state } })),
+  );
 }
 
 async function tellSwap(ctx: MarketCtx, tx: DbOrTx, userId: string, s: SwapRow, event: NotifyData['market_swap']['event']) {
@@ -232,7 +233,7 @@ async function tellSwap(ctx: MarketCtx, tx: DbOrTx, userId: string, s: SwapRow, 
     userId,
     'market_swap',
     { swapId: s.id, event, counterparty: u?.username ?? null, cardCount: Number(n?.n ?? 0), cashCents: s.cashCents, toProposer: userId === s.proposerId },
-    { dedupeKey: `market-swap:${s.id}:${event}`, ...(ctx.events ? { events: ctx.events } : {}) },
+    { dedupeKey: `market-swap:${s.id}:${event}`, afterCommitOnly: true },
   );
 }
 
@@ -332,7 +333,7 @@ export async function proposeSwap(tx: Tx, ctx: MarketCtx, proposerId: string, in
     });
   }
   const s = await preRead(tx, id);
-  swapEvent(ctx, s, 'open');
+  await swapEvent(tx, s, 'open');
   await tellSwap(ctx, tx, recipientId, s, 'received');
   return dtoOf(tx, id);
 }
@@ -407,7 +408,7 @@ export async function acceptSwap(tx: Tx, ctx: MarketCtx, actorId: string, swapId
   // The copies left their owners' binders; other open swaps naming them can never settle now.
   await tx.delete(marketBinder).where(inArray(marketBinder.ownedCardId, copyIds));
   await closeSwapsNaming(tx, ctx, copyIds, actorId, s.id);
-  swapEvent(ctx, s, 'accepted');
+  await swapEvent(tx, s, 'accepted');
   await tellSwap(ctx, tx, s.proposerId, s, 'accepted');
   return dtoOf(tx, s.id);
 }
@@ -424,7 +425,7 @@ async function closeSwapsNaming(tx: Tx, ctx: MarketCtx, copyIds: string[], actor
     const s = await lockSwap(tx, o.id);
     if (s.state !== 'open') continue;
     await closeSwap(tx, s, 'stale', actorId);
-    swapEvent(ctx, s, 'stale');
+    await swapEvent(tx, s, 'stale');
     await tellSwap(ctx, tx, s.proposerId, s, 'stale');
   }
 }
@@ -437,7 +438,7 @@ export async function closeStaleSwap(db: Db, ctx: MarketCtx, swapId: string, act
     const s = await lockSwap(tx, swapId);
     if (s.state !== 'open') return;
     await closeSwap(tx, s, 'stale', actorId);
-    swapEvent(ctx, s, 'stale');
+    await swapEvent(tx, s, 'stale');
     await tellSwap(ctx, tx, s.proposerId, s, 'stale');
   });
 }
@@ -456,7 +457,7 @@ export async function answerSwap(tx: Tx, ctx: MarketCtx, actorId: string, swapId
   if (!isOpen(s)) throw swapClosed(s);
   const state = action === 'decline' ? 'declined' : 'cancelled';
   await closeSwap(tx, s, state, actorId);
-  swapEvent(ctx, s, state);
+  await swapEvent(tx, s, state);
   await tellSwap(ctx, tx, action === 'decline' ? s.proposerId : s.recipientId, s, state);
   return dtoOf(tx, s.id);
 }
@@ -484,7 +485,7 @@ export async function expireSwapsDue(db: Db, opts: { swapId?: string; userId?: s
       const s = await lockSwap(tx, id);
       if (s.state !== 'open' || s.expiresAt > new Date()) return 0;
       await closeSwap(tx, s, 'expired', null);
-      swapEvent(ctx, s, 'expired');
+      await swapEvent(tx, s, 'expired');
       await tellSwap(ctx, tx, s.proposerId, s, 'expired');
       return 1;
     });
@@ -493,7 +494,7 @@ export async function expireSwapsDue(db: Db, opts: { swapId?: string; userId?: s
 }
 
 /** Account deletion: every open swap the person is party to closes (cancelled), holds released; their binder empties. */
-export async function cancelSwapsOf(tx: Tx, userId: string, ctx: MarketCtx = {}): Promise<number> {
+export async function cancelSwapsOf(tx: Tx, userId: string): Promise<number> {
   const rows = await tx
     .select({ id: marketSwaps.id, proposerId: marketSwaps.proposerId })
     .from(marketSwaps)
@@ -507,7 +508,7 @@ export async function cancelSwapsOf(tx: Tx, userId: string, ctx: MarketCtx = {})
     const s = await lockSwap(tx, id);
     if (s.state !== 'open') continue;
     await closeSwap(tx, s, 'cancelled', null);
-    swapEvent(ctx, s, 'cancelled');
+    await swapEvent(tx, s, 'cancelled');
     n++;
   }
   await tx.delete(marketBinder).where(eq(marketBinder.userId, userId));

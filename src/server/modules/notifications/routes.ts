@@ -19,7 +19,6 @@ import {
   listNotifications,
   markAllRead,
   markRead,
-  preferencesChanged,
   putPreferences,
   unreadCount,
   unsubscribe,
@@ -110,9 +109,7 @@ export function notificationsRoutes(deps: Deps) {
     }),
     async (c) => {
       const userId = actorOf(c).userId;
-      const prefs = await putPreferences(db, userId, c.req.valid('json'));
-      await preferencesChanged(deps, userId);
-      return c.json(prefs, 200);
+      return c.json(await putPreferences(deps, userId, c.req.valid('json')), 200);
     },
   );
 

@@ -1,6 +1,6 @@
 import { and, desc, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
-import type { BusEvent } from '../realtime/bus.ts';
+import { afterCommit } from '../../db/after-commit.ts';
 import {
   BIG_PULL_THRESHOLD,
   NOTIFICATION_KIND_INFO,
@@ -12,7 +12,7 @@ import {
   type NotificationPreferencesInput,
   type UnsubscribeInfo,
 } from '../../../shared/contracts/notifications.ts';
-import { rowsOf, type Db, type DbOrTx } from '../../db/client.ts';
+import { rowsOf, type DbOrTx } from '../../db/client.ts';
 import { notificationPreferences, notifications } from '../../db/schema/notifications.ts';
 import type { Deps } from '../../deps.ts';
 import { badRequest, invalidCursor, notFound } from './errors.ts';
@@ -68,10 +68,10 @@ export interface NotifyOptions {
   /** Makes a repeat (a retried job, a redelivered webhook) a no-op for this user. */
   dedupeKey?: string;
   /**
-   * The caller owns the transaction and publishes these events after its commit (bus.publishMany):
-   * no NOTIFY inside the transaction, so no wait on PostgreSQL's commit lock (ADR 0019).
+   * Announce the inbox row after the commit rather than with it (on the opening's path): no NOTIFY
+   * inside the transaction, so no wait on PostgreSQL's commit lock (ADR 0019).
    */
-  events?: BusEvent[];
+  afterCommitOnly?: boolean;
 }
 
 type Site = Pick<Deps['config'], 'publicUrl' | 'secret'>;
@@ -82,12 +82,12 @@ export function unsubscribeUrl(config: Site, userId: string, kind: NotificationK
   return `${config.publicUrl}/unsubscribe?token=${createUnsubscribeToken(config.secret, userId, kind)}`;
 }
 
-/** On PostgreSQL the event rides the transaction (sent at commit); on PGlite it goes now (the tx is serialised). */
-async function publishAtCommit(deps: Deps, tx: DbOrTx, topic: 'public' | `user:${string}`, type: string, data: Record<string, unknown>) {
-  const expr = deps.bus.eventSql(topic, type, sql`${JSON.stringify(data)}::json`, sql`${deps.bus.newEventId()}::text`);
-  if (expr) await tx.execute(sql`select ${expr}`);
-  else await deps.bus.publish(topic, type, data).catch((err: unknown) => deps.log.warn('notification publish failed', { err, type }));
-}
+/**
+ * The page's realtime ping, sent with the commit (db/after-commit.ts `withCommit`): on PostgreSQL a
+ * NOTIFY in the transaction, so other processes hear it even if this one stops right after.
+ */
+const publishAtCommit = (tx: DbOrTx, topic: 'public' | `user:${string}`, type: string, data: Record<string, unknown>) =>
+  afterCommit(tx, { topic, type, data }, { withCommit: true });
 
 /**
  * Tells `userId` about something, on the channels they chose for `kind`: an inbox row (and a
@@ -137,8 +137,7 @@ export async function notify<K extends NotificationKind>(
       .returning({ id: notifications.id });
     const id = inserted[0]?.id;
     if (!id) return; // a repeat of a deduplicated notification
-    if (opts.events) opts.events.push({ id: deps.bus.newEventId(), topic: `user:${userId}`, type: 'notification.created', data: { id } });
-    else await publishAtCommit(deps, tx, `user:${userId}`, 'notification.created', { id });
+    await afterCommit(tx, { topic: `user:${userId}`, type: 'notification.created', data: { id } }, { withCommit: !opts.afterCommitOnly });
   }
   if (mail && !u.banned && u.email) {
     await enqueueMail(deps, tx, {
@@ -161,13 +160,9 @@ export async function notifyBigPull(
 ): Promise<void> {
   const big = pulls.filter((p) => p.valueCents >= BIG_PULL_THRESHOLD.minCents);
   if (big.length === 0) return;
-  const events: BusEvent[] = [];
   await deps.db.transaction(async (tx) => {
-    events.length = 0; // a retried transaction starts over
-    for (const p of big) await notify(deps, tx, userId, 'big_pull', p, { dedupeKey: `big-pull:${p.openingId}:${p.cardId}`, events });
+    for (const p of big) await notify(deps, tx, userId, 'big_pull', p, { dedupeKey: `big-pull:${p.openingId}:${p.cardId}`, afterCommitOnly: true });
   });
-  // Committed: announce (on the opening path, so not inside the transaction: ADR 0019).
-  await deps.bus.publishMany(events).catch((err: unknown) => deps.log.warn('notification publish failed', { err }));
 }
 
 /**
@@ -212,10 +207,10 @@ async function ownBigPullThreshold(deps: Deps, userId: string): Promise<number |
   return cents;
 }
 
-/** After a user's preferences changed: forget their cached threshold in every process. */
-export async function preferencesChanged(deps: Deps, userId: string): Promise<void> {
-  thresholdCache(deps).delete(userId);
-  await deps.bus.publish(`user:${userId}`, PREFERENCES_EVENT, {}).catch((err: unknown) => deps.log.warn('preferences event failed', { err }));
+/** Once a change of a user's preferences commits: forget their cached threshold in every process. */
+async function preferencesChanged(deps: Deps, tx: DbOrTx, userId: string): Promise<void> {
+  await afterCommit(tx, () => thresholdCache(deps).delete(userId));
+  await afterCommit(tx, { topic: `user:${userId}`, type: PREFERENCES_EVENT });
 }
 
 /**
@@ -260,7 +255,7 @@ export async function notifyDropStarting(deps: Deps, tx: DbOrTx, data: NotifyDat
       rendered: renderNotificationMail(setting('site.identity'), deps.config.publicUrl, kind, n, r.username, unsubscribeUrl(deps.config, r.id, kind)),
     });
   }
-  await publishAtCommit(deps, tx, 'public', 'notification.broadcast', {});
+  await publishAtCommit(tx, 'public', 'notification.broadcast', {});
 }
 
 /** Stands for the card's name in the rendered text until SQL puts each row's name in (never in a name). */
@@ -316,8 +311,8 @@ export async function notifyWishlistLive(
     });
   }
   const users = [...new Set(rows.map((r) => r.user_id))];
-  if (users.length > MAX_USER_EVENTS) await publishAtCommit(deps, tx, 'public', 'notification.broadcast', {});
-  else for (const u of users) await publishAtCommit(deps, tx, `user:${u}`, 'notification.created', {});
+  if (users.length > MAX_USER_EVENTS) await publishAtCommit(tx, 'public', 'notification.broadcast', {});
+  else for (const u of users) await publishAtCommit(tx, `user:${u}`, 'notification.created', {});
 
   const mailOnly = rowsOf<{ user_id: string; card_id: string; card_name: string }>(await tx.execute(sql`
     with m as (${matches})
@@ -407,7 +402,7 @@ export async function markRead(deps: Deps, userId: string, id: string): Promise<
       .returning({ id: notifications.id });
     if (!row) throw notFound('No such notification.');
     const count = await unreadCount(tx, userId);
-    await publishAtCommit(deps, tx, `user:${userId}`, 'notification.read', { unreadCount: count });
+    await publishAtCommit(tx, `user:${userId}`, 'notification.read', { unreadCount: count });
     return { unreadCount: count };
   });
   return result;
@@ -419,7 +414,7 @@ export async function markAllRead(deps: Deps, userId: string): Promise<{ unreadC
       .update(notifications)
       .set({ readAt: sql`now()` })
       .where(and(eq(notifications.userId, userId), isNull(notifications.readAt)));
-    await publishAtCommit(deps, tx, `user:${userId}`, 'notification.read', { unreadCount: 0 });
+    await publishAtCommit(tx, `user:${userId}`, 'notification.read', { unreadCount: 0 });
   });
   return { unreadCount: 0 };
 }
@@ -468,13 +463,13 @@ async function upsertPref(tx: DbOrTx, userId: string, r: PrefRow) {
 }
 
 /** Changes the listed kinds (others keep theirs) and the big-pull threshold. Security mail stays on. */
-export async function putPreferences(db: Db, userId: string, input: NotificationPreferencesInput): Promise<NotificationPreferences> {
+export async function putPreferences(deps: Deps, userId: string, input: NotificationPreferencesInput): Promise<NotificationPreferences> {
   const fields: Record<string, string[]> = {};
   (input.preferences ?? []).forEach((p, i) => {
     if (NOTIFICATION_KIND_INFO[p.kind].emailLocked && !p.email) fields[`preferences.${i}.email`] = ["Security mail can't be turned off."];
   });
   if (Object.keys(fields).length) throw badRequest('Some fields need attention.', fields);
-  return db.transaction(async (tx) => {
+  return deps.db.transaction(async (tx) => {
     const rows = await prefRows(tx, userId);
     const current = (kind: NotificationKind): PrefRow => {
       const info = NOTIFICATION_KIND_INFO[kind];
@@ -489,6 +484,7 @@ export async function putPreferences(db: Db, userId: string, input: Notification
       await upsertPref(tx, userId, r);
       rows.set(r.kind, r);
     }
+    await preferencesChanged(deps, tx, userId);
     return toPreferences(rows);
   });
 }

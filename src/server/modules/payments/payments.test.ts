@@ -6,7 +6,7 @@ import { ConfigError, loadConfig } from '../../config.ts';
 import { deposits, paymentEvents } from '../../db/schema/payments.ts';
 import { ledgerEntries } from '../../db/schema/wallet.ts';
 import { testConfig } from '../../test/harness.ts';
-import { getBalance, moneyTransaction } from '../wallet/service.ts';
+import { getBalance } from '../wallet/service.ts';
 import { idem, ledgerInvariants, moneyTestContext, type MoneyTestContext } from '../wallet/test-support.ts';
 import { createPaymentProvider, stripeProvider, type StripeCheckoutClient } from './provider.ts';
 import { createDeposit } from './service.ts';
@@ -223,7 +223,7 @@ describe('Stripe deposits', () => {
 
   async function stripeDeposit(userId: string, amountCents: number) {
     const provider = stripeProvider(t.deps.config, fakeStripe);
-    const started = await moneyTransaction(t.deps, (tx) =>
+    const started = await t.deps.db.transaction((tx) =>
       createDeposit(tx, provider, { currency: 'USD', minCents: 500, maxCents: 100000 }, { userId, amountCents }),
     );
     const [row] = await t.deps.db.select().from(deposits).where(eq(deposits.id, started.deposit.id));

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { moneyTransaction } from '../wallet/service.ts';
 import { stripeProvider, type StripeCheckoutClient } from './provider.ts';
 import { createDeposit } from './service.ts';
 import { idem, moneyTestContext, type MoneyTestContext } from '../wallet/test-support.ts';
@@ -74,10 +73,10 @@ describe('Stripe checkout with a return path', () => {
   it('sends the user back to the path on this site, with the deposit id and the result', async () => {
     const u = await t.makeUser();
     const provider = stripeProvider(t.deps.config, fakeStripe);
-    const d = await moneyTransaction(t.deps, (tx) => createDeposit(tx, provider, settings, { userId: u, amountCents: 700, returnPath: '/shop/p1?buy=2' }));
+    const d = await t.deps.db.transaction((tx) => createDeposit(tx, provider, settings, { userId: u, amountCents: 700, returnPath: '/shop/p1?buy=2' }));
     const base = `${t.deps.config.publicUrl}/shop/p1?buy=2&deposit=${d.deposit.id}`;
     expect(sessions.at(-1)).toMatchObject({ success_url: `${base}&result=success`, cancel_url: `${base}&result=cancelled` });
-    const plain = await moneyTransaction(t.deps, (tx) => createDeposit(tx, provider, settings, { userId: u, amountCents: 700 }));
+    const plain = await t.deps.db.transaction((tx) => createDeposit(tx, provider, settings, { userId: u, amountCents: 700 }));
     expect(sessions.at(-1)!.success_url).toBe(`${t.deps.config.publicUrl}/profile/billing?deposit=${plain.deposit.id}&result=success`);
   });
 
@@ -86,7 +85,7 @@ describe('Stripe checkout with a return path', () => {
     const provider = stripeProvider(t.deps.config, fakeStripe);
     const before = sessions.length;
     await expect(
-      moneyTransaction(t.deps, (tx) => createDeposit(tx, provider, settings, { userId: u, amountCents: 700, returnPath: '//evil.example' })),
+      t.deps.db.transaction((tx) => createDeposit(tx, provider, settings, { userId: u, amountCents: 700, returnPath: '//evil.example' })),
     ).rejects.toMatchObject({ status: 400 });
     expect(sessions.length).toBe(before);
   });

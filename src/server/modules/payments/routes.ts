@@ -9,6 +9,7 @@ import {
   depositSchema,
   pendingBonusSchema,
 } from '../../../shared/contracts/wallet.ts';
+import type { Tx } from '../../db/client.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import { actorOf, requireUser, requireVerified } from '../../http/guards.ts';
@@ -16,7 +17,7 @@ import { isLoopbackPeer, loopbackOnlyError } from '../../http/loopback.ts';
 import { createRouter, errorResponses, jsonContent, z } from '../../http/openapi.ts';
 import { requireIdempotencyKey, sendIdempotent, withIdempotency } from '../../lib/idempotency.ts';
 import { pendingBonus } from '../promo/service.ts';
-import { getBalance, moneyTransaction } from '../wallet/service.ts';
+import { getBalance } from '../wallet/service.ts';
 import { createPaymentProvider, depositBounds, type PaymentProvider, type StripeCheckoutClient } from './provider.ts';
 import {
   createDeposit,
@@ -61,7 +62,7 @@ export function paymentsRoutes(deps: Deps, opts: PaymentsOptions = {}) {
     const { minCents, maxCents } = depositBounds();
     return { currency: config.currency, minCents, maxCents };
   };
-  const tx = <R>(fn: Parameters<typeof moneyTransaction<R>>[1]) => moneyTransaction(deps, fn);
+  const tx = <R>(fn: (tx: Tx) => Promise<R>) => deps.db.transaction(fn);
 
   app.openapi(
     createRoute({

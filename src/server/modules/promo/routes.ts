@@ -15,7 +15,6 @@ import { auditedRefusals, staffRole } from '../audit/duties.ts';
 import { createRouter, errorResponses, jsonContent, z } from '../../http/openapi.ts';
 import { requireIdempotencyKey, sendIdempotent, withIdempotency } from '../../lib/idempotency.ts';
 import { enforceRateLimit } from '../../lib/rate-limit.ts';
-import { moneyTransaction } from '../wallet/service.ts';
 import { createPromo, getPromoDetail, listPromos, pendingBonus, redeemPromo, updatePromo } from './service.ts';
 
 const promoParams = z.object({ id: z.uuid('Not a promo code id.') });
@@ -50,7 +49,7 @@ export function promoRoutes(deps: Deps) {
           status: 200 as const,
           body: await redeemPromo(tx, { userId: actor.userId, code: body.code, currency: config.currency }),
         }),
-        (fn) => moneyTransaction(deps, fn),
+        (fn) => deps.db.transaction(fn),
       );
       return sendIdempotent(c, r);
     },

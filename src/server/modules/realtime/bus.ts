@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
+import { attachCommitSink } from '../../db/after-commit.ts';
 import type { DbHandle } from '../../db/client.ts';
 import type { Logger } from '../../lib/logger.ts';
 
@@ -155,7 +156,7 @@ export async function createBus(dbh: DbHandle, log: Logger): Promise<Bus> {
     return payload;
   };
 
-  return {
+  const bus: Bus = {
     async publish(topic, type, data = {}) {
       const event: BusEvent = { id: nextId(), topic, type, data };
       if (dbh.kind === 'postgres') await enqueue([payloadOf(event)]);
@@ -196,8 +197,16 @@ export async function createBus(dbh: DbHandle, log: Logger): Promise<Bus> {
       return listeners.size;
     },
     async close() {
+      detach();
       listeners.clear();
       if (unlisten) await unlisten().catch(() => {});
     },
   };
+  // What a transaction of this handle queues with afterCommit leaves through this bus.
+  const detach = attachCommitSink(dbh.db, {
+    publish: (events) => bus.publishMany(events.map((e) => ({ id: nextId(), topic: e.topic, type: e.type, data: e.data ?? {} }))),
+    atCommit: (e) => bus.eventSql(e.topic, e.type, sql`${JSON.stringify(e.data ?? {})}::json`, sql`${nextId()}::text`),
+    warn: (message, err) => log.warn(message, { err }),
+  });
+  return bus;
 }

@@ -21,7 +21,7 @@ const serverSockets = new Set<net.Socket>();
 
 beforeAll(async () => {
   const log = createLogger('silent');
-  bus = await createBus({ kind: 'pglite' } as DbHandle, log);
+  bus = await createBus({ kind: 'pglite', db: {} } as unknown as DbHandle, log);
   shutdown = new AbortController();
   const deps = { bus, log, shutdown: shutdown.signal, config: testConfig({ sseMaxStreamsPerAddress: 1000, sseMaxStreamsPerUser: 1000 }) } as unknown as Deps;
   const app = createRouter();

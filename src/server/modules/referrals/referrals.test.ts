@@ -10,7 +10,7 @@ import { packs, products, purchases } from '../../db/schema/shop.ts';
 import { referralCodes, referralRewards, referrals } from '../../db/schema/referrals.ts';
 import { ledgerEntries } from '../../db/schema/wallet.ts';
 import { handleStripeEvent, refundDeposit } from '../payments/service.ts';
-import { debit, getBalance, moneyTransaction } from '../wallet/service.ts';
+import { debit, getBalance } from '../wallet/service.ts';
 import { idem, ledgerInvariants, moneyTestContext, type MoneyTestContext } from '../wallet/test-support.ts';
 import { INVITE_LOOKUPS } from './routes.ts';
 import { payPurchaseShares } from './shares.ts';
@@ -349,9 +349,9 @@ describe('rewards', () => {
     const dep = await deposit(f, 2000);
     expect(await balance(f)).toBe(2500);
     // The friend spends most of it.
-    await moneyTransaction(t.deps, (tx) => debit(tx, { userId: f, amountCents: 2300, kind: 'admin_adjustment', referenceType: 'test' }));
+    await t.deps.db.transaction((tx) => debit(tx, { userId: f, amountCents: 2300, kind: 'admin_adjustment', referenceType: 'test' }));
     const [row] = await t.deps.db.select().from(deposits).where(eq(deposits.id, dep));
-    await moneyTransaction(t.deps, (tx) => refundDeposit(t.deps, tx, row!, 2000));
+    await t.deps.db.transaction((tx) => refundDeposit(t.deps, tx, row!, 2000));
     const ref = await referralFor(f);
     expect(ref.status).toBe('reversed');
     const claws = (await rewardsOf(ref.id)).filter((x) => x.kind === 'clawback');
@@ -362,7 +362,7 @@ describe('rewards', () => {
     expect(await balance(f)).toBe(0);
     // Exactly once: a repeated refund event changes nothing.
     const [again] = await t.deps.db.select().from(deposits).where(eq(deposits.id, dep));
-    expect(await moneyTransaction(t.deps, (tx) => refundDeposit(t.deps, tx, again!, 2000))).toBe(false);
+    expect(await t.deps.db.transaction((tx) => refundDeposit(t.deps, tx, again!, 2000))).toBe(false);
     expect((await rewardsOf(ref.id)).filter((x) => x.kind === 'clawback')).toHaveLength(2);
     const admin1 = await json(await t.as(admin).get(`/api/admin/referrals/${ref.id}`));
     expect(admin1).toMatchObject({ status: 'reversed', paidCents: 1000, clawedBackCents: 500 });
@@ -377,14 +377,14 @@ describe('rewards', () => {
     await t.deps.db.update(deposits).set({ provider: 'stripe', paymentIntentId: pi }).where(eq(deposits.id, dep));
     // The clearing account moves: keep the books honest by treating it as a stripe deposit from here.
     const event = { id: `evt_${randomUUID()}`, type: 'charge.dispute.created', data: { object: { payment_intent: pi, amount: 2000, reason: 'fraudulent' } } } as unknown as Stripe.Event;
-    const out = await moneyTransaction(t.deps, (tx) => handleStripeEvent(t.deps, tx, event, t.deps.log));
+    const out = await t.deps.db.transaction((tx) => handleStripeEvent(t.deps, tx, event, t.deps.log));
     expect(out).toBe('refunded');
     expect((await referralFor(f)).status).toBe('reversed');
     expect(await balance(r)).toBe(0);
     const [row] = await t.deps.db.select().from(deposits).where(eq(deposits.id, dep));
     expect(row).toMatchObject({ status: 'refunded', refundedCents: 2000, failureReason: expect.stringMatching(/Disputed/) });
     // Redelivered: a no-op.
-    expect(await moneyTransaction(t.deps, (tx) => handleStripeEvent(t.deps, tx, event, t.deps.log))).toBe('duplicate');
+    expect(await t.deps.db.transaction((tx) => handleStripeEvent(t.deps, tx, event, t.deps.log))).toBe('duplicate');
   });
 
   it('admin void: pending → voided; with clawBack takes the rewards back; 409 when closed; audited', async () => {
@@ -443,7 +443,7 @@ describe('purchase shares', () => {
   async function buy(u: string, cents: number, at: Date) {
     const [pack] = await t.deps.db.insert(packs).values({ name: `P ${randomUUID().slice(0, 6)}` }).returning();
     const [prod] = await t.deps.db.insert(products).values({ name: `P ${randomUUID().slice(0, 6)}`, priceCents: cents, packId: pack!.id }).returning();
-    const moved = await moneyTransaction(t.deps, (tx) => debit(tx, { userId: u, amountCents: cents, kind: 'pack_purchase', referenceType: 'purchase' }));
+    const moved = await t.deps.db.transaction((tx) => debit(tx, { userId: u, amountCents: cents, kind: 'pack_purchase', referenceType: 'purchase' }));
     await t.deps.db.insert(purchases).values({ userId: u, productId: prod!.id, packId: pack!.id, quantity: 1, unitPriceCents: cents, totalCents: cents, ledgerEntryId: moved.entryId, createdAt: at });
   }
 
@@ -473,7 +473,7 @@ describe('purchase shares', () => {
     expect(await balance(r)).toBe(500 + 250);
 
     const [d] = await t.deps.db.select().from(deposits).where(eq(deposits.id, dep));
-    await moneyTransaction(t.deps, (tx) => refundDeposit(t.deps, tx, d!, 10_000));
+    await t.deps.db.transaction((tx) => refundDeposit(t.deps, tx, d!, 10_000));
     expect((await referralFor(f)).status).toBe('reversed');
     expect(await balance(r)).toBe(0);
     await buy(f, 500, new Date()).catch(() => undefined);

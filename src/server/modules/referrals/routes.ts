@@ -23,13 +23,11 @@ import { createRouter, errorResponses, jsonContent, z } from '../../http/openapi
 import { clientAddressKey } from '../../http/client-ip.ts';
 import type { AppEnv } from '../../http/types.ts';
 import { enforceRateLimit } from '../../lib/rate-limit.ts';
-import { moneyTransaction } from '../wallet/service.ts';
 import { codeTaken, setVanityCode } from './codes.ts';
 import { claimReferral, getInvite } from './service.ts';
 import { getMyReferrals } from './my-referrals.ts';
 import { getReferralDetail, listReferrals, voidReferral } from './admin.ts';
-import { getReferralSettings, putReferralSettings, REFERRAL_SETTINGS_KEY } from './settings.ts';
-import { afterSettingCommit } from '../settings/store.ts';
+import { getReferralSettings, putReferralSettings } from './settings.ts';
 
 /**
  * Per client address: plenty for people (and test suites behind one address), hopeless for
@@ -186,7 +184,6 @@ export function referralsRoutes(deps: Deps) {
       const actor = actorCtx(c, config.trustProxy);
       const body = c.req.valid('json');
       const saved = await db.transaction((tx) => putReferralSettings(tx, actor, body));
-      await afterSettingCommit(deps.bus, REFERRAL_SETTINGS_KEY);
       return c.json(saved, 200);
     },
   );
@@ -231,7 +228,7 @@ export function referralsRoutes(deps: Deps) {
       const actor = actorCtx(c, config.trustProxy);
       const { id } = c.req.valid('param');
       const body = c.req.valid('json');
-      await moneyTransaction(deps, (tx) => voidReferral(tx, actor, id, body));
+      await deps.db.transaction((tx) => voidReferral(tx, actor, id, body));
       return c.json(await getReferralDetail(db, id), 200);
     },
   );

@@ -7,7 +7,7 @@ import type { DbOrTx, Tx } from '../../db/client.ts';
 import type { ActorCtx } from '../../http/types.ts';
 import { audit } from '../audit/service.ts';
 import { seedSetting } from '../settings/service.ts';
-import { processBus, setting, writeRegistrySetting } from '../settings/store.ts';
+import { setting, writeRegistrySetting } from '../settings/store.ts';
 
 /** app_settings key of the referral programme's terms (one JSON value). */
 export const REFERRAL_SETTINGS_KEY = 'referrals.settings' as const;
@@ -28,7 +28,7 @@ export function getReferralOffer(currency: string): ReferralOffer {
 /** PUT /api/admin/referrals/settings: audited with before and after. */
 export async function putReferralSettings(tx: Tx, actor: ActorCtx, input: ReferralSettings): Promise<ReferralSettings> {
   const before = getReferralSettings();
-  await writeRegistrySetting(tx, processBus(), REFERRAL_SETTINGS_KEY, input);
+  await writeRegistrySetting(tx, REFERRAL_SETTINGS_KEY, input);
   await audit(tx, { actorId: actor.actorId, action: 'referrals.settings.update', targetType: 'referral_settings', before, after: input, ip: actor.ip });
   return input;
 }

@@ -4,7 +4,7 @@ import type { Job } from '../../jobs/scheduler.ts';
 import { referralRewards, referrals } from '../../db/schema/referrals.ts';
 import type { Deps } from '../../deps.ts';
 import { purchases } from '../shop/tables.ts';
-import { credit, moneyTransaction } from '../wallet/service.ts';
+import { credit } from '../wallet/service.ts';
 
 /**
  * The referrer's share of a qualified friend's pack purchases (issue 17): shareBps of each
@@ -36,7 +36,7 @@ export async function payPurchaseShares(deps: Deps, now = new Date()): Promise<n
   let total = 0;
   for (const { id } of due) {
     if (deps.shutdown.aborted) break;
-    total += await moneyTransaction(deps, async (tx) => {
+    total += await deps.db.transaction(async (tx) => {
       const [ref] = await tx.select().from(referrals).where(eq(referrals.id, id)).for('update');
       if (!ref || ref.status !== 'qualified' || !ref.shareBps || !ref.shareUntil || !ref.qualifiedAt || ref.shareCapCents === null) return 0;
       // A referrer (or friend) who became staff earns no more shares (ADR 0024).

@@ -13,7 +13,7 @@ import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import type { Actor, ActorCtx } from '../../http/types.ts';
 import { audit, listAudit } from '../audit/service.ts';
 import { readSetting } from './service.ts';
-import { afterSettingCommit, processSettings, setting, writeRegistrySetting, type SettingsStore } from './store.ts';
+import { processSettings, setting, writeRegistrySetting, type SettingsStore } from './store.ts';
 
 function entry(store: SettingsStore, key: SettingKey): SettingEntry {
   const d = SETTINGS[key];
@@ -66,12 +66,10 @@ export async function updateSetting(
     const stored = await readSetting(tx, key);
     const parsedBefore = stored === undefined ? null : d.schema.safeParse(stored);
     const before = parsedBefore?.success ? parsedBefore.data : d.default;
-    await writeRegistrySetting(tx, deps.bus, key, value as never);
+    await writeRegistrySetting(tx, key, value as never);
     await audit(tx, { actorId: ctx.actorId, action: SETTING_AUDIT_ACTION, targetType: 'app_setting', targetId: key, before: { value: before }, after: { value }, ip: ctx.ip });
   });
-  const store = processSettings();
-  await afterSettingCommit(deps.bus, key, store);
-  return entry(store, key);
+  return entry(processSettings(), key);
 }
 
 /** The settings anyone may see (GET /api/config). */

@@ -17,7 +17,7 @@ import { appSettings } from '../../db/schema/settings.ts';
 import { createLogger } from '../../lib/logger.ts';
 import { giveCards, makeCard, makeClass } from '../buyback/test-support.ts';
 import { idem, moneyTestContext, type MoneyTestContext } from '../wallet/test-support.ts';
-import { afterSettingCommit, createSettingsStore, processSettings, setting, writeRegistrySetting } from './store.ts';
+import { createSettingsStore, processSettings, setting, writeRegistrySetting } from './store.ts';
 
 /** Issue 18 item 3: settings in one place — registry bounds, the admin API, the cache, the consumers. */
 
@@ -174,7 +174,7 @@ describe('the cache', () => {
       expect(other.get('pulls.thresholds').topPullMinCents).toBe(500);
       await expect(
         t.deps.db.transaction(async (tx) => {
-          await writeRegistrySetting(tx, t.deps.bus, 'pulls.thresholds', { topPullMinCents: 777, notificationDefaultCents: 5000 });
+          await writeRegistrySetting(tx, 'pulls.thresholds', { topPullMinCents: 777, notificationDefaultCents: 5000 });
           throw new Error('roll back');
         }),
       ).rejects.toThrow('roll back');
@@ -202,10 +202,10 @@ describe('the cache', () => {
 
   it('a stored value that no longer validates falls back to the default', async () => {
     await t.deps.db.insert(appSettings).values({ key: 'site.identity', value: { siteName: '' } });
-    await afterSettingCommit(t.deps.bus, 'site.identity');
+    await processSettings().reload('site.identity');
     expect(setting('site.identity')).toEqual(SETTINGS['site.identity'].default);
     await t.deps.db.delete(appSettings).where(eq(appSettings.key, 'site.identity'));
-    await afterSettingCommit(t.deps.bus, 'site.identity');
+    await processSettings().reload('site.identity');
   });
 });
 

@@ -13,6 +13,7 @@ import { appSettings } from '../../db/schema/settings.ts';
 import type { Logger } from '../../lib/logger.ts';
 import type { Bus } from '../realtime/bus.ts';
 import type { Tx } from '../../db/client.ts';
+import { afterCommit } from '../../db/after-commit.ts';
 import { seedSetting, writeSetting } from './service.ts';
 
 /**
@@ -125,7 +126,6 @@ export function createSettingsStore(deps: StoreDeps, opts: { refreshMs?: number 
 // The process's store ------------------------------------------------------------------------------
 
 let current: SettingsStore | null = null;
-let currentBus: Bus | null = null;
 
 /**
  * Makes `deps` this process's settings source (createApp does it through the settings router).
@@ -134,34 +134,20 @@ let currentBus: Bus | null = null;
 export function attachProcessSettings(deps: StoreDeps): SettingsStore {
   current?.close();
   current = createSettingsStore(deps);
-  currentBus = deps.bus;
   return current;
 }
 
 /**
- * Writes a registry setting inside the caller's transaction and, on PostgreSQL, queues its
- * 'settings.changed' NOTIFY in the same transaction: sent at commit, never after a rollback.
- * Call `afterSettingCommit` once the transaction has committed.
+ * Writes a registry setting inside the caller's transaction. Once it commits (never after a
+ * rollback) this process's cache reads it again and 'settings.changed' tells the others: on
+ * PostgreSQL a NOTIFY sent with the commit itself (db/after-commit.ts `withCommit`), so no process
+ * keeps the old value because this one stopped right after committing.
  */
-export async function writeRegistrySetting<K extends SettingKey>(tx: Tx, bus: Bus, key: K, value: SettingValue<K>): Promise<void> {
+export async function writeRegistrySetting<K extends SettingKey>(tx: Tx, key: K, value: SettingValue<K>): Promise<void> {
   await writeSetting(tx, key, value);
-  const notify = bus.eventSql('public', SETTINGS_CHANGED, sql`json_build_object('key', ${key}::text)`, sql`${bus.newEventId()}::text`);
-  if (notify) await tx.execute(sql`select ${notify}`);
-}
-
-/**
- * After the commit: on PGlite (one process, no NOTIFY) announce the change now; in any case bring
- * this process's cache up to date at once rather than when the notification comes back.
- */
-export async function afterSettingCommit(bus: Bus, key: SettingKey, store: SettingsStore | null = current): Promise<void> {
-  if (bus.eventSql('public', SETTINGS_CHANGED, sql`null`, sql`null`) === null) await bus.publish('public', SETTINGS_CHANGED, { key });
-  await store?.reload(key);
-}
-
-/** The bus of the process store (for modules whose settings helpers are called without deps). */
-export function processBus(): Bus {
-  if (!currentBus) throw new Error('settings are written before the app was created (attachProcessSettings)');
-  return currentBus;
+  const store = current;
+  await afterCommit(tx, { topic: 'public', type: SETTINGS_CHANGED, data: { key } }, { withCommit: true });
+  await afterCommit(tx, () => store?.reload(key));
 }
 
 /** Resolves once the process store (if any) has loaded. */

@@ -42,7 +42,6 @@ import { actorOf, requireAdmin, requireOwner, requireUser, requireVerified } fro
 import { createRouter, errorResponses, jsonContent, z } from '../../http/openapi.ts';
 import { clientIp } from '../../http/security.ts';
 import { requireIdempotencyKey, sendIdempotent, withIdempotency } from '../../lib/idempotency.ts';
-import { moneyTransaction } from '../wallet/service.ts';
 import {
   createAddress,
   createOrigin,
@@ -63,14 +62,11 @@ import {
   createShipment,
   listOwnShipments,
   loadShipment,
-  notify,
   notifyShipment,
   quote,
   resolveShipment,
-  type Notice,
 } from './service.ts';
-import { getShippingOptions, getShippingSettings, putShippingSettings, SHIPPING_SETTINGS_KEY } from './settings.ts';
-import { afterSettingCommit } from '../settings/store.ts';
+import { getShippingOptions, getShippingSettings, putShippingSettings } from './settings.ts';
 
 const json = <T>(schema: T) => ({ required: true, content: { 'application/json': { schema } } });
 const idParam = z.object({ id: idSchema });
@@ -79,7 +75,6 @@ const idParam = z.object({ id: idSchema });
 export function shippingRoutes(deps: Deps) {
   const app = createRouter();
   const { db, config } = deps;
-  const tell = (n: Notice) => notify(deps, n);
 
   // User: options and addresses ------------------------------------------------------------------
 
@@ -210,18 +205,16 @@ export function shippingRoutes(deps: Deps) {
       const key = requireIdempotencyKey(c);
       const body = c.req.valid('json');
       const ip = clientIp(c, config.trustProxy);
-      let notice: Notice | null = null;
       const r = await withIdempotency(
         db,
         { userId: actor.userId, key, scope: 'POST /api/shipping/shipments', body },
         async (tx) => {
           const out = await createShipment(tx, actor.userId, body, { idempotencyKey: key, ip });
-          notice = await notifyShipment(deps, tx, out.notice);
+          await notifyShipment(deps, tx, out.notice);
           return { status: 201 as const, body: out.result };
         },
-        (fn) => moneyTransaction(deps, fn),
+        (fn) => deps.db.transaction(fn),
       );
-      if (notice && !r.replayed) await tell(notice);
       return sendIdempotent(c, r);
     },
   );
@@ -266,8 +259,7 @@ export function shippingRoutes(deps: Deps) {
       const userId = actorOf(c).userId;
       const { id } = c.req.valid('param');
       const ip = clientIp(c, config.trustProxy);
-      const n = await moneyTransaction(deps, async (tx) => notifyShipment(deps, tx, await cancelShipment(tx, id, { id: userId, role: 'user', ip }, { userId })));
-      await tell(n);
+      await deps.db.transaction(async (tx) => notifyShipment(deps, tx, await cancelShipment(tx, id, { id: userId, role: 'user', ip }, { userId })));
       return c.json(await loadShipment(db, id, { viewer: 'user', userId }), 200);
     },
   );
@@ -308,7 +300,6 @@ export function shippingRoutes(deps: Deps) {
           const n = await auditedRefusals(c, db, { actor: { userId: actor.id }, action: `shipment.${to}`, targetType: 'shipment', targetId: id, ip: actor.ip, after: { to } }, () =>
             db.transaction(async (tx) => notifyShipment(deps, tx, await advanceShipment(tx, id, actor, { to }))),
           );
-          await tell(n);
           results.push({ id, ok: true, status: n.status, error: null });
         } catch (err) {
           if (!(err instanceof AppError) || err.status >= 500) throw err;
@@ -347,10 +338,9 @@ export function shippingRoutes(deps: Deps) {
       const { id } = c.req.valid('param');
       const body = c.req.valid('json');
       const actor = adminActor(c);
-      const n = await auditedRefusals(c, db, { actor: { userId: actor.id }, action: `shipment.${body.to}`, targetType: 'shipment', targetId: id, ip: actor.ip, after: { to: body.to } }, () =>
+      await auditedRefusals(c, db, { actor: { userId: actor.id }, action: `shipment.${body.to}`, targetType: 'shipment', targetId: id, ip: actor.ip, after: { to: body.to } }, () =>
         db.transaction(async (tx) => notifyShipment(deps, tx, await advanceShipment(tx, id, actor, body))),
       );
-      await tell(n);
       return c.json(await adminShipment(db, id), 200);
     },
   );
@@ -369,10 +359,9 @@ export function shippingRoutes(deps: Deps) {
       const { id } = c.req.valid('param');
       const { reason } = c.req.valid('json');
       const actor = adminActor(c);
-      const n = await auditedRefusals(c, db, { actor: { userId: actor.id }, action: 'shipment.cancel', targetType: 'shipment', targetId: id, ip: actor.ip, after: { reason } }, () =>
-        moneyTransaction(deps, async (tx) => notifyShipment(deps, tx, await cancelShipment(tx, id, actor, { reason }))),
+      await auditedRefusals(c, db, { actor: { userId: actor.id }, action: 'shipment.cancel', targetType: 'shipment', targetId: id, ip: actor.ip, after: { reason } }, () =>
+        deps.db.transaction(async (tx) => notifyShipment(deps, tx, await cancelShipment(tx, id, actor, { reason }))),
       );
-      await tell(n);
       return c.json(await adminShipment(db, id), 200);
     },
   );
@@ -391,10 +380,9 @@ export function shippingRoutes(deps: Deps) {
       const { id } = c.req.valid('param');
       const body = c.req.valid('json');
       const actor = adminActor(c);
-      const n = await auditedRefusals(c, db, { actor: { userId: actor.id }, action: `shipment.${body.outcome}`, targetType: 'shipment', targetId: id, ip: actor.ip, after: body }, () =>
-        moneyTransaction(deps, async (tx) => notifyShipment(deps, tx, await resolveShipment(tx, id, actor, body))),
+      await auditedRefusals(c, db, { actor: { userId: actor.id }, action: `shipment.${body.outcome}`, targetType: 'shipment', targetId: id, ip: actor.ip, after: body }, () =>
+        deps.db.transaction(async (tx) => notifyShipment(deps, tx, await resolveShipment(tx, id, actor, body))),
       );
-      await tell(n);
       return c.json(await adminShipment(db, id), 200);
     },
   );
@@ -570,7 +558,6 @@ export function shippingRoutes(deps: Deps) {
       const actor = adminActor(c);
       const body = c.req.valid('json');
       const saved = await db.transaction((tx) => putShippingSettings(tx, { actorId: actor.id, ip: actor.ip }, body));
-      await afterSettingCommit(deps.bus, SHIPPING_SETTINGS_KEY);
       return c.json(saved, 200);
     },
   );

@@ -25,6 +25,7 @@ import {
   type ShipmentStatus,
   type ShipmentSummary,
 } from '../../../shared/contracts/shipping.ts';
+import { afterCommit } from '../../db/after-commit.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { user } from '../auth/tables.ts';
 import { cards } from '../catalog/tables.ts';
@@ -146,7 +147,7 @@ async function addEvent(tx: DbOrTx, shipmentId: string, type: ShipmentEventType,
   await tx.insert(shipmentEvents).values({ shipmentId, type, actorId: actor.id, actorRole: actor.role, note, createdAt: sql`clock_timestamp()` });
 }
 
-/** What to tell the user once the transaction commits. */
+/** What the user is told of a shipment's change (notifyShipment). */
 export interface Notice {
   userId: string;
   shipmentId: string;
@@ -430,9 +431,11 @@ export function suggestedRefund(row: Pick<ShipmentRow, 'feeCents' | 'declaredVal
 
 /**
  * In the transition's transaction: the user's notification (inbox and/or mail, per their
- * shipment_status preference) through the notifications module. Returns the notice for `notify`.
+ * shipment_status preference) through the notifications module, and once it commits their open
+ * pages hear 'shipment.updated'. Returns the notice.
  */
 export async function notifyShipment(deps: Deps, tx: DbOrTx, n: Notice): Promise<Notice> {
+  await afterCommit(tx, { topic: `user:${n.userId}`, type: 'shipment.updated', data: { shipmentId: n.shipmentId, status: n.status } });
   await notifyUser(
     deps,
     tx,
@@ -442,13 +445,6 @@ export async function notifyShipment(deps: Deps, tx: DbOrTx, n: Notice): Promise
     { dedupeKey: `shipment:${n.shipmentId}:${n.status}` },
   );
   return n;
-}
-
-/** After commit: the user's open pages ('shipment.updated'). Never throws. */
-export async function notify(deps: Pick<Deps, 'bus' | 'log'>, n: Notice): Promise<void> {
-  await deps.bus
-    .publish(`user:${n.userId}`, 'shipment.updated', { shipmentId: n.shipmentId, status: n.status })
-    .catch((err: unknown) => deps.log.warn('shipment.updated publish failed', { err, shipmentId: n.shipmentId }));
 }
 
 // ───────────────────────── reads ─────────────────────────

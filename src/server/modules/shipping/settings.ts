@@ -7,7 +7,7 @@ import {
 } from '../../../shared/contracts/shipping.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { seedSetting } from '../settings/service.ts';
-import { processBus, setting, writeRegistrySetting } from '../settings/store.ts';
+import { setting, writeRegistrySetting } from '../settings/store.ts';
 import { audit } from '../audit/service.ts';
 
 /** app_settings key of the fees, insurance and countries shipped to (one JSON value). */
@@ -29,7 +29,7 @@ export function getShippingOptions(): ShippingOptions {
 
 export async function putShippingSettings(tx: Tx, actor: { actorId: string; ip: string | null }, input: ShippingSettings): Promise<ShippingSettings> {
   const before = getShippingSettings();
-  await writeRegistrySetting(tx, processBus(), SHIPPING_SETTINGS_KEY, input);
+  await writeRegistrySetting(tx, SHIPPING_SETTINGS_KEY, input);
   await audit(tx, { actorId: actor.actorId, action: 'shipping.settings.update', targetType: 'shipping_settings', before, after: input, ip: actor.ip });
   return input;
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AddressInput } from '../../../shared/contracts/shipping.ts';
 import type { Address, CreateShipmentResult } from '../../../shared/contracts/shipping.ts';
 import { giveCards, makeCard, makeClass } from '../buyback/test-support.ts';
-import { credit, moneyTransaction } from '../wallet/service.ts';
+import { credit } from '../wallet/service.ts';
 import type { MoneyTestContext } from '../wallet/test-support.ts';
 
 export const US_ADDRESS: AddressInput = {
@@ -16,7 +16,7 @@ export const US_ADDRESS: AddressInput = {
 };
 
 export const fund = (t: MoneyTestContext, userId: string, cents: number) =>
-  moneyTransaction(t.deps, (tx) => credit(tx, { userId, amountCents: cents, kind: 'deposit', referenceType: 'deposit', referenceId: randomUUID() }));
+  t.deps.db.transaction((tx) => credit(tx, { userId, amountCents: cents, kind: 'deposit', referenceType: 'deposit', referenceId: randomUUID() }));
 
 export async function addAddress(t: MoneyTestContext, userId: string, input: Partial<AddressInput> = {}): Promise<Address> {
   const res = await t.as(userId).post('/api/shipping/addresses', { ...US_ADDRESS, ...input });

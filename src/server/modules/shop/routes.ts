@@ -27,98 +27,31 @@ import {
   purchaseResultSchema,
   topPullsQuerySchema,
   topPullsSchema,
-  type OpenResult,
-  type PullEvent,
 } from '../../../shared/contracts/shop.ts';
 import type { Tx } from '../../db/client.ts';
-import { user } from '../auth/tables.ts';
 import { openings, purchases, userPacks } from '../../db/schema/shop.ts';
 import type { Deps } from '../../deps.ts';
-import { AppError, notFound } from '../../http/errors.ts';
+import { notFound } from '../../http/errors.ts';
 import { actorCtx, actorOf, isMfaAdmin, requireAdmin, requireUser, requireVerified } from '../../http/guards.ts';
 import { createRouter, errorResponses, jsonContent, z } from '../../http/openapi.ts';
-import { requireIdempotencyKey, sendIdempotent, withIdempotency, type TransactionRunner } from '../../lib/idempotency.ts';
-import { isRetryableTxError } from '../../db/errors.ts';
-import { rememberPool } from '../fairness/service.ts';
-import { balanceEvent, moneyTransaction } from '../wallet/service.ts';
-import { notifyBigPullLater } from '../notifications/service.ts';
-import { BIG_PULL_THRESHOLD } from '../../../shared/contracts/notifications.ts';
+import { requireIdempotencyKey, sendIdempotent, withIdempotency } from '../../lib/idempotency.ts';
 import { PULL_THRESHOLDS_KEY, setting } from '../settings/store.ts';
 import { adminProduct, createProduct, deleteProduct, getAdminPack, listAdminProducts, previewPack, updatePack, updateProduct } from './admin.ts';
 import { listLiveProducts, packsForCard, packsForCards, listOpenings, openingsDto, openingsForReplay, productDetail, productWithPack, refsFor, topPulls } from './read.ts';
-import { forgetProductGuesses, isStoredOpen, openInOneStatement, storedOpenResult, type StoredOpen } from './one-statement-open.ts';
+import { forgetProductGuesses } from './one-statement-open.ts';
 import { onInvalidate } from '../realtime/invalidation.ts';
-import type { BusEvent } from '../realtime/bus.ts';
-import { metricsFor } from '../metrics/metrics.ts';
 import { auditedRefusals, staffRole } from '../audit/duties.ts';
-import { inventory, openPacks, purchasePacks, StockRace, type OpenOutcome } from './service.ts';
+import { inventory, purchasePacks } from './service.ts';
+import { openForActor, retryingRunner } from './open.ts';
 
 const idParams = z.object({ id: z.string().uuid('Not a valid id.') });
 const body = <T extends z.ZodType>(schema: T) => ({ required: true, content: { 'application/json': { schema } } });
-
-/** Retries a money transaction that lost a race for stock or hit a deadlock (all of it rolled back). */
-function retryingRunner(deps: Deps): TransactionRunner {
-  return async (fn) => {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await moneyTransaction(deps, fn);
-      } catch (err) {
-        const retryable = err instanceof StockRace || isRetryableTxError(err);
-        if (!retryable) throw err;
-        if (attempt >= 8) {
-          throw new AppError(503, 'busy', 'Many people are opening this pack right now. Nothing was charged; try again in a moment.');
-        }
-        await new Promise((r) => setTimeout(r, Math.random() * 5 * attempt));
-      }
-    }
-  };
-}
 
 export function shopRoutes(deps: Deps) {
   const app = createRouter();
   const { db } = deps;
   const run = retryingRunner(deps);
   onInvalidate(deps, 'products', forgetProductGuesses);
-
-  /**
-   * After the commit: remember stored pools and announce the pulls worth showing, after `first`
-   * (the one-statement opening's balance), all in one batch of the bus.
-   */
-  async function afterOpen(actor: { userId: string; username?: string }, outcome: Pick<OpenOutcome, 'openings' | 'poolHashes'>, first: BusEvent[] = []) {
-    for (const h of outcome.poolHashes) rememberPool(h);
-    const pullMin = setting(PULL_THRESHOLDS_KEY).topPullMinCents;
-    const big = outcome.openings.flatMap((o) => o.cards.filter((c) => c.valueCents >= pullMin).map((c) => ({ o, c })));
-    const username = big.length
-      ? (actor.username ?? (await db.select({ username: user.username }).from(user).where(eq(user.id, actor.userId)))[0]?.username ?? '')
-      : '';
-    const pulls = big.map(({ o, c }): BusEvent => {
-      const data: PullEvent = {
-        ownedCardId: c.ownedCardId,
-        openingId: o.id,
-        cardId: c.id,
-        cardName: c.name,
-        classId: c.classId,
-        valueCents: c.valueCents,
-        productId: o.productId,
-        username,
-        createdAt: o.createdAt,
-      };
-      return { id: deps.bus.newEventId(), topic: 'public', type: 'pull.created', data };
-    });
-    if (first.length + pulls.length === 0) return;
-    await deps.bus.publishMany([...first, ...pulls]).catch((err: unknown) => deps.log.warn('opening events not published', { err }));
-  }
-
-  /**
-   * After the commit, never awaited by the response: big-pull notifications in their own small
-   * transaction (notifyBigPull checks each user's threshold). Nothing is added to the open itself.
-   */
-  function tellBigPulls(userId: string, outcome: Pick<OpenOutcome, 'openings'>) {
-    const pulls = outcome.openings.flatMap((o) =>
-      o.cards.filter((c) => c.valueCents >= BIG_PULL_THRESHOLD.minCents).map((c) => ({ openingId: o.id, cardId: c.id, cardName: c.name, valueCents: c.valueCents })),
-    );
-    if (pulls.length) notifyBigPullLater(deps, userId, pulls);
-  }
 
   // Public ---------------------------------------------------------------------------------------
 
@@ -231,45 +164,7 @@ export function shopRoutes(deps: Deps) {
     async (c) => {
       const actor = actorOf(c);
       const key = requireIdempotencyKey(c);
-      const input = c.req.valid('json');
-      if ('productId' in input) {
-        // One round trip when every cached guess holds; otherwise nothing was written and the
-        // general path below answers (one-statement-open.ts).
-        const done = await openInOneStatement(deps, actor, input, key);
-        if (done) {
-          metricsFor(deps).packsOpened(done.openings.length);
-          tellBigPulls(actor.userId, done);
-          // Not awaited: the answer does not wait for the realtime echo (ADR 0019); a lost event is
-          // recovered by the clients.
-          afterOpen(actor, done, [balanceEvent(deps.bus, actor.userId, done.balanceCents)]).catch((err: unknown) =>
-            deps.log.warn('opening events not published', { err }),
-          );
-          const { poolHashes: _hashes, ...result } = done;
-          return c.json(result, 201);
-        }
-      }
-      let outcome: OpenOutcome | null = null;
-      const r = await withIdempotency<Omit<OpenResult, 'refs'> | StoredOpen>(
-        db,
-        { userId: actor.userId, key, scope: 'POST /api/shop/open', body: input },
-        async (tx: Tx) => {
-          outcome = await openPacks(tx, actor, input, key);
-          const { poolHashes: _hashes, refs: _refs, ...rest } = outcome;
-          return { status: 201 as const, body: rest };
-        },
-        run,
-      );
-      const fresh = r.replayed ? null : (outcome as OpenOutcome | null);
-      if (fresh) {
-        metricsFor(deps).packsOpened(fresh.openings.length);
-        tellBigPulls(actor.userId, fresh);
-        await afterOpen(actor, fresh);
-      }
-      if (r.status === 201) {
-        const result = isStoredOpen(r.body) ? await storedOpenResult(db, r.body) : r.body;
-        const refs = fresh ? fresh.refs : await refsFor(db, result.openings.flatMap((o) => o.cards));
-        return sendIdempotent(c, { ...r, body: { ...result, refs } });
-      }
+      const r = await openForActor(deps, run, actor, c.req.valid('json'), key);
       return sendIdempotent(c, r);
     },
   );

@@ -20,7 +20,7 @@ import { instantText } from '../../../shared/words.ts';
 
 /**
  * Buying and opening packs. Everything runs inside the caller's transaction (withIdempotency +
- * moneyTransaction): the debit, the packs, the nonces, the stock, the openings and the owned
+ * db.transaction): the debit, the packs, the nonces, the stock, the openings and the owned
  * cards commit together or not at all.
  */
 

@@ -6,7 +6,7 @@ import { architects, cardClasses, cards } from '../../db/schema/catalog.ts';
 import { uploads } from '../../db/schema/uploads.ts';
 import type { TestContext } from '../../test/harness.ts';
 import { changeStock } from '../inventory/service.ts';
-import { credit, moneyTransaction } from '../wallet/service.ts';
+import { credit } from '../wallet/service.ts';
 
 /** A small catalog written straight to the database (no image processing), for the shop suites. */
 export async function makeCatalog(
@@ -47,7 +47,7 @@ export async function makeCatalog(
 }
 
 export const fund = (t: TestContext, userId: string, cents: number) =>
-  moneyTransaction(t.deps, (tx) => credit(tx, { userId, amountCents: cents, kind: 'deposit', referenceType: 'deposit', referenceId: randomUUID() }));
+  t.deps.db.transaction((tx) => credit(tx, { userId, amountCents: cents, kind: 'deposit', referenceType: 'deposit', referenceId: randomUUID() }));
 
 export const slots = (n: number, odds: PackSlot['odds']): PackSlot[] => Array.from({ length: n }, () => ({ odds }));
 

@@ -9,7 +9,7 @@ import {
 import { formatMoney } from '../../../shared/money.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { auditLog } from '../audit/tables.ts';
-import { processBus, setting, writeRegistrySetting } from '../settings/store.ts';
+import { setting, writeRegistrySetting } from '../settings/store.ts';
 import { AppError } from '../../http/errors.ts';
 import type { Actor } from '../../http/types.ts';
 import { audit } from '../audit/service.ts';
@@ -39,7 +39,7 @@ export function getAdjustLimits(): AdjustLimits {
 
 export async function setAdjustLimits(tx: Tx, ctx: ActorCtx, input: AdjustLimits): Promise<AdjustLimits> {
   const before = getAdjustLimits();
-  await writeRegistrySetting(tx, processBus(), ADJUST_LIMITS_KEY, input);
+  await writeRegistrySetting(tx, ADJUST_LIMITS_KEY, input);
   await audit(tx, {
     actorId: ctx.actorId,
     action: 'wallet.adjust_limits.update',

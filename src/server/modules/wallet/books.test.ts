@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeCatalog, liveProduct, slots } from '../shop/test-support.ts';
 import { booksChecks } from '../books/routes.ts';
 import { reconcile, reconcileMoney } from './books.ts';
-import { credit, debit, debitValues, MisroutedEntryError, moneyTransaction } from './service.ts';
+import { credit, debit, debitValues, MisroutedEntryError } from './service.ts';
 import { KIND_HOUSE_ACCOUNTS, LEDGER_KINDS } from '../../../shared/contracts/wallet.ts';
 import { idem, ledgerInvariants, moneyTestContext, type MoneyTestContext } from './test-support.ts';
 
@@ -83,7 +83,7 @@ describe('the database keeps the books', () => {
 
   it('never updates or deletes a posting or an entry', async () => {
     const u = await t.makeUser();
-    const moved = await moneyTransaction(t.deps, (tx) => credit(tx, { userId: u, amountCents: 500, kind: 'deposit' }));
+    const moved = await t.deps.db.transaction((tx) => credit(tx, { userId: u, amountCents: 500, kind: 'deposit' }));
     expect(await refusal(t.deps.db.execute(sql`update postings set amount_cents = 1 where entry_id = ${moved.entryId}`))).toMatch(/append-only/);
     expect(await refusal(t.deps.db.execute(sql`delete from postings where entry_id = ${moved.entryId}`))).toMatch(/append-only/);
     expect(await refusal(t.deps.db.execute(sql`update journal_entries set memo = 'x' where id = ${moved.entryId}`))).toMatch(/append-only/);
@@ -91,8 +91,8 @@ describe('the database keeps the books', () => {
 
   it('posts each move against the house account of its kind', async () => {
     const u = await t.makeUser();
-    const dep = await moneyTransaction(t.deps, (tx) => credit(tx, { userId: u, amountCents: 1000, kind: 'deposit', counter: 'clearing:stripe' }));
-    const buy = await moneyTransaction(t.deps, (tx) => debit(tx, { userId: u, amountCents: 300, kind: 'pack_purchase' }));
+    const dep = await t.deps.db.transaction((tx) => credit(tx, { userId: u, amountCents: 1000, kind: 'deposit', counter: 'clearing:stripe' }));
+    const buy = await t.deps.db.transaction((tx) => debit(tx, { userId: u, amountCents: 300, kind: 'pack_purchase' }));
     const legs = await q<{ entry_id: string; code: string | null; user_id: string | null; amount_cents: string; balance_after: string | null }>(sql`
       select p.entry_id, a.code, a.user_id, p.amount_cents, p.balance_after from postings p join ledger_accounts a on a.id = p.account_id
       where p.entry_id in (${dep.entryId}, ${buy.entryId}) order by p.seq`);
@@ -106,13 +106,13 @@ describe('the database keeps the books', () => {
 
   it('refuses to write an entry to a house account its kind may not touch, and writes nothing', async () => {
     const u = await t.makeUser();
-    await moneyTransaction(t.deps, (tx) => credit(tx, { userId: u, amountCents: 1000, kind: 'deposit' }));
+    await t.deps.db.transaction((tx) => credit(tx, { userId: u, amountCents: 1000, kind: 'deposit' }));
     const count = async () => Number((await q<{ n: string }>(sql`select count(*)::text as n from journal_entries`))[0]!.n);
     const before = await count();
-    const fee = moneyTransaction(t.deps, (tx) => debit(tx, { userId: u, amountCents: 250, kind: 'shipping_fee', counter: 'pack_sales' }));
+    const fee = t.deps.db.transaction((tx) => debit(tx, { userId: u, amountCents: 250, kind: 'shipping_fee', counter: 'pack_sales' }));
     await expect(fee).rejects.toBeInstanceOf(MisroutedEntryError);
     await expect(fee).rejects.toThrow(/shipping_fee entry may not post to the house account pack_sales/);
-    const bonus = moneyTransaction(t.deps, (tx) => credit(tx, { userId: u, amountCents: 50, kind: 'promo_credit', counter: 'clearing:stripe' }));
+    const bonus = t.deps.db.transaction((tx) => credit(tx, { userId: u, amountCents: 50, kind: 'promo_credit', counter: 'clearing:stripe' }));
     await expect(bonus).rejects.toBeInstanceOf(MisroutedEntryError);
     // The one-statement open's CTEs take their values from debitValues: refused there too.
     expect(() => debitValues({ userId: u, amountCents: 300, kind: 'pack_purchase', counter: 'buyback_expense', entryId: randomUUID() })).toThrow(MisroutedEntryError);
@@ -130,8 +130,8 @@ describe('the database keeps the books', () => {
 
   it('never lets a wallet go below zero', async () => {
     const u = await t.makeUser();
-    await moneyTransaction(t.deps, (tx) => credit(tx, { userId: u, amountCents: 100, kind: 'deposit' }));
-    const err = await moneyTransaction(t.deps, (tx) => debit(tx, { userId: u, amountCents: 101, kind: 'pack_purchase' })).catch((e: unknown) => e);
+    await t.deps.db.transaction((tx) => credit(tx, { userId: u, amountCents: 100, kind: 'deposit' }));
+    const err = await t.deps.db.transaction((tx) => debit(tx, { userId: u, amountCents: 101, kind: 'pack_purchase' })).catch((e: unknown) => e);
     expect(err).toMatchObject({ status: 409, code: 'insufficient_funds' });
     await expect(t.deps.db.execute(sql`update balances set cents = -1 where user_id = ${u}`)).rejects.toThrow();
     const wallet = (await q<{ account_id: string }>(sql`select account_id from balances where user_id = ${u}`))[0]!.account_id;
@@ -149,7 +149,7 @@ describe('the database keeps the books', () => {
 describe('reconciliation', () => {
   it('finds a cached balance that disagrees with its postings, and names the wallet', async () => {
     const u = await t.makeUser();
-    await moneyTransaction(t.deps, (tx) => credit(tx, { userId: u, amountCents: 400, kind: 'deposit' }));
+    await t.deps.db.transaction((tx) => credit(tx, { userId: u, amountCents: 400, kind: 'deposit' }));
     expect((await reconcileMoney(t.deps.db)).ok).toBe(true);
     await t.deps.db.execute(sql`update balances set cents = cents + 1 where user_id = ${u}`);
     try {
@@ -195,7 +195,7 @@ describe('reconciliation', () => {
     // A shipping fee of 250 posted to pack_sales, written by hand (the wallet refuses it, below):
     // it balances and the cached balance follows, so only the routing check can see it.
     const u = await t.makeUser();
-    await moneyTransaction(t.deps, (tx) => credit(tx, { userId: u, amountCents: 1000, kind: 'deposit' }));
+    await t.deps.db.transaction((tx) => credit(tx, { userId: u, amountCents: 1000, kind: 'deposit' }));
     const wallet = (await q<{ account_id: string }>(sql`select account_id from balances where user_id = ${u}`))[0]!.account_id;
     const [sales, entry] = [await houseId('pack_sales'), randomUUID()];
     await t.deps.db.transaction(async (tx) => {

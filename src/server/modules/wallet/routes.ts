@@ -22,9 +22,8 @@ import { clientIp } from '../../http/security.ts';
 import { requireIdempotencyKey, sendIdempotent, withIdempotency } from '../../lib/idempotency.ts';
 import { audit, auditRefusal } from '../audit/service.ts';
 import { activeSelfExclusion, getLimits, selfExclude, updateLimits } from '../responsible-play/service.ts';
-import { ADJUST_LIMITS_KEY, adjustLimitsView, assertAdjustAllowed, selfDealingError, setAdjustLimits } from './adjust-policy.ts';
-import { afterSettingCommit } from '../settings/store.ts';
-import { credit, debit, getBalance, historyCsv, listHistory, lockBalance, moneyTransaction } from './service.ts';
+import { adjustLimitsView, assertAdjustAllowed, selfDealingError, setAdjustLimits } from './adjust-policy.ts';
+import { credit, debit, getBalance, historyCsv, listHistory, lockBalance } from './service.ts';
 
 const userIdParams = z.object({ id: z.string().min(1).max(100) });
 
@@ -257,7 +256,7 @@ export function walletRoutes(deps: Deps) {
           });
           return { status: 200 as const, body: { balanceCents: moved.balanceCents, entryId: moved.entryId } };
         },
-        (fn) => moneyTransaction(deps, fn),
+        (fn) => deps.db.transaction(fn),
       ).catch(async (err: unknown) => {
         await refused(err);
         throw err;
@@ -295,7 +294,6 @@ export function walletRoutes(deps: Deps) {
       const actor = actorOf(c);
       const ip = clientIp(c, config.trustProxy);
       await db.transaction((tx) => setAdjustLimits(tx, { actorId: actor.userId, ip }, c.req.valid('json')));
-      await afterSettingCommit(deps.bus, ADJUST_LIMITS_KEY);
       return c.json(await adjustLimitsView(db, actor), 200);
     },
   );

@@ -3,11 +3,10 @@ import { toCsv } from '../../lib/csv.ts';
 import { and, count, desc, eq, getViewSelectedFields, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import { dayEnd } from '../../../shared/contracts/dates.ts';
 import { HOUSE_ACCOUNTS, kindMayTouch, type HistoryPage, type HouseAccount, type LedgerEntry, type LedgerKind, type PurchaseRef } from '../../../shared/contracts/wallet.ts';
+import { afterCommit, type CommitEvent } from '../../db/after-commit.ts';
 import type { Db, DbOrTx, Tx } from '../../db/client.ts';
 import { balances, journalEntries, ledgerAccounts, ledgerEntries, postings } from '../../db/schema/wallet.ts';
 import { openings, purchases } from '../shop/tables.ts';
-import type { Deps } from '../../deps.ts';
-import type { Bus, BusEvent } from '../realtime/bus.ts';
 import { AppError } from '../../http/errors.ts';
 
 /**
@@ -15,7 +14,7 @@ import { AppError } from '../../http/errors.ts';
  * buyback, shipping) calls credit()/debit() inside its own transaction, so the money moves
  * atomically with that module's writes:
  *
- *   await moneyTransaction(deps, async (tx) => {
+ *   await deps.db.transaction(async (tx) => {
  *     await assertCanSpend(tx, userId);            // responsible play
  *     await debit(tx, { userId, amountCents, kind: 'pack_purchase', referenceType: 'opening', … });
  *     …insert the opening…
@@ -27,8 +26,8 @@ import { AppError } from '../../http/errors.ts';
  * entry whose postings don't sum to zero.
  *
  * Insufficient funds is a 409 with code 'insufficient_funds' (the whole transaction rolls back).
- * `moneyTransaction` publishes 'balance.changed' to `user:<id>` after the commit; a plain
- * db.transaction works too but then nothing is pushed to the user's open pages.
+ * Every move announces the new balance ('balance.changed' to `user:<id>`) once its transaction
+ * commits (db/after-commit.ts): the last balance per user, whichever transaction moved it.
  */
 
 export { HOUSE_ACCOUNTS, type HouseAccount } from '../../../shared/contracts/wallet.ts';
@@ -115,14 +114,16 @@ export class MisroutedEntryError extends Error {
 /** Idempotency keys were unique per user; the journal has one index, so the key names the wallet. */
 const scopedKey = (move: MoneyMove) => (move.idempotencyKey ? `${move.userId}:${move.idempotencyKey}` : null);
 
-/** Balance changes per transaction, published by moneyTransaction once it commits. */
-const touched = new WeakMap<object, Map<string, number>>();
+/** The 'balance.changed' event of a balance: the last one of a transaction per user is sent. */
+export const balanceEvent = (userId: string, balanceCents: number): CommitEvent => ({
+  topic: `user:${userId}`,
+  type: 'balance.changed',
+  data: { balanceCents },
+  key: `balance:${userId}`,
+});
 
-function remember(tx: DbOrTx, userId: string, balanceCents: number) {
-  let m = touched.get(tx);
-  if (!m) touched.set(tx, (m = new Map()));
-  m.set(userId, balanceCents);
-}
+/** The user's open pages hear the balance once the transaction commits. */
+const remember = (tx: DbOrTx, userId: string, balanceCents: number) => afterCommit(tx, balanceEvent(userId, balanceCents));
 
 /**
  * Creates the user's wallet account and its balance row at zero, if missing (one statement).
@@ -183,7 +184,7 @@ export async function credit(tx: Tx | Db, m: MoneyMove): Promise<MoveResult> {
   }
   if (!row) throw new Error(`credit found no balance row for ${m.userId}`);
   const balanceCents = Number(row.balance_after);
-  remember(tx, m.userId, balanceCents);
+  await remember(tx, m.userId, balanceCents);
   return { entryId: row.id, balanceCents };
 }
 
@@ -198,7 +199,7 @@ export async function debit(tx: Tx | Db, m: MoneyMove): Promise<MoveResult> {
   const row = await move(tx, m, -m.amountCents);
   if (!row) throw insufficientFunds(m.amountCents);
   const balanceCents = Number(row.balance_after);
-  remember(tx, m.userId, balanceCents);
+  await remember(tx, m.userId, balanceCents);
   return { entryId: row.id, balanceCents };
 }
 
@@ -323,8 +324,8 @@ export async function settleTrade(
     from ${ledgerAccounts} a where a."code" = 'market_fees' and ${t.feeCents}::bigint > 0`);
   const buyerBalanceCents = Number(buyer.balance_after);
   const sellerBalanceCents = Number(seller.balance_after);
-  remember(tx, t.buyerId, buyerBalanceCents);
-  remember(tx, t.sellerId, sellerBalanceCents);
+  await remember(tx, t.buyerId, buyerBalanceCents);
+  await remember(tx, t.sellerId, sellerBalanceCents);
   return { entryId, buyerBalanceCents, sellerBalanceCents };
 }
 
@@ -404,7 +405,7 @@ export async function holdFunds(tx: Tx | Db, m: HoldMove): Promise<MoveResult> {
   }
   if (!row) throw insufficientFunds(m.amountCents);
   const balanceCents = Number(row.balance_after);
-  remember(tx, m.userId, balanceCents);
+  await remember(tx, m.userId, balanceCents);
   return { entryId: row.id, balanceCents };
 }
 
@@ -417,7 +418,7 @@ export async function releaseHold(tx: Tx | Db, m: HoldMove): Promise<MoveResult>
   const row = await holdMove(tx, 'market_release', m, m.amountCents);
   if (!row) throw new Error(`releaseHold: ${m.userId} does not hold ${m.amountCents} (${m.referenceType} ${m.referenceId})`);
   const balanceCents = Number(row.balance_after);
-  remember(tx, m.userId, balanceCents);
+  await remember(tx, m.userId, balanceCents);
   return { entryId: row.id, balanceCents };
 }
 
@@ -436,42 +437,6 @@ export async function lockBalance(tx: Tx, userId: string): Promise<number> {
     .where(eq(balances.userId, userId))
     .for('update');
   return Number(row!.cents);
-}
-
-type MoneyDeps = Pick<Deps, 'db' | 'bus' | 'log'>;
-
-/** Publishes 'balance.changed' for every balance the committed transaction touched. */
-async function publishTouched(deps: MoneyDeps, tx: object | undefined) {
-  const m = tx && touched.get(tx);
-  if (!m) return;
-  touched.delete(tx);
-  for (const [userId, balanceCents] of m) await publishBalance(deps, userId, balanceCents);
-}
-
-/** The 'balance.changed' event of a committed balance, for a caller that sends it in a batch with others. */
-export function balanceEvent(bus: Bus, userId: string, balanceCents: number): BusEvent {
-  return { id: bus.newEventId(), topic: `user:${userId}`, type: 'balance.changed', data: { balanceCents } };
-}
-
-/** Pushes a committed balance to the user's open pages ('balance.changed'); never throws. */
-export async function publishBalance(deps: MoneyDeps, userId: string, balanceCents: number): Promise<void> {
-  await deps.bus
-    .publishMany([balanceEvent(deps.bus, userId, balanceCents)])
-    .then(
-      () => undefined,
-      (err: unknown) => deps.log.warn('balance.changed publish failed', { err, userId }),
-    );
-}
-
-/** db.transaction that pushes 'balance.changed' to each touched user after the commit. */
-export async function moneyTransaction<T>(deps: MoneyDeps, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  let txRef: Tx | undefined;
-  const result = await deps.db.transaction(async (tx) => {
-    txRef = tx;
-    return fn(tx);
-  });
-  await publishTouched(deps, txRef);
-  return result;
 }
 
 // Reads ------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ import { auditLog } from '../../db/schema/audit.ts';
 import { balances, ledgerEntries } from '../../db/schema/wallet.ts';
 import { AppError } from '../../http/errors.ts';
 import type { BusEvent } from '../realtime/bus.ts';
-import { credit, debit, getBalance, moneyTransaction } from './service.ts';
+import { credit, debit, getBalance } from './service.ts';
 import { idem, ledgerInvariants, moneyTestContext, type MoneyTestContext } from './test-support.ts';
 
 let t: MoneyTestContext;
@@ -15,13 +15,13 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const deposit = (userId: string, cents: number) =>
-  moneyTransaction(t.deps, (tx) => credit(tx, { userId, amountCents: cents, kind: 'deposit', referenceType: 'deposit', referenceId: randomUUID() }));
+  t.deps.db.transaction((tx) => credit(tx, { userId, amountCents: cents, kind: 'deposit', referenceType: 'deposit', referenceId: randomUUID() }));
 
 describe('wallet service', () => {
   it('credits and debits with a balance_after on every entry', async () => {
     const u = await t.makeUser();
     await deposit(u, 1000);
-    const r = await moneyTransaction(t.deps, (tx) => debit(tx, { userId: u, amountCents: 300, kind: 'pack_purchase', actorId: u }));
+    const r = await t.deps.db.transaction((tx) => debit(tx, { userId: u, amountCents: 300, kind: 'pack_purchase', actorId: u }));
     expect(r.balanceCents).toBe(700);
     expect((await getBalance(t.deps.db, u)).balanceCents).toBe(700);
     const rows = await t.deps.db.select().from(ledgerEntries).where(eq(ledgerEntries.userId, u)).orderBy(ledgerEntries.seq);
@@ -34,12 +34,12 @@ describe('wallet service', () => {
   it('refuses a debit larger than the balance with insufficient_funds and writes nothing', async () => {
     const u = await t.makeUser();
     await deposit(u, 500);
-    const err = await moneyTransaction(t.deps, (tx) => debit(tx, { userId: u, amountCents: 501, kind: 'pack_purchase' })).catch((e: unknown) => e);
+    const err = await t.deps.db.transaction((tx) => debit(tx, { userId: u, amountCents: 501, kind: 'pack_purchase' })).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AppError);
     expect((err as AppError).status).toBe(409);
     expect((err as AppError).code).toBe('insufficient_funds');
     expect((await getBalance(t.deps.db, u)).balanceCents).toBe(500);
-    const err2 = await moneyTransaction(t.deps, (tx) => debit(tx, { userId: 'nobody', amountCents: 1, kind: 'pack_purchase' })).catch((e: unknown) => e);
+    const err2 = await t.deps.db.transaction((tx) => debit(tx, { userId: 'nobody', amountCents: 1, kind: 'pack_purchase' })).catch((e: unknown) => e);
     expect((err2 as AppError).code).toBe('insufficient_funds');
   });
 
@@ -47,7 +47,7 @@ describe('wallet service', () => {
     const u = await t.makeUser();
     await deposit(u, 500);
     await expect(
-      moneyTransaction(t.deps, async (tx) => {
+      t.deps.db.transaction(async (tx) => {
         await debit(tx, { userId: u, amountCents: 200, kind: 'pack_purchase' });
         throw new Error('the opening failed');
       }),
@@ -64,9 +64,9 @@ describe('wallet service', () => {
 
   it('rejects a second ledger entry with the same idempotency key for a user', async () => {
     const u = await t.makeUser();
-    await moneyTransaction(t.deps, (tx) => credit(tx, { userId: u, amountCents: 100, kind: 'deposit', idempotencyKey: 'dep-1' }));
+    await t.deps.db.transaction((tx) => credit(tx, { userId: u, amountCents: 100, kind: 'deposit', idempotencyKey: 'dep-1' }));
     await expect(
-      moneyTransaction(t.deps, (tx) => credit(tx, { userId: u, amountCents: 100, kind: 'deposit', idempotencyKey: 'dep-1' })),
+      t.deps.db.transaction((tx) => credit(tx, { userId: u, amountCents: 100, kind: 'deposit', idempotencyKey: 'dep-1' })),
     ).rejects.toThrow();
     expect((await getBalance(t.deps.db, u)).balanceCents).toBe(100);
   });
@@ -78,7 +78,7 @@ describe('wallet service', () => {
       if (e.topic === `user:${u}`) seen.push(e);
     });
     await deposit(u, 250);
-    await moneyTransaction(t.deps, async (tx) => {
+    await t.deps.db.transaction(async (tx) => {
       await debit(tx, { userId: u, amountCents: 50, kind: 'pack_purchase' });
       throw new Error('nope');
     }).catch(() => {});
@@ -94,7 +94,7 @@ describe('wallet service', () => {
     const before = await ledgerInvariants(t);
     const attempts = users.flatMap((u) =>
       Array.from({ length: 50 }, () =>
-        moneyTransaction(t.deps, (tx) => debit(tx, { userId: u, amountCents: price, kind: 'pack_purchase', actorId: u })),
+        t.deps.db.transaction((tx) => debit(tx, { userId: u, amountCents: price, kind: 'pack_purchase', actorId: u })),
       ),
     );
     const results = await Promise.allSettled(attempts);
@@ -138,7 +138,7 @@ describe('balance and history API', () => {
     const other = await t.makeUser();
     await deposit(other, 999);
     for (let i = 0; i < 5; i++) await deposit(u, 100 + i);
-    await moneyTransaction(t.deps, (tx) => debit(tx, { userId: u, amountCents: 50, kind: 'pack_purchase', referenceType: 'opening', referenceId: 'op1' }));
+    await t.deps.db.transaction((tx) => debit(tx, { userId: u, amountCents: 50, kind: 'pack_purchase', referenceType: 'opening', referenceId: 'op1' }));
     const all = await (await t.as(u).get('/api/wallet/history?pageSize=4')).json();
     expect(all.total).toBe(6);
     expect(all.entries).toHaveLength(4);
@@ -162,7 +162,7 @@ describe('balance and history API', () => {
   it('exports the filtered history as CSV', async () => {
     const u = await t.makeUser();
     await deposit(u, 2500);
-    await moneyTransaction(t.deps, (tx) => debit(tx, { userId: u, amountCents: 1, kind: 'pack_purchase', memo: '=HYPERLINK("x")' }));
+    await t.deps.db.transaction((tx) => debit(tx, { userId: u, amountCents: 1, kind: 'pack_purchase', memo: '=HYPERLINK("x")' }));
     const res = await t.as(u).get('/api/wallet/history.csv');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/csv');
