@@ -50,6 +50,8 @@ export function cardDto(r: CardRow): Card {
 
 /** A card's texture as drawn: its own, else its class's default. */
 export const effectiveTexture = sql<string | null>`coalesce(${cards.textureId}, ${cardClasses.defaultTextureId})`;
+/** The same rule as text, for a statement written as SQL text over `cards` and `card_classes` aliases. */
+export const effectiveTextureSql = (card: string, cardClass: string) => `coalesce(${card}.texture_id, ${cardClass}.default_texture_id)`;
 
 function adminCardWhere(q: z.output<typeof adminCardListQuerySchema>) {
   return and(

@@ -12,6 +12,7 @@ import { assertCanSpend } from '../responsible-play/service.ts';
 import { debit, getBalance } from '../wallet/service.ts';
 import { nodeFair, sha256HexSync } from '../fairness/crypto.ts';
 import { storePool, takeNonces } from '../fairness/service.ts';
+import { effectiveTextureSql } from '../catalog/cards.ts';
 import { firstEmptyClass, forgetPools, poolVersion, readPool, type Pool } from './pools.ts';
 import { coveredBy, oddsVersion, publishRevision, revisionFor, RevisionRace, type Revision } from './revisions.ts';
 import { productDto, productWithPack, sortedRefs, type ProductRow } from './read.ts';
@@ -417,11 +418,11 @@ export async function revisionsFor(db: DbOrTx, version: string, plan: DrawPlan):
 /** The columns of a taken card that an opening's answer shows (the stock update returns them). */
 /** (`c.id`, `c.stock as stock_after` and `w.n as taken_n` come from the inventory's take.) */
 export const TAKEN_CARD_COLUMNS = `c.name, c.set_name, c.number, c.value_cents, c.image_key, c.class_id, c.architect_id, c.grading_company is not null as graded,
-        coalesce(c.texture_id, cc.default_texture_id) as texture_id,
+        ${effectiveTextureSql('c', 'cc')} as texture_id,
         cc.name as class_name, cc.colour as class_colour, cc.sort_order as class_sort_order,
         a.frame_image_key as architect_frame_image_key, a.layout as architect_layout,
         (select row_to_json(t) from (select x.image_key as "imageKey", x.blend_mode as "blendMode", x.opacity
-          from textures x where x.id = coalesce(c.texture_id, cc.default_texture_id)) t) as texture`;
+          from textures x where x.id = ${effectiveTextureSql('c', 'cc')}) t) as texture`;
 
 /** What an opening answers for its drawn cards: the cards as taken, with the ids of the new copies. */
 export function openingsOf(
