@@ -22,6 +22,9 @@ const GESTURES: Gesture[] = [
     name: 'three separate clicks',
     async run(page, button) {
       await button.scrollIntoViewIfNeeded();
+      // The mouse clicks below do no actionability checks: wait until the button is visible,
+      // enabled and still (a dialog that is still opening moves it).
+      await button.click({ trial: true });
       const box = await button.boundingBox();
       if (!box) throw new Error('the button has no box');
       const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];

@@ -47,8 +47,9 @@ const MASKED: Partial<Record<string, string[]>> = {
   '/home': SHARED_ACTIVITY,
   '/daily-drop-winners': SHARED_ACTIVITY,
   '/daily-drop/$id': SHARED_ACTIVITY,
-  // Other specs list and sell cards while this one runs: the results (count, tiles, pages) are masked.
-  '/market': [...SHARED_ACTIVITY, 'main section'],
+  // Other specs list and sell cards while this one runs: the results (count, tiles, pages) are a
+  // fixed block below (VARIABLE_BLOCK).
+  '/market': SHARED_ACTIVITY,
   // The pull is a fresh user's random card: what names it (card, user, values) is masked.
   '/pulls/$id': [...SHARED_ACTIVITY, 'main .pv-card', 'main h1', 'main h1 + p', 'main dd'],
   '/invite/$referralCode': ['main h1', 'main strong'],
@@ -75,6 +76,15 @@ const VARIABLE_BLOCK: Partial<Record<string, string>> = {
   '/fairness/returns': 'main div:has(> [role="region"] > table)',
   // The list of pulls, or "No pulls in this period yet" until another spec's opening makes one.
   '/top-pulls': 'main [role="tabpanel"]',
+  // Listings, an empty state or a page count, as the other specs list and sell cards.
+  '/market': 'main section',
+};
+/**
+ * Masked text whose length follows random data (a pulled card's name): drawn at a fixed height, so
+ * a name that wraps once more does not push what comes below it down.
+ */
+const FIXED_HEIGHT: Partial<Record<string, string>> = {
+  '/pulls/$id': 'main h1 { height: 4.5rem } main h1 + p { height: 3.5rem } main dd { height: 1.5rem }',
 };
 /** Pages whose sample (an id that does not exist) answers 404 on purpose. */
 const EXPECTS_404 = new Set(['/$', '/checkout/$id', '/market/$id']);
@@ -195,6 +205,8 @@ async function checkPage(page: Page, def: RouteDef, baseURL: string) {
   await settle(page);
   await expectNoSidewaysScroll(page, path);
   if (VARIABLE_LENGTH.has(def.path)) await page.addStyleTag({ content: 'main ul, main ol { height: 280px !important; overflow: hidden !important; } main :is(ul, ol) :is(ul, ol) { display: none !important; }' });
+  const fixed = FIXED_HEIGHT[def.path];
+  if (fixed) await page.addStyleTag({ content: `${fixed.replaceAll('}', '; overflow: hidden }')}` });
   const block = VARIABLE_BLOCK[def.path];
   // Its contents are not drawn at all, so no mask of something inside it lands outside the block.
   if (block) await page.addStyleTag({ content: `${block} { height: 360px !important; } ${block} > * { display: none !important; }` });
