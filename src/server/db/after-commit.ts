@@ -8,7 +8,7 @@ import type { Db, DbOrTx } from './client.ts';
  * Every transaction of a database handle opened by db/client.ts carries a queue (`trackCommits`
  * wraps `db.transaction`, savepoints included). `afterCommit(tx, …)` adds an event or a hook to it;
  * after the commit the events go out in one batch through the handle's sink (the realtime bus,
- * attached by createBus), then the hooks run. A retried transaction starts with an empty queue, a
+ * attached by createBus) while the hooks run. A retried transaction starts with an empty queue, a
  * rolled-back savepoint drops what it queued. Outside a transaction (the handle itself, whose
  * statements commit one by one) the change has already committed: the event goes now.
  *
@@ -39,7 +39,7 @@ export interface CommitSink {
 interface Queue {
   events: CommitEvent[];
   hooks: CommitHook[];
-  /** The sink of the handle the transaction belongs to. */
+  /** The handle the transaction belongs to (whose sink delivers). */
   owner: object;
 }
 
@@ -102,7 +102,7 @@ export function trackCommits(db: Db): Db {
     }) as Db['transaction'];
   };
   db.transaction = (async (fn: (tx: never) => Promise<unknown>, config?: unknown) => {
-    let q: Queue = { events: [], hooks: [], owner: db };
+    let q!: Queue;
     const result = await begin((tx: object) => {
       // A fresh queue per attempt: drizzle may call us again for a retried transaction.
       q = { events: [], hooks: [], owner: db };
@@ -118,7 +118,7 @@ export function trackCommits(db: Db): Db {
 /**
  * Announces `event`(s) once `tx` commits, or runs `hook` then (a hook's failure is logged, never
  * thrown: the change has committed). Outside a transaction (the handle itself) it happens now.
- * Events queued in one transaction leave in one batch, in order, before the hooks run.
+ * Events queued in one transaction leave in one batch, in order; the hooks run meanwhile, in order.
  */
 export async function afterCommit(tx: DbOrTx, what: CommitEvent | CommitEvent[] | CommitHook, opts: { withCommit?: boolean } = {}): Promise<void> {
   const hook = typeof what === 'function' ? what : null;
