@@ -19,6 +19,8 @@ import { log, machine, round, table } from './lib/util.ts';
 const JS_BUDGET_GZIP = 150 * 1024;
 const TARGETS = { performance: 95, accessibility: 100, 'best-practices': 100 } as const;
 const CATEGORIES = Object.keys(TARGETS) as Array<keyof typeof TARGETS>;
+/** Issue 40's limits on the median run's metrics, every page. */
+const METRIC_LIMITS = { lcp_ms: 2000, tbt_ms: 150, cls: 0.05 } as const;
 const RUNS = Number(process.argv.find((a) => a.startsWith('--runs='))?.slice(7) ?? 3);
 const ONLY = process.argv.find((a) => a.startsWith('--only='))?.slice(7).split(',');
 // --reports=DIR keeps each page's median run as a full Lighthouse report (JSON), for reading the
@@ -185,7 +187,8 @@ async function main() {
         js_gzip_kb: round(gzip / 1024, 1),
         js_raw_kb: round(files.reduce((a, f) => a + f.raw, 0) / 1024, 1),
         js_transferred_kb: round(files.reduce((a, f) => a + f.transfer, 0) / 1024, 1),
-        js_budget_met: gzip <= JS_BUDGET_GZIP,
+        // The budget is for a first visit to a public page (issue 40); a user's page is measured, not judged.
+        js_budget_met: p.signedIn ? null : gzip <= JS_BUDGET_GZIP,
         files: files.map((f) => ({ file: f.file, gzip_kb: round(f.gzip / 1024, 1), raw_kb: round(f.raw / 1024, 1) })),
         failing_audits: fails,
       };
@@ -197,12 +200,16 @@ async function main() {
     rmSync(dataDir, { recursive: true, force: true });
   }
   const after = await machine();
-  const yes = (b: boolean) => (b ? 'pass' : 'FAIL');
-  const rows: Array<Array<string | number | null>> = [['page', 'perf', 'a11y', 'best pr.', 'FCP ms', 'LCP ms', 'TBT ms', 'CLS', 'SI ms', 'JS gz KB', '≥95/100/100', '≤150 KB']];
+  const yes = (b: boolean | null) => (b === null ? 'n/a' : b ? 'pass' : 'FAIL');
+  const rows: Array<Array<string | number | null>> = [
+    ['page', 'perf', 'a11y', 'best pr.', 'FCP ms', 'LCP ms', 'TBT ms', 'CLS', 'SI ms', 'JS gz KB', '≥95/100/100', 'LCP/TBT/CLS', '≤150 KB'],
+  ];
   for (const [p, r] of Object.entries(pages)) {
     const label = p.startsWith('/shop/') ? '/shop/{id}' : p;
     const met = Object.values(r.targets_met as Record<string, boolean>).every(Boolean);
-    rows.push([label, r.scores.performance, r.scores.accessibility, r.scores['best-practices'], r.metrics.fcp_ms, r.metrics.lcp_ms, r.metrics.tbt_ms, r.metrics.cls, r.metrics.si_ms, r.js_gzip_kb, yes(met), yes(r.js_budget_met)]);
+    const m = r.metrics as Record<keyof typeof METRIC_LIMITS, number>;
+    const metricsMet = (Object.keys(METRIC_LIMITS) as Array<keyof typeof METRIC_LIMITS>).every((k) => m[k] <= METRIC_LIMITS[k]);
+    rows.push([label, r.scores.performance, r.scores.accessibility, r.scores['best-practices'], r.metrics.fcp_ms, r.metrics.lcp_ms, r.metrics.tbt_ms, r.metrics.cls, r.metrics.si_ms, r.js_gzip_kb, yes(met), yes(metricsMet), yes(r.js_budget_met)]);
   }
   console.log(`\n${table(rows)}\n`);
   for (const [p, r] of Object.entries(pages)) {
@@ -214,7 +221,7 @@ async function main() {
   console.log(`load average before ${before.loadavg.join(' ')}, after ${after.loadavg.join(' ')} (${before.cpus} cores)`);
   const out = {
     pages,
-    targets: { ...TARGETS, js_gzip_kb: JS_BUDGET_GZIP / 1024 },
+    targets: { ...TARGETS, ...METRIC_LIMITS, js_gzip_kb: JS_BUDGET_GZIP / 1024, js_budget_applies_to: 'public pages' },
     method: {
       lighthouse: `Lighthouse ${lighthouseVersion} Node API, default config (mobile, simulated throttling), categories ${CATEGORIES.join(', ')}; ${RUNS} runs per page, median run by computeMedianRun (closest to the median FCP and TTI)`,
       signed_in: '/open-pack and /collect with the demo user’s session cookie (extraHeaders)',

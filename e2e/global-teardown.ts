@@ -6,6 +6,7 @@ import { SERVER_LOGS } from './server-logs.ts';
  * The servers' logs of this run (scripts/e2e-server.mjs writes them) must hold no session cookie,
  * bearer token, password or test user's address: every sign-in, sign-up, mail and payment of the
  * suite went through them, so this is the log redaction checked against real traffic (issue 20).
+ * Nor may they show a page the server failed to draw.
  */
 const LEAKS: Array<[string, RegExp]> = [
   ['a session cookie value', /better-auth\.session_(?:token|data)=[^;\s"',\]\\]/],
@@ -28,9 +29,11 @@ export default function globalTeardown() {
         // Where and what only: the failure message must not print the secret it found.
         if (re.test(line)) problems.push(`${file}:${i + 1}: ${what}`);
       }
+      // A page the server could not draw is a bug, like a console error in the browser.
+      if (line.includes('"msg":"server render failed"')) problems.push(`${file}:${i + 1}: a server render failed (${/"route":"[^"]*"/.exec(line)?.[0] ?? 'see the log'})`);
     });
   }
   if (problems.length) {
-    throw new Error(`e2e server logs leak secrets or personal data:\n${problems.slice(0, 20).join('\n')}`);
+    throw new Error(`e2e server logs leak secrets or personal data, or show a failed server render:\n${problems.slice(0, 20).join('\n')}`);
   }
 }

@@ -130,6 +130,8 @@ test('an admin finds a referral, sees both parties and voids it', async ({ admin
   await expect(row).toHaveCount(1);
   await expect(row).toContainText(a.username);
   await expect(row).toContainText('Pending');
+  // The search's own answer, not the previous list dimmed while it loads.
+  await expect(page.getByRole('table')).not.toHaveAttribute('aria-busy', 'true');
   await expectAccessible(page, '/admin/referrals');
 
   await row.getByRole('link', { name: /Open/ }).click();

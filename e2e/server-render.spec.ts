@@ -1,3 +1,4 @@
+import { authFile } from './accounts.ts';
 import { expect, test } from './fixtures.ts';
 
 /**
@@ -61,6 +62,27 @@ test.describe('with JavaScript off', () => {
   });
 });
 
+test.describe('a user’s own pages, with JavaScript off', () => {
+  test.use({ javaScriptEnabled: false, storageState: authFile('user') });
+
+  test('the vault, open pack and home come drawn for them, and are kept by no cache', async ({ page }) => {
+    const pages: Array<[string, RegExp]> = [
+      ['/collect', /My vault/],
+      ['/open-pack', /Open a pack|Your packs/i],
+      ['/home', /Welcome/],
+    ];
+    for (const [path, text] of pages) {
+      const res = await page.goto(path);
+      expect(res?.status(), path).toBe(200);
+      expect(res?.headers()['cache-control'], path).toBe('private, no-store');
+      await expect(page.locator('main'), path).toContainText(text);
+      // Their header, not a visitor's: no sign-in link.
+      await expect(page.getByRole('link', { name: /^Sign in$/ }), path).toHaveCount(0);
+      expect(await page.locator('#pv-ssr').count(), path).toBe(1);
+    }
+  });
+});
+
 test('unknown and malformed ids answer the not-found page with 404', async ({ request }) => {
   for (const path of [`/shop/${UNKNOWN}`, '/shop/not-a-product', `/daily-drop/${UNKNOWN}`, '/invite/NO-SUCH-CODE-1', '/no-such-page']) {
     const res = await request.get(path);
@@ -74,6 +96,20 @@ test('a signed-in visit gets the page drawn by the browser, not a visitor’s HT
   expect(res?.status()).toBe(200);
   expect(await (await res!.text()).includes('id="pv-ssr"')).toBe(false);
   await expect(userPage.getByRole('heading', { level: 1 })).toBeVisible();
+});
+
+test('a user’s drawn page hydrates: the app takes over their vault without drawing it again', async ({ userPage }) => {
+  for (const path of ['/open-pack', '/collect']) {
+    await userPage.goto(path);
+    const heading = userPage.getByRole('heading', { level: 1 });
+    await expect(heading, path).toBeVisible();
+    await heading.evaluate((el) => el.setAttribute('data-from-server', 'yes'));
+    await userPage.waitForLoadState('networkidle');
+    await expect(userPage.locator('h1[data-from-server="yes"]'), path).toHaveCount(1);
+  }
+  // Live: the header's links navigate in the app.
+  await userPage.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Open pack' }).click();
+  await expect(userPage).toHaveURL(/\/open-pack$/);
 });
 
 test('a drawn page hydrates: the app takes over without drawing it again', async ({ page }) => {

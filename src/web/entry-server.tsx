@@ -51,7 +51,10 @@ export interface Drawing {
 }
 
 export interface RenderResult {
-  /** 404 when the page's route or its subject (a product, a drop, a pull…) does not exist. */
+  /**
+   * 404 when the page's route or its subject (a product, a drop, a pull…) does not exist; 401 when
+   * a user's page finds no session (nothing drawn).
+   */
   status: number;
   /** #root's HTML. */
   markup: string;
@@ -61,20 +64,31 @@ export interface RenderResult {
 }
 
 /**
- * The page at `url`, as a visitor (no session) sees it. `reuse` is asked, with a key of every
- * read the page made, for a drawing of the same data; else the page is drawn at `now`.
+ * The page at `url`, as a visitor (no session) sees it, or with `signedIn` as the user whose
+ * session the server's reads carry. `reuse` is asked, with a key of every read the page made, for
+ * a drawing of the same data; else the page is drawn at `now`.
  */
-export async function renderPage(url: string, now: number, reuse: (dataKey: string) => Drawing | null, keep: (dataKey: string, d: Drawing) => void): Promise<RenderResult> {
+export async function renderPage(
+  url: string,
+  now: number,
+  reuse: (dataKey: string) => Drawing | null,
+  keep: (dataKey: string, d: Drawing) => void,
+  signedIn = false,
+): Promise<RenderResult> {
   const defaults = createQueryClient().getDefaultOptions();
   // retryOnMount off: a read that failed (an unknown id's 404) is drawn as the failure it is,
   // not as a fresh attempt (useQuery would otherwise show it loading again).
   const queryClient = new RecordingQueryClient({ defaultOptions: { ...defaults, queries: { ...defaults.queries, retryOnMount: false } } });
-  // Only visitors get server-drawn pages (a signed-in request is drawn by the browser).
-  queryClient.setQueryData(sessionQueryOptions.queryKey, null);
+  // A visitor has no session to read; a user's is read (through their cookie) by the route's guard.
+  if (!signedIn) queryClient.setQueryData(sessionQueryOptions.queryKey, null);
   const router = buildRouter(queryClient, { history: createMemoryHistory({ initialEntries: [url] }) });
-  const known = recipes.get(url) ?? [];
+  // A page reads other things for a user (their header, their data) than for a visitor.
+  const recipeKey = `${signedIn ? 'user' : 'visitor'} ${url}`;
+  const known = recipes.get(recipeKey) ?? [];
   // The site's name and support address are in the header and footer of every page.
   await Promise.all([router.load(), queryClient.prefetchQuery(siteConfigQueryOptions), ...known.map((o) => queryClient.prefetchQuery(o))]);
+  // The session ended between the request's check and this read: the browser sends them to sign in.
+  if (signedIn && !queryClient.getQueryData(sessionQueryOptions.queryKey)) return { status: 401, markup: '', drawnAt: now, state: null };
 
   // Queries never read (a disabled one a render built) are left out: the next request's up-front
   // reads do not build them, and the key must come out the same.
@@ -96,12 +110,18 @@ export async function renderPage(url: string, now: number, reuse: (dataKey: stri
       await Promise.all(missing.map((o) => queryClient.prefetchQuery(o)));
     }
     drawing = { markup, drawnAt: now };
-    recipes.delete(url);
-    recipes.set(url, [...queryClient.asked.values()]);
+    recipes.delete(recipeKey);
+    recipes.set(recipeKey, [...queryClient.asked.values()]);
     if (recipes.size > MAX_RECIPES) recipes.delete(recipes.keys().next().value!);
     keep(dataKey(), drawing);
   }
 
+  // The browser gets the data as JSON: a Map, a Set, a Date or a class would arrive changed, and
+  // its first render would not match this one. A page that reads one is a bug to fix (ssr.ts logs
+  // it and answers the error page; the e2e suite fails on that log).
+  for (const q of queryClient.getQueryCache().getAll()) {
+    if (!isJson(q.state.data)) throw new Error(`query ${q.queryHash} holds data JSON cannot carry to the browser (a Map, Set, Date or class?)`);
+  }
   const missing = queryClient
     .getQueryCache()
     .getAll()
@@ -110,8 +130,24 @@ export async function renderPage(url: string, now: number, reuse: (dataKey: stri
   return { status: notFound || missing ? 404 : 200, markup: drawing.markup, drawnAt: drawing.drawnAt, state: dehydrate(queryClient) };
 }
 
+/** True when `v` comes back from JSON.stringify → JSON.parse as it is. */
+function isJson(v: unknown): boolean {
+  if (v === null || typeof v === 'string' || typeof v === 'boolean') return true;
+  if (typeof v === 'number') return Number.isFinite(v);
+  if (v === undefined) return true;
+  if (Array.isArray(v)) return v.every((x) => x !== undefined && isJson(x));
+  if (typeof v !== 'object') return false;
+  const proto = Object.getPrototypeOf(v) as unknown;
+  return (proto === Object.prototype || proto === null) && Object.values(v).every(isJson);
+}
+
 async function draw(queryClient: QueryClient, router: ReturnType<typeof buildRouter>, drawnAt: number): Promise<string> {
-  const { prelude } = await prerenderToNodeStream(<App queryClient={queryClient} router={router} drawnAt={drawnAt} />);
+  // Every boundary inline: React otherwise moves a finished boundary past ~12.8 KB of page out of
+  // place, to be revealed by an inline script, which the CSP (script-src 'self') refuses — the
+  // header's signed-in half on a user's page, once the page above it is that large.
+  const { prelude } = await prerenderToNodeStream(<App queryClient={queryClient} router={router} drawnAt={drawnAt} />, {
+    progressiveChunkSize: Number.MAX_SAFE_INTEGER,
+  });
   const chunks: Buffer[] = [];
   for await (const chunk of prelude) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
   return Buffer.concat(chunks).toString('utf8');

@@ -1,6 +1,7 @@
 // First: zod's config must be in place before any schema is built (see the module).
 import '@web/lib/zod-jitless';
 import { hydrate, type DehydratedState } from '@tanstack/react-query';
+import { startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { configureMonitoring, installGlobalErrorHandlers, reportError } from '@web/lib/monitoring';
 import { siteConfigQueryOptions } from '@web/hooks/use-site-config';
@@ -36,13 +37,18 @@ if (server) {
   // own around the matches, which the server's HTML does not have).
   router.ssr = { manifest: undefined };
   void router.load().then(() => {
-    hydrateRoot(rootEl, <App queryClient={queryClient} router={router} drawnAt={server.drawnAt} />, {
-      // A hydration mismatch React recovered from by rendering on the client: a bug to report
-      // (and, logged, it fails the e2e suite like any console error).
-      onRecoverableError: (err) => {
-        console.error('hydration', err);
-        reportError(err);
-      },
+    // As a transition, hydration yields to the browser every few milliseconds instead of holding
+    // the main thread for the whole page: the page is already painted and readable, and a click
+    // or key on it makes React finish hydrating at once and replay it.
+    startTransition(() => {
+      hydrateRoot(rootEl, <App queryClient={queryClient} router={router} drawnAt={server.drawnAt} />, {
+        // A hydration mismatch React recovered from by rendering on the client: a bug to report
+        // (and, logged, it fails the e2e suite like any console error).
+        onRecoverableError: (err) => {
+          console.error('hydration', err);
+          reportError(err);
+        },
+      });
     });
     markStarted();
   });

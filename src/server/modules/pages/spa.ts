@@ -80,7 +80,8 @@ function withPreloads(html: string, route: RouteDef & { id: string }, url: URL, 
   if (drawn) {
     const m = ENTRY_SCRIPT.exec(html);
     if (!m) return html;
-    return html.replace(m[0], () => bootTag(m[1]!, chunks[route.id] ?? []));
+    const code = [...(chunks[route.id] ?? []), ...(signedIn ? (chunks[SIGNED_IN_CHROME] ?? []) : [])];
+    return html.replace(m[0], () => bootTag(m[1]!, [...new Set(code)]));
   }
   if (route.notFound) return html;
   const mayLoad = route.access === 'public' || signedIn;
@@ -142,11 +143,13 @@ async function firstCardImageLinks(deps: Deps, route: RouteDef & { id: string },
 }
 
 /**
- * The pages a visitor's first HTML holds in full (docs/decisions/0027): the shop's public pages.
- * Not /unsubscribe, which acts on its key; not the sign-in and account screens (another layout,
- * forms that need the app). A signed-in request gets the SPA's shell: its pages differ per user.
+ * The pages a first HTML holds in full (docs/decisions/0027, 0035): a visitor's public pages of
+ * the shop, and a user's own pages of it (the vault, open pack, home), drawn for them alone. Not
+ * /unsubscribe, which acts on its key; not the test checkout; not the sign-in and account screens
+ * (another layout, forms that need the app), nor the profile and admin areas.
  */
-const drawnOnServer = (route: RouteDef & { id: RouteId }, signedIn: boolean) => !signedIn && route.area === 'site' && route.access === 'public' && route.id !== 'unsubscribe';
+const drawnOnServer = (route: RouteDef & { id: RouteId }, signedIn: boolean) =>
+  route.area === 'site' && (signedIn ? route.access === 'user' && route.id !== 'checkout' : route.access === 'public' && route.id !== 'unsubscribe');
 
 /** What the API reads to tell who is asking, from where: passed on to its in-process reads. */
 const FORWARDING_HEADERS = ['x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'x-real-ip', 'forwarded', 'user-agent', 'accept-language'];
@@ -206,16 +209,19 @@ export function spaRoutes(deps: Deps, distDir = webDistDir, apiFetch?: ApiFetch)
       const url = new URL(c.req.url);
       try {
         const headers: Record<string, string> = {};
-        for (const h of FORWARDING_HEADERS) {
+        for (const h of signedIn ? [...FORWARDING_HEADERS, 'cookie'] : FORWARDING_HEADERS) {
           const v = c.req.header(h);
           if (v !== undefined) headers[h] = v;
         }
-        drawn = await drawPage(url.pathname + url.search, { env: c.env, headers });
+        drawn = await drawPage(url.pathname + url.search, { env: c.env, headers, signedIn });
       } catch (err) {
         (c.get('log') ?? deps.log).error('server render failed', { err, route: route.id, path: c.req.path });
         drawn = { status: 500, markup: DRAW_FAILED, state: '' };
       }
       if (drawn) status = drawn.status === 404 ? 404 : drawn.status === 500 ? 500 : status;
+      // A user's page holds their data: no shared cache may keep it, nor the browser's back/forward
+      // cache after they sign out.
+      if (drawn && signedIn) c.header('Cache-Control', 'private, no-store');
     }
     const html =
       built &&

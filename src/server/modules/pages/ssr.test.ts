@@ -21,8 +21,10 @@ const FAKE_RENDERER = `
 let send;
 let draws = 0;
 export function setServerFetch(f) { send = f; }
-export async function renderPage(url, now, reuse, keep) {
+export async function renderPage(url, now, reuse, keep, signedIn) {
   if (url === '/about') throw new Error('render failed');
+  // A session that ended between the request's check and the renderer's read.
+  if (url === '/home' && signedIn) return { status: 401, markup: '', drawnAt: now, state: null };
   if (url === '/fairness') await send('/api/anything', { method: 'POST', headers: {} });
   const res = await send('/api/shop/products', { method: 'GET', headers: { Accept: 'application/json' } });
   const data = await res.text();
@@ -31,7 +33,7 @@ export async function renderPage(url, now, reuse, keep) {
   const hit = reuse(dataKey);
   if (hit) return { status, markup: hit.markup, drawnAt: hit.drawnAt, state: { data } };
   draws++;
-  const drawing = { markup: '<main><h1>Drawn ' + url + ' #' + draws + '</h1><p>' + data + '</p></main>', drawnAt: now };
+  const drawing = { markup: '<main><h1>Drawn ' + url + ' #' + draws + (signedIn ? ' for a user' : '') + '</h1><p>' + data + '</p></main>', drawnAt: now };
   keep(dataKey, drawing);
   return { status, markup: drawing.markup, drawnAt: now, state: { data } };
 }`;
@@ -122,10 +124,40 @@ describe('server-drawn public pages', () => {
     expect(calls.some((c) => c.path === '/api/anything')).toBe(false);
   });
 
-  it('leaves a signed-in request to the browser', async () => {
+  it('leaves a signed-in request for a public page to the browser', async () => {
     const html = await (await app.request('/shop', { headers: { 'x-test-user': '1' } })).text();
     expect(html).not.toContain('Drawn');
     expect(html).not.toContain(SSR_STATE_ID);
+  });
+
+  it('draws a user’s own pages with their cookie, for them alone: never reused, never stored', async () => {
+    const ask = () => app.request('/collect', { headers: { 'x-test-user': '1', cookie: 'session=abc' } });
+    const res = await ask();
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('private, no-store');
+    const html = await res.text();
+    const drawn = html.match(/Drawn \/collect #\d+ for a user/)![0];
+    expect(html).toContain(SSR_STATE_ID);
+    // Their reads carry their session.
+    expect((calls.at(-1)!.init.headers as Record<string, string>).cookie).toBe('session=abc');
+    // Same data, yet drawn again: a user's drawing is not kept for the next request.
+    const again = await (await ask()).text();
+    expect(again).toMatch(/Drawn \/collect #\d+ for a user/);
+    expect(again).not.toContain(drawn);
+    // The signed-in header's code is named with the page's.
+    expect(html).toContain('<script data-src="/assets/index-a1.js"');
+    // A visitor on a user's page is sent to sign in by the app: nothing drawn.
+    const visitor = await (await app.request('/collect')).text();
+    expect(visitor).not.toContain('Drawn');
+  });
+
+  it('leaves a user’s page to the browser when their session is gone by the time it is read', async () => {
+    const res = await app.request('/home', { headers: { 'x-test-user': '1', cookie: 'session=old' } });
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).not.toContain('Drawn');
+    expect(html).not.toContain(SSR_STATE_ID);
+    expect(html).toContain('<script type="module" crossorigin src="/assets/index-a1.js"></script>');
   });
 
   it('leaves the page to the browser while the API answers 503 (maintenance)', async () => {

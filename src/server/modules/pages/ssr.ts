@@ -17,6 +17,7 @@ interface Renderer {
     now: number,
     reuse: (dataKey: string) => Drawing | null,
     keep: (dataKey: string, d: Drawing) => void,
+    signedIn?: boolean,
   ): Promise<{ status: number; markup: string; drawnAt: number; state: unknown }>;
 }
 
@@ -31,8 +32,13 @@ export type ApiFetch = (path: string, init: RequestInit, visitor: Visitor) => Re
 export interface Visitor {
   /** The node server's bindings (the socket: the peer address). */
   env: unknown;
-  /** Forwarding headers as the visitor's request carried them. */
+  /** Forwarding headers as the visitor's request carried them (and a user's cookie). */
   headers: Record<string, string>;
+  /**
+   * A signed-in user (their cookie is in `headers`): their page is read with their session, and
+   * its drawing is neither reused nor kept (it is theirs alone).
+   */
+  signedIn?: boolean;
 }
 
 export interface DrawnPage {
@@ -49,11 +55,13 @@ const DRAWING_TTL_MS = 60_000;
 const MAX_DRAWINGS = 500;
 
 /**
- * Public pages drawn on the server for visitors (docs/decisions/0027). The page's data is read
+ * Pages drawn on the server: a visitor's public pages, and a few of a user's own (docs/decisions/0027,
+ * 0035). The page's data is read
  * through the API in-process, every time (cheap: the public reads have their own caches, and this
  * keeps the page exactly as fresh as the API); the drawing is reused while that data is unchanged,
  * so a page costs about what its API reads cost. Keyed by the data itself rather than a catalog
- * version, a drawing can never be staler than the reads it came from.
+ * version, a drawing can never be staler than the reads it came from. A user's page is read with
+ * their cookie and drawn for each request.
  *
  * Returns null when there is no server bundle (a dev server, or tests with a fixture dist), or when
  * an API read answered 503 (maintenance): the page is then the SPA's shell, drawn by the browser.
@@ -86,21 +94,27 @@ export function pageDrawer(ssrDir: string, apiFetch: ApiFetch) {
     const now = Date.now();
     const keyOf = (dataKey: string) => createHash('sha256').update(dataKey).digest('base64url');
     const ctx = { visitor, unavailable: false };
+    const shared = !visitor.signedIn;
     const page = await current.run(ctx, () =>
       r.renderPage(
         url,
         now,
         (dataKey) => {
-          const d = drawings.get(url);
+          const d = shared ? drawings.get(url) : undefined;
           return d && d.key === keyOf(dataKey) && now - d.drawnAt <= DRAWING_TTL_MS ? d : null;
         },
         (dataKey, d) => {
+          if (!shared) return;
           drawings.delete(url);
           drawings.set(url, { key: keyOf(dataKey), ...d });
           if (drawings.size > MAX_DRAWINGS) drawings.delete(drawings.keys().next().value!);
         },
+        visitor.signedIn,
       ),
     );
+    // A user's page found no session (it ended since the request was checked): the browser's
+    // app sends them to sign in.
+    if (page.status === 401) return null;
     // The shop is closed (maintenance) or a read is out of service: the browser draws the page,
     // and moves to /maintenance as it learns why. Hydrating a page of errors would only be
     // thrown away by that move, mid-hydration.

@@ -181,7 +181,11 @@ export const cardOddsQuery = (ids: readonly string[]) =>
       const chunks: string[][] = [];
       for (let i = 0; i < ids.length; i += MAX_CARD_ODDS_IDS) chunks.push(ids.slice(i, i + MAX_CARD_ODDS_IDS));
       const answers = await Promise.all(chunks.map((c) => api.get('/api/shop/card-odds', { query: { ids: c.join(',') }, signal })));
-      return new Map(answers.flatMap((a) => a.cards.map((c) => [c.cardId, c.packs] as const)));
+      // A plain object, not a Map: a page drawn on the server sends its queries' data to the
+      // browser as JSON (entry-server.tsx), where a Map would arrive as {}.
+      const byCard: Partial<Record<string, (typeof answers)[number]['cards'][number]['packs']>> = {};
+      for (const a of answers) for (const c of a.cards) byCard[c.cardId] = c.packs;
+      return byCard;
     },
     enabled: ids.length > 0,
     staleTime: 60_000,

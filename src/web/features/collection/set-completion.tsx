@@ -126,7 +126,7 @@ function MissingCards({ setName }: { setName: string }) {
             </div>
             {heart(card)}
           </div>
-          <WhereToPull packs={odds.data?.get(card.id)} pending={odds.isPending} className="mt-1" />
+          <WhereToPull packs={odds.data?.[card.id]} pending={odds.isPending} className="mt-1" />
         </li>
       ))}
     </ul>

@@ -63,7 +63,7 @@ export function WishlistPanel() {
             {heart(i.card)}
           </div>
           {i.owned ? <Badge tone="success" className="mt-1">In your vault</Badge> : null}
-          <WhereToPull packs={odds.data?.get(i.card.id)} pending={odds.isPending} className="mt-1" />
+          <WhereToPull packs={odds.data?.[i.card.id]} pending={odds.isPending} className="mt-1" />
         </li>
       ))}
     </ul>

@@ -45,7 +45,7 @@ export function AdminReferralList() {
         />
       ) : (
         <>
-          <Table caption={`Referrals (${data.total}), newest first`} captionHidden className={cn(list.isPlaceholderData && 'opacity-60')}>
+          <Table caption={`Referrals (${data.total}), newest first`} captionHidden className={cn(list.isPlaceholderData && 'opacity-60')} aria-busy={list.isPlaceholderData || undefined}>
             <THead>
               <Tr>
                 <Th>Referral</Th>

@@ -222,6 +222,7 @@ export function LedgerView({ userId }: LedgerViewProps) {
             // Fit the page (notes wrap) instead of the kit's max-content width, which pushed Note off a
             // 1280 px screen; below 44rem the table's region scrolls sideways.
             className={cn('min-w-[44rem]!', q.isPlaceholderData && 'opacity-60')}
+            aria-busy={q.isPlaceholderData || undefined}
           >
             <THead>
               <Tr>
