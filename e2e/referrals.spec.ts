@@ -130,7 +130,9 @@ test('an admin finds a referral, sees both parties and voids it', async ({ admin
   await expect(row).toHaveCount(1);
   await expect(row).toContainText(a.username);
   await expect(row).toContainText('Pending');
-  // The search's own answer, not the previous list dimmed while it loads.
+  // The search's own answer (the box waits for typing to pause, then puts it in the address), not
+  // the previous list, which is dimmed while the answer loads.
+  await expect(page).toHaveURL(new RegExp(`[?&]q=${encodeURIComponent(b.username)}(&|$)`));
   await expect(page.getByRole('table')).not.toHaveAttribute('aria-busy', 'true');
   await expectAccessible(page, '/admin/referrals');
 
