@@ -5,10 +5,7 @@ import { createHash } from 'node:crypto';
  * (docs/decisions/0027). The page is already there to read, so on a slow connection the HTML and
  * the images it shows first get the pipe to themselves, and the code (the same bytes) follows.
  * Waits for the whole document (the page's data is at its end), then for the frame after the next
- * paint; a hidden tab paints nothing, so it starts at once. Then, if the page names images it
- * shows first (`fetchpriority="high"`: /cards' and the vault's first cards), until those have
- * loaded (or failed, or 2.5 s have passed): the code's bytes would otherwise share the connection
- * with them and its evaluation delay their paint, the page's largest. Adds the page's code as
+ * paint; a hidden tab paints nothing, so it starts at once. Adds the page's code as
  * `modulepreload`s and the entry as a module script, both in the entry's CORS mode, as Vite's own
  * tags would have.
  *
@@ -19,10 +16,7 @@ export const BOOT_SCRIPT =
   '(function(){var b=document.currentScript,d=document;' +
   'function go(){(b.getAttribute("data-preload")||"").split(" ").forEach(function(u){if(u){var l=d.createElement("link");l.rel="modulepreload";l.crossOrigin="";l.href=u;d.head.appendChild(l)}});' +
   'var s=d.createElement("script");s.type="module";s.crossOrigin="";s.src=b.getAttribute("data-src");d.head.appendChild(s)}' +
-  'function images(){var w=[].filter.call(d.querySelectorAll("img[fetchpriority=high]"),function(i){return!i.complete}),n=w.length,t=0;' +
-  'function fire(){if(!t){t=1;go()}}if(!n)return fire();' +
-  'w.forEach(function(i){function one(){if(--n<1)fire()}i.addEventListener("load",one);i.addEventListener("error",one)});setTimeout(fire,2500)}' +
-  'function later(){if(d.visibilityState==="hidden")go();else requestAnimationFrame(function(){setTimeout(images,0)})}' +
+  'function later(){if(d.visibilityState==="hidden")go();else requestAnimationFrame(function(){setTimeout(go,0)})}' +
   'if(d.readyState==="loading")d.addEventListener("DOMContentLoaded",later);else later()})()';
 
 /** The CSP source that allows BOOT_SCRIPT and no other inline script. */
