@@ -100,7 +100,8 @@ export async function renderPage(
         .filter((q) => q.state.status !== 'pending')
         .map((q) => [q.queryHash, q.state.status, q.state.data ?? null, q.state.error instanceof ApiClientError ? q.state.error.status : null]),
     );
-  let drawing = known.length ? reuse(dataKey()) : null;
+  // A user's drawing is theirs alone (never reused, never kept): no key to compute for it.
+  let drawing = known.length && !signedIn ? reuse(dataKey()) : null;
   if (!drawing) {
     let markup = '';
     for (let pass = 0; pass < MAX_PASSES; pass++) {
@@ -113,7 +114,7 @@ export async function renderPage(
     recipes.delete(recipeKey);
     recipes.set(recipeKey, [...queryClient.asked.values()]);
     if (recipes.size > MAX_RECIPES) recipes.delete(recipes.keys().next().value!);
-    keep(dataKey(), drawing);
+    if (!signedIn) keep(dataKey(), drawing);
   }
 
   // The browser gets the data as JSON: a Map, a Set, a Date or a class would arrive changed, and
