@@ -130,3 +130,31 @@ test('a drawn page hydrates: the app takes over without drawing it again', async
   await expect(page.getByRole('heading', { level: 1 })).toContainText(/Top pulls/i);
   expect(documents).toBe(0);
 });
+
+test('a drawn page starts its code only once its first screen is on the screen', async ({ page }) => {
+  await page.goto('/cards');
+  // The code has loaded and its first reads are done.
+  await page.waitForLoadState('networkidle');
+  const t = await page.evaluate(() => {
+    const fcp = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN;
+    const entry = performance.getEntriesByType('resource').find((r) => /\/assets\/index-[^/]+\.js$/.test(r.name));
+    const marked = document.querySelectorAll('img[elementtiming="first-screen"]').length;
+    return { fcp, entryStart: entry?.startTime ?? Number.NaN, marked };
+  });
+  // The first row's images carry the mark the boot script waits for, and the entry script was
+  // asked for after the browser presented the first contentful frame.
+  expect(t.marked).toBeGreaterThan(0);
+  expect(t.entryStart).toBeGreaterThanOrEqual(t.fcp);
+  const painted = await page.evaluate(
+    () =>
+      new Promise<number[]>((resolve) => {
+        new PerformanceObserver((l) => resolve(l.getEntries().map((e) => (e as PerformanceEntry & { renderTime: number }).renderTime))).observe({
+          type: 'element',
+          buffered: true,
+        });
+        setTimeout(() => resolve([]), 2000);
+      }),
+  );
+  expect(painted.length).toBeGreaterThan(0);
+  for (const at of painted) expect(t.entryStart).toBeGreaterThanOrEqual(at);
+});

@@ -27,3 +27,10 @@ export function readServerState(doc: { getElementById(id: string): { textContent
     return null;
   }
 }
+
+/**
+ * The `elementtiming` name of the images a drawn page shows first (its `fetchpriority="high"`
+ * ones). The boot script (server/http/boot-script.ts) starts the page's code once the browser
+ * reports them on screen (Element Timing), so their bytes and their paint come before the code's.
+ */
+export const FIRST_SCREEN_TIMING = 'first-screen';

@@ -1,6 +1,7 @@
 import { memo, useEffect, useRef, type CSSProperties, type SyntheticEvent } from 'react';
 import type { TextSlot } from '@shared/contracts/catalog';
 import { classCode, imageUrl, type CardLook } from '@shared/contracts/catalog-look';
+import { FIRST_SCREEN_TIMING } from '@shared/ssr-state';
 import { cn, formatCents, useCurrency } from '@web/components/ui';
 import './card-view.css';
 
@@ -176,11 +177,14 @@ export const CardView = memo(function CardView({
   const { layout } = look;
   const value = formatCents(look.valueCents, currency);
   // A first-screen card's art and frame are the page's largest paint (Lighthouse names the frame on
-  // /cards): load them at once and ask for them first. The rest wait until they are near the screen.
+  // /cards): load them at once and ask for them first; a drawn page starts its code once the browser
+  // reports them painted (elementtiming, server/http/boot-script.ts). The rest wait until they are
+  // near the screen.
   const imgProps = {
     alt: '',
     loading: priority ? 'eager' : 'lazy',
     fetchPriority: priority ? 'high' : undefined,
+    ...(priority ? { elementtiming: FIRST_SCREEN_TIMING } : {}),
     decoding: 'async',
     draggable: false,
   } as const;

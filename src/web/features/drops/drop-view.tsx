@@ -4,6 +4,7 @@ import { ArrowLeft, CalendarClock, Gift, Trophy, Users } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { imageUrl } from '@shared/contracts/catalog-look';
 import type { DropDetail, DropEntry } from '@shared/contracts/drops';
+import { FIRST_SCREEN_TIMING } from '@shared/ssr-state';
 import { Button, buttonClasses, Notice, Panel, Skeleton, SkeletonText } from '@web/components/ui';
 import { useMoneyAction } from '@web/hooks/use-money-action';
 import { ApiClientError } from '@web/lib/api';
@@ -92,6 +93,7 @@ export function DropView({ id, viewer }: { id: string; viewer: DropViewer | null
               alt=""
               className="aspect-[16/9] w-full rounded-2xl object-cover ring-1 ring-white/10"
               fetchPriority="high"
+              {...{ elementtiming: FIRST_SCREEN_TIMING }}
             />
           ) : null}
           {drop.description ? <p className="max-w-prose whitespace-pre-line text-zinc-200">{drop.description}</p> : null}
