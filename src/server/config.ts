@@ -140,6 +140,7 @@ const envSchema = z.object({
   SSE_SESSION_SWEEP_MS: z.coerce.number().int().min(100).max(60_000).default(2_000),
   /** Uncached pull Open Graph image renders one address may start per minute. */
   OG_RENDERS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(20),
+  PAGE_CACHE_MS: z.coerce.number().int('must be whole milliseconds').min(0, 'must be at least 0').max(60_000, 'must be at most 60000').default(1_000),
   /**
    * Proof of the vault (ADR 0030): the Ed25519 key that signs the daily snapshots, as the
    * 32-byte private seed in base64/base64url or a PKCS#8 PEM. Production needs it for snapshots
@@ -242,6 +243,12 @@ export type Config = {
   sseSessionSweepMs?: number;
   /** OG_RENDERS_PER_MINUTE: uncached pull image renders per address per minute. */
   ogRendersPerMinute?: number;
+  /**
+   * PAGE_CACHE_MS: how long a visitor's server-drawn page is sent as made before its reads are made
+   * again (pages/page-cache.ts; 0 turns the cache off). Catalog, product and settings changes and
+   * maintenance drop it at once.
+   */
+  pageCacheMs?: number;
   /** VAULT_SIGNING_KEY as given (see vaultSigningKeyOf): undefined in development and tests. */
   vaultSigningKey?: string | undefined;
 };
@@ -375,6 +382,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sseMaxStreamsPerUser: e.SSE_MAX_STREAMS_PER_USER,
     sseSessionSweepMs: e.SSE_SESSION_SWEEP_MS,
     ogRendersPerMinute: e.OG_RENDERS_PER_MINUTE,
+    pageCacheMs: e.PAGE_CACHE_MS,
     metricsToken: e.METRICS_TOKEN,
     vaultSigningKey: e.VAULT_SIGNING_KEY,
   };

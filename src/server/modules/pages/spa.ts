@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Hono, type MiddlewareHandler } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { compress } from 'hono/compress';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { publicCardListQuerySchema, type LookRefs, type PublicCard, type PublicCardPage } from '../../../shared/contracts/catalog.ts';
@@ -16,10 +16,15 @@ import { bootTag } from '../../http/boot-script.ts';
 import type { AppEnv } from '../../http/types.ts';
 import { webDistDir } from '../../lib/paths.ts';
 import { publicCardPageResponse } from '../catalog/public.ts';
+import { acceptsGzip, etagMatches } from '../catalog/response-cache.ts';
 import { firstVaultCards } from '../collection/service.ts';
 import { injectMeta, pullMeta } from '../pulls/meta.ts';
 import { findSharedPull } from '../pulls/service.ts';
+import { maintenanceCache } from '../maintenance/service.ts';
+import { onInvalidate } from '../realtime/invalidation.ts';
 import { publicSettings } from '../settings/registry-service.ts';
+import { settingsVersion } from '../settings/store.ts';
+import { isCachedPage, PageCache, type CachedPage, type PageAnswer } from './page-cache.ts';
 import { pageDrawer, type ApiFetch, type DrawnPage } from './ssr.ts';
 
 const ROOT_DIV = '<div id="root"></div>';
@@ -164,6 +169,21 @@ const DRAW_FAILED =
  * route — 200 for a route in the table, 404 for the two catch-alls and for a public page whose
  * subject does not exist. A visitor's public pages come drawn by the server (ssr.ts), to hydrate.
  */
+/** Bytes of whole pages kept (plain and gzipped): /cards is ~280 + ~32 KB, most pages far less. */
+const PAGE_CACHE_BYTES = 32 * 1024 * 1024;
+
+/** A kept page: 304 to a browser that has it, gzipped to one that takes it. */
+function sendPage(c: Context<AppEnv>, page: CachedPage) {
+  const headers: Record<string, string> = { 'Cache-Control': 'no-cache', ETag: page.etag, Vary: 'Accept-Encoding' };
+  if (etagMatches(c.req.header('if-none-match'), page.etag)) return c.body(null, 304, headers);
+  headers['Content-Type'] = 'text/html; charset=UTF-8';
+  if (acceptsGzip(c.req.header('accept-encoding'))) {
+    headers['Content-Encoding'] = 'gzip';
+    return c.body(page.gzip, page.status as 200, headers);
+  }
+  return c.body(page.body, page.status as 200, headers);
+}
+
 export function spaRoutes(deps: Deps, distDir = webDistDir, apiFetch?: ApiFetch) {
   const app = new Hono<AppEnv>();
   const indexFile = path.join(distDir, 'index.html');
@@ -196,14 +216,23 @@ export function spaRoutes(deps: Deps, distDir = webDistDir, apiFetch?: ApiFetch)
     app.get(`/${file}`, cacheFor('public, max-age=3600'), serveStatic({ path: path.join(distDir, file) }));
   }
 
-  // The page's HTML too: with the header shell and the preload links it is 4–5 KB, and it is the
-  // first thing a visit waits for.
-  app.get('*', compress(), async (c) => {
+  // A visitor's drawn pages, whole and gzipped, for a second (page-cache.ts, ADR 0037). Writers
+  // of what they show drop them at once, in every process: the catalog's and the products' through
+  // the invalidation bus; a settings change or a maintenance switch through the stamp.
+  const freshMs = drawPage ? (deps.config.pageCacheMs ?? 0) : 0;
+  const pages =
+    freshMs > 0
+      ? new PageCache({ freshMs, maxBytes: PAGE_CACHE_BYTES, stamp: () => [settingsVersion(), maintenanceCache(deps).state] })
+      : null;
+  if (pages) {
+    onInvalidate(deps, 'catalog', () => pages.clear());
+    onInvalidate(deps, 'products', () => pages.clear());
+  }
+
+  /** The page at the request's address as this visitor or user gets it, before encoding. */
+  async function answer(c: Context<AppEnv>, route: RouteDef & { id: RouteId }, signedIn: boolean): Promise<PageAnswer & { private: boolean }> {
     const built = loadIndex();
-    const route = matchRoute(c.req.path);
     let status: 200 | 404 | 500 = route.notFound ? 404 : 200;
-    c.header('Cache-Control', 'no-cache');
-    const signedIn = Boolean(c.get('actor'));
     let drawn: DrawnPage | null = null;
     if (built && drawPage && drawnOnServer(route, signedIn)) {
       const url = new URL(c.req.url);
@@ -216,13 +245,13 @@ export function spaRoutes(deps: Deps, distDir = webDistDir, apiFetch?: ApiFetch)
         drawn = await drawPage(url.pathname + url.search, { env: c.env, headers, signedIn });
       } catch (err) {
         (c.get('log') ?? deps.log).error('server render failed', { err, route: route.id, path: c.req.path });
-        drawn = { status: 500, markup: DRAW_FAILED, state: '' };
+        drawn = { status: 500, markup: DRAW_FAILED, state: '', cacheable: false };
       }
       if (drawn) status = drawn.status === 404 ? 404 : drawn.status === 500 ? 500 : status;
-      // A user's page holds their data: no shared cache may keep it, nor the browser's back/forward
-      // cache after they sign out.
-      if (drawn && signedIn) c.header('Cache-Control', 'private, no-store');
     }
+    // Kept for others only when drawn, and drawn from reads that did not fail in passing: the shell
+    // (maintenance, a read out of service) and the error page are this request's alone.
+    const result = { status, private: Boolean(drawn && signedIn), cacheable: Boolean(drawn?.cacheable) && status !== 500 };
     const html =
       built &&
       withPreloads(
@@ -234,26 +263,44 @@ export function spaRoutes(deps: Deps, distDir = webDistDir, apiFetch?: ApiFetch)
         Boolean(drawn?.state),
       );
     if (!html) {
-      return c.html(
+      const page =
         `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${deps.config.siteName}</title></head>` +
-          `<body><main><h1>${deps.config.siteName}</h1><p>The web app has not been built. Run <code>npm start</code> ` +
-          `(which builds it) or <code>npm run dev</code>.</p></main></body></html>`,
-        status,
-      );
+        `<body><main><h1>${deps.config.siteName}</h1><p>The web app has not been built. Run <code>npm start</code> ` +
+        `(which builds it) or <code>npm run dev</code>.</p></main></body></html>`;
+      return { ...result, html: page, cacheable: false };
     }
     if (route.id === 'cards' || (route.id === 'collect' && signedIn)) {
       const links = await firstCardImageLinks(deps, route, new URL(c.req.url), c.get('actor')?.userId);
-      return c.html(html.replace('</head>', `${links}</head>`), status);
+      return { ...result, html: html.replace('</head>', `${links}</head>`) };
     }
     if (route.id === 'pull') {
       // A pasted link previews with the pull's card; an unknown pull is a 404 page like any other.
       const id = decodeURIComponent(c.req.path.split('/')[2] ?? '');
       const data = pullIdSchema.safeParse(id).success ? await findSharedPull(deps.db, id) : null;
-      if (!data) return c.html(html, 404);
+      if (!data) return { ...result, status: 404, html };
       const { publicUrl, siteName, currency } = deps.config;
-      return c.html(injectMeta(html, pullMeta(data, { publicUrl, siteName, currency })), status);
+      return { ...result, html: injectMeta(html, pullMeta(data, { publicUrl, siteName, currency })) };
     }
-    return c.html(html, status);
+    return { ...result, html };
+  }
+
+  // The page's HTML too: with the header shell and the preload links it is 4–5 KB, and it is the
+  // first thing a visit waits for.
+  app.get('*', compress(), async (c) => {
+    const route = matchRoute(c.req.path);
+    const signedIn = Boolean(c.get('actor'));
+    c.header('Cache-Control', 'no-cache');
+    if (pages && !signedIn && drawnOnServer(route, false) && loadIndex()) {
+      const url = new URL(c.req.url);
+      const page = await pages.get(url.pathname + url.search, () => answer(c, route, false));
+      if (isCachedPage(page)) return sendPage(c, page);
+      return c.html(page.html, page.status as 200);
+    }
+    const page = await answer(c, route, signedIn);
+    // A user's page holds their data: no shared cache may keep it, nor the browser's back/forward
+    // cache after they sign out.
+    if (page.private) c.header('Cache-Control', 'private, no-store');
+    return c.html(page.html, page.status as 200);
   });
   return app;
 }

@@ -2,12 +2,15 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
+import { gunzipSync } from 'node:zlib';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Deps } from '../../deps.ts';
 import { BOOT_SCRIPT, BOOT_SCRIPT_CSP } from '../../http/boot-script.ts';
 import type { AppEnv } from '../../http/types.ts';
 import { SSR_STATE_ID } from '../../../shared/ssr-state.ts';
+import { MAINTENANCE_EVENT } from '../maintenance/service.ts';
+import { CACHE_INVALIDATED, invalidate } from '../realtime/invalidation.ts';
 import { spaRoutes } from './spa.ts';
 import type { ApiFetch } from './ssr.ts';
 
@@ -188,5 +191,118 @@ describe('server-drawn public pages', () => {
     expect(shell).toContain('<style>.a{color:red}');
     expect(shell).toContain('<script type="module" crossorigin src="/assets/index-a1.js"></script>');
     expect(shell).not.toContain('data-src');
+  });
+});
+
+describe('a visitor’s drawn pages, kept whole (PAGE_CACHE_MS)', () => {
+  let root: string;
+  let products = '{"items":[1]}';
+  let failing = false;
+  let reads = 0;
+  const listeners: Array<(e: { id: string; topic: string; type: string; data: unknown }) => void> = [];
+  const bus = {
+    shared: false,
+    subscribe: (l: (typeof listeners)[number]) => (listeners.push(l), () => {}),
+    publish: async (topic: string, type: string, data?: unknown) => {
+      const e = { id: String(listeners.length), topic, type, data };
+      for (const l of listeners) l(e);
+      return e;
+    },
+  };
+  const log = { error: vi.fn(), warn: vi.fn(), info: vi.fn() };
+  const deps = {
+    config: { isProduction: true, siteName: 'Packvault', pageCacheMs: 60_000 },
+    log,
+    db: {},
+    bus,
+    shutdown: new AbortController().signal,
+  } as unknown as Deps;
+  const apiFetch: ApiFetch = () => {
+    reads++;
+    if (failing) return new Response('{"error":{"code":"internal"}}', { status: 500, headers: { 'content-type': 'application/json' } });
+    return new Response(products, { headers: { 'content-type': 'application/json' } });
+  };
+  let app: Hono<AppEnv>;
+
+  beforeAll(() => {
+    root = mkdtempSync(path.join(tmpdir(), 'pv-ssr-cache-'));
+    mkdirSync(path.join(root, 'web'));
+    mkdirSync(path.join(root, 'ssr'));
+    writeFileSync(
+      path.join(root, 'web', 'index.html'),
+      '<!doctype html><html><head><title>Packvault</title><script type="module" crossorigin src="/assets/index-a1.js"></script></head><body><div id="root"></div></body></html>',
+    );
+    writeFileSync(path.join(root, 'ssr', 'entry-server.js'), FAKE_RENDERER);
+    app = new Hono<AppEnv>();
+    app.use('*', async (c, next) => {
+      c.set('log', log as never);
+      c.set('actor', c.req.header('x-test-user') ? ({ userId: 'u1' } as never) : null);
+      await next();
+    });
+    app.route('/', spaRoutes(deps, path.join(root, 'web'), apiFetch));
+  });
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it('sends the page as made to the next visitors without reading again: gzipped, tagged, 304 when unchanged', async () => {
+    const first = await app.request('/shop');
+    expect(first.status).toBe(200);
+    const html = await first.text();
+    expect(html).toContain('Drawn /shop');
+    const etag = first.headers.get('etag')!;
+    expect(etag).toMatch(/^W\//);
+    const before = reads;
+    const zipped = await app.request('/shop', { headers: { 'accept-encoding': 'gzip, br' } });
+    expect(zipped.headers.get('content-encoding')).toBe('gzip');
+    expect(zipped.headers.get('vary')).toBe('Accept-Encoding');
+    expect(zipped.headers.get('cache-control')).toBe('no-cache');
+    expect(gunzipSync(Buffer.from(await zipped.arrayBuffer())).toString()).toBe(html);
+    const again = await app.request('/shop', { headers: { 'if-none-match': etag } });
+    expect(again.status).toBe(304);
+    expect(reads).toBe(before);
+    // Another address is its own page.
+    await app.request('/shop?sort=price');
+    expect(reads).toBe(before + 1);
+  });
+
+  it('a catalog or product write drops every kept page, in every process (the invalidation bus)', async () => {
+    await app.request('/cards');
+    products = '{"items":[1,2,3]}';
+    expect(await (await app.request('/cards')).text()).not.toContain('[1,2,3]');
+    await invalidate(deps.db, 'catalog');
+    expect(await (await app.request('/cards')).text()).toContain('[1,2,3]');
+    products = '{"items":[4]}';
+    // Another process's write arrives as a bus event.
+    for (const l of listeners) l({ id: 'x', topic: 'internal', type: CACHE_INVALIDATED, data: { scope: 'products', origin: 'another process' } });
+    expect(await (await app.request('/cards')).text()).toContain('[4]');
+  });
+
+  it('a maintenance switch drops them: the shop closed is not served from before', async () => {
+    await app.request('/top-pulls');
+    products = '{"items":[5]}';
+    await bus.publish('public', MAINTENANCE_EVENT, { enabled: false, message: '', endsAt: null, changedAt: new Date().toISOString() });
+    expect(await (await app.request('/top-pulls')).text()).toContain('[5]');
+  });
+
+  it('keeps no page drawn while a read failed in passing, nor the error page', async () => {
+    failing = true;
+    try {
+      const before = reads;
+      await app.request('/daily-drop-winners');
+      await app.request('/daily-drop-winners');
+      expect(reads).toBe(before + 2);
+    } finally {
+      failing = false;
+    }
+    log.error.mockClear();
+    expect((await app.request('/about')).status).toBe(500);
+    expect((await app.request('/about')).status).toBe(500);
+    expect(log.error).toHaveBeenCalledTimes(2);
+  });
+
+  it('never sends a visitor’s kept page to a signed-in request', async () => {
+    await app.request('/shop');
+    const html = await (await app.request('/shop', { headers: { 'x-test-user': '1' } })).text();
+    expect(html).not.toContain('Drawn');
+    expect(html).not.toContain(SSR_STATE_ID);
   });
 });

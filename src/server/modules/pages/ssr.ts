@@ -47,6 +47,8 @@ export interface DrawnPage {
   markup: string;
   /** The state script the browser hydrates from, for after #root. */
   state: string;
+  /** False when a read failed for a passing reason (5xx, 429): a drawing for this request only. */
+  cacheable: boolean;
 }
 
 /** How long a drawing is reused for the same data: its relative times ("3 minutes ago") age. */
@@ -69,7 +71,7 @@ const MAX_DRAWINGS = 500;
 export function pageDrawer(ssrDir: string, apiFetch: ApiFetch) {
   let renderer: Promise<Renderer | null> | null = null;
   // Which visitor's page the renderer is reading for (it runs many at once, interleaved).
-  const current = new AsyncLocalStorage<{ visitor: Visitor; unavailable: boolean }>();
+  const current = new AsyncLocalStorage<{ visitor: Visitor; unavailable: boolean; passing: boolean }>();
   const entry = path.join(ssrDir, 'entry-server.js');
   const load = () =>
     (renderer ??= (async () => {
@@ -82,6 +84,7 @@ export function pageDrawer(ssrDir: string, apiFetch: ApiFetch) {
         const { visitor } = draw;
         const res = await apiFetch(p, { method: 'GET', headers: { ...(init.headers as Record<string, string>), ...visitor.headers } }, visitor);
         if (res.status === 503) draw.unavailable = true;
+        if (res.status >= 500 || res.status === 429) draw.passing = true;
         return res;
       });
       return mod;
@@ -93,7 +96,7 @@ export function pageDrawer(ssrDir: string, apiFetch: ApiFetch) {
     if (!r) return null;
     const now = Date.now();
     const keyOf = (dataKey: string) => createHash('sha256').update(dataKey).digest('base64url');
-    const ctx = { visitor, unavailable: false };
+    const ctx = { visitor, unavailable: false, passing: false };
     const shared = !visitor.signedIn;
     const page = await current.run(ctx, () =>
       r.renderPage(
@@ -122,6 +125,6 @@ export function pageDrawer(ssrDir: string, apiFetch: ApiFetch) {
     // A page whose subject is missing is drawn by the browser again rather than hydrated: what
     // it read was an error, which does not travel to the browser's cache.
     const state = page.status === 200 ? serverStateScript({ state: page.state, drawnAt: page.drawnAt }) : '';
-    return { status: page.status, markup: page.markup, state };
+    return { status: page.status, markup: page.markup, state, cacheable: !ctx.passing };
   };
 }

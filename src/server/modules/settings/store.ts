@@ -34,6 +34,8 @@ export interface SettingsStore {
   updatedAt(key: SettingKey): Date | null;
   /** Resolves once the first load finished. */
   readonly ready: Promise<void>;
+  /** Counts the changes of any value this process has applied (what was made from them is stale). */
+  version(): number;
   load(): Promise<void>;
   reload(key: SettingKey): Promise<void>;
   close(): void;
@@ -73,10 +75,13 @@ export function createSettingsStore(deps: StoreDeps, opts: { refreshMs?: number 
   // first (a later read sees a state at least as new), so out-of-order answers never go back.
   let tickets = 0;
   const applied = new Map<SettingKey, number>();
+  let changes = 0;
   const apply = (k: SettingKey, ticket: number, row: { value: unknown; updatedAt: Date } | undefined) => {
     if ((applied.get(k) ?? 0) > ticket) return;
     applied.set(k, ticket);
-    values[k] = row ? parsed(k, row.value) : SETTINGS[k].default;
+    const next = row ? parsed(k, row.value) : SETTINGS[k].default;
+    if (JSON.stringify(next) !== JSON.stringify(values[k])) changes++;
+    values[k] = next;
     stamps.set(k, row?.updatedAt ?? null);
   };
 
@@ -117,6 +122,7 @@ export function createSettingsStore(deps: StoreDeps, opts: { refreshMs?: number 
     get: <K extends SettingKey>(key: K) => values[key] as SettingValue<K>,
     updatedAt: (key) => stamps.get(key) ?? null,
     ready,
+    version: () => changes,
     load,
     reload,
     close,
@@ -148,6 +154,11 @@ export async function writeRegistrySetting<K extends SettingKey>(tx: Tx, key: K,
   const store = current;
   await afterCommit(tx, { topic: 'public', type: SETTINGS_CHANGED, data: { key } }, { withCommit: true });
   await afterCommit(tx, () => store?.reload(key));
+}
+
+/** The process store's count of applied changes (0 before an app exists). */
+export function settingsVersion(): number {
+  return current?.version() ?? 0;
 }
 
 /** Resolves once the process store (if any) has loaded. */
