@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gzip as gzipCb } from 'node:zlib';
+import { ByteLru } from '../../lib/byte-lru.ts';
+import { SingleFlight } from '../../lib/single-flight.ts';
 
 const gzip = promisify(gzipCb);
 /** Below this, gzip's header and the CPU are not worth it. */
@@ -36,14 +38,13 @@ export interface ResponseCacheOptions {
  * joined by requests arriving after the write.
  */
 export class ResponseCache {
-  readonly #entries = new Map<string, CachedResponse>();
-  readonly #inflight = new Map<string, Promise<CachedResponse>>();
+  readonly #entries: ByteLru<CachedResponse>;
+  readonly #flights = new SingleFlight<CachedResponse>();
   readonly #opts: Required<ResponseCacheOptions>;
-  #bytes = 0;
-  #generation = 0;
 
   constructor(opts: ResponseCacheOptions) {
     this.#opts = { now: Date.now, ...opts };
+    this.#entries = new ByteLru(sizeOf, opts);
   }
 
   get size(): number {
@@ -51,25 +52,20 @@ export class ResponseCache {
   }
 
   get bytes(): number {
-    return this.#bytes;
+    return this.#entries.bytes;
   }
 
   async get(key: string, load: () => Promise<unknown>): Promise<CachedResponse> {
     const now = this.#opts.now();
     const hit = this.#entries.get(key);
     if (hit) {
+      if (now - hit.storedAt < this.#opts.ttlMs) return hit;
       this.#entries.delete(key);
-      if (now - hit.storedAt < this.#opts.ttlMs) {
-        this.#entries.set(key, hit);
-        return hit;
-      }
-      this.#bytes -= sizeOf(hit);
     }
-    const pending = this.#inflight.get(key);
+    const pending = this.#flights.pending(key);
     if (pending) return pending;
 
-    const generation = this.#generation;
-    const run = (async () => {
+    return this.#flights.run(key, async (current) => {
       const storedAt = this.#opts.now();
       const body = Buffer.from(JSON.stringify(await load()));
       const entry: CachedResponse = {
@@ -78,39 +74,14 @@ export class ResponseCache {
         etag: `W/"${createHash('sha1').update(body).digest('base64url')}"`,
         storedAt,
       };
-      if (generation === this.#generation) this.#store(key, entry);
+      if (current()) this.#entries.set(key, entry);
       return entry;
-    })();
-    this.#inflight.set(key, run);
-    try {
-      return await run;
-    } finally {
-      if (this.#inflight.get(key) === run) this.#inflight.delete(key);
-    }
+    });
   }
 
   clear(): void {
-    this.#generation++;
+    this.#flights.clear();
     this.#entries.clear();
-    this.#inflight.clear();
-    this.#bytes = 0;
-  }
-
-  #store(key: string, entry: CachedResponse) {
-    const size = sizeOf(entry);
-    if (size > this.#opts.maxBytes) return;
-    const old = this.#entries.get(key);
-    if (old) {
-      this.#entries.delete(key);
-      this.#bytes -= sizeOf(old);
-    }
-    this.#entries.set(key, entry);
-    this.#bytes += size;
-    for (const [k, e] of this.#entries) {
-      if (this.#entries.size <= this.#opts.maxEntries && this.#bytes <= this.#opts.maxBytes) break;
-      this.#entries.delete(k);
-      this.#bytes -= sizeOf(e);
-    }
   }
 }
 

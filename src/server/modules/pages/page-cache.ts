@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gzip as gzipCb } from 'node:zlib';
+import { ByteLru } from '../../lib/byte-lru.ts';
+import { SingleFlight } from '../../lib/single-flight.ts';
 
 const gzip = promisify(gzipCb);
 
@@ -48,14 +50,13 @@ export interface PageCacheOptions {
  * stamp drops a page made under other settings or another maintenance state.
  */
 export class PageCache {
-  readonly #entries = new Map<string, CachedPage>();
-  readonly #inflight = new Map<string, Promise<CachedPage | PageAnswer>>();
+  readonly #entries: ByteLru<CachedPage>;
+  readonly #flights = new SingleFlight<CachedPage | PageAnswer>();
   readonly #opts: Required<PageCacheOptions>;
-  #bytes = 0;
-  #generation = 0;
 
   constructor(opts: PageCacheOptions) {
     this.#opts = { now: Date.now, ...opts };
+    this.#entries = new ByteLru(sizeOf, opts);
   }
 
   get size(): number {
@@ -71,35 +72,26 @@ export class PageCache {
   async get(key: string, make: () => Promise<PageAnswer>): Promise<CachedPage | PageAnswer> {
     const hit = this.#entries.get(key);
     if (hit && sameStamp(hit.stamp, this.#opts.stamp())) {
-      this.#entries.delete(key);
-      this.#entries.set(key, hit);
-      if (this.#opts.now() - hit.checkedAt >= this.#opts.freshMs && !this.#inflight.has(key)) {
+      if (this.#opts.now() - hit.checkedAt >= this.#opts.freshMs && !this.#flights.pending(key)) {
         // Failures are the make's to report (the page server logs and answers them); here the
         // kept page simply stays until a later request makes it again.
         this.#start(key, make, hit).catch(() => {});
       }
       return hit;
     }
-    if (hit) {
-      this.#entries.delete(key);
-      this.#bytes -= sizeOf(hit);
-    }
-    return this.#inflight.get(key) ?? this.#start(key, make, undefined);
+    if (hit) this.#entries.delete(key);
+    return this.#flights.pending(key) ?? this.#start(key, make, undefined);
   }
 
-  async #start(key: string, make: () => Promise<PageAnswer>, previous: CachedPage | undefined): Promise<CachedPage | PageAnswer> {
-    const generation = this.#generation;
-    const run = (async (): Promise<CachedPage | PageAnswer> => {
+  #start(key: string, make: () => Promise<PageAnswer>, previous: CachedPage | undefined): Promise<CachedPage | PageAnswer> {
+    return this.#flights.run(key, async (current): Promise<CachedPage | PageAnswer> => {
       // Taken before the reads: a change during them leaves a page that the next request remakes.
       const stamp = this.#opts.stamp();
       const checkedAt = this.#opts.now();
       const answer = await make();
       if (!answer.cacheable || this.#opts.freshMs <= 0) {
         // Not for others: a kept page it was to replace is not sent again either.
-        if (previous && generation === this.#generation && this.#entries.get(key) === previous) {
-          this.#entries.delete(key);
-          this.#bytes -= sizeOf(previous);
-        }
+        if (previous && current() && this.#entries.get(key) === previous) this.#entries.delete(key);
         return answer;
       }
       const body = Buffer.from(answer.html);
@@ -113,39 +105,14 @@ export class PageCache {
         checkedAt,
         stamp,
       };
-      if (generation === this.#generation) this.#store(key, entry);
+      if (current()) this.#entries.set(key, entry);
       return entry;
-    })();
-    this.#inflight.set(key, run);
-    try {
-      return await run;
-    } finally {
-      if (this.#inflight.get(key) === run) this.#inflight.delete(key);
-    }
+    });
   }
 
   clear(): void {
-    this.#generation++;
+    this.#flights.clear();
     this.#entries.clear();
-    this.#inflight.clear();
-    this.#bytes = 0;
-  }
-
-  #store(key: string, entry: CachedPage) {
-    const size = sizeOf(entry);
-    if (size > this.#opts.maxBytes) return;
-    const old = this.#entries.get(key);
-    if (old) {
-      this.#entries.delete(key);
-      this.#bytes -= sizeOf(old);
-    }
-    this.#entries.set(key, entry);
-    this.#bytes += size;
-    for (const [k, e] of this.#entries) {
-      if (this.#bytes <= this.#opts.maxBytes) break;
-      this.#entries.delete(k);
-      this.#bytes -= sizeOf(e);
-    }
   }
 }
 

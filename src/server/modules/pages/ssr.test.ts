@@ -41,6 +41,31 @@ export async function renderPage(url, now, reuse, keep, signedIn) {
   return { status, markup: drawing.markup, drawnAt: now, state: { data } };
 }`;
 
+/**
+ * A built web app in `root` as Vite writes it (the entry script, and with `stylesheet` the one
+ * stylesheet, in the head) with the stand-in renderer, served by the page server behind a stand-in
+ * for the actor middleware (`x-test-user` signs the request in).
+ */
+function pageServer(root: string, deps: Deps, apiFetch: ApiFetch, log: unknown, opts: { stylesheet?: boolean } = {}): Hono<AppEnv> {
+  mkdirSync(path.join(root, 'web', 'assets'), { recursive: true });
+  mkdirSync(path.join(root, 'ssr'));
+  const sheet = opts.stylesheet ? '<link rel="stylesheet" crossorigin href="/assets/style-b2.css">' : '';
+  writeFileSync(
+    path.join(root, 'web', 'index.html'),
+    `<!doctype html><html><head><title>Packvault</title><script type="module" crossorigin src="/assets/index-a1.js"></script>${sheet}</head><body><div id="root"></div></body></html>`,
+  );
+  writeFileSync(path.join(root, 'web', 'assets', 'style-b2.css'), '.a{color:red}.b::after{content:"</style>"}');
+  writeFileSync(path.join(root, 'ssr', 'entry-server.js'), FAKE_RENDERER);
+  const app = new Hono<AppEnv>();
+  app.use('*', async (c, next) => {
+    c.set('log', log as never);
+    c.set('actor', c.req.header('x-test-user') ? ({ userId: 'u1' } as never) : null);
+    await next();
+  });
+  app.route('/', spaRoutes(deps, path.join(root, 'web'), apiFetch));
+  return app;
+}
+
 describe('server-drawn public pages', () => {
   let root: string;
   let products = '{"items":[1]}';
@@ -57,24 +82,7 @@ describe('server-drawn public pages', () => {
 
   beforeAll(() => {
     root = mkdtempSync(path.join(tmpdir(), 'pv-ssr-'));
-    mkdirSync(path.join(root, 'web'));
-    mkdirSync(path.join(root, 'ssr'));
-    // As Vite writes it: the entry script and the one stylesheet in the head.
-    writeFileSync(
-      path.join(root, 'web', 'index.html'),
-      '<!doctype html><html><head><title>Packvault</title><script type="module" crossorigin src="/assets/index-a1.js"></script>' +
-        '<link rel="stylesheet" crossorigin href="/assets/style-b2.css"></head><body><div id="root"></div></body></html>',
-    );
-    mkdirSync(path.join(root, 'web', 'assets'));
-    writeFileSync(path.join(root, 'web', 'assets', 'style-b2.css'), '.a{color:red}.b::after{content:"</style>"}');
-    writeFileSync(path.join(root, 'ssr', 'entry-server.js'), FAKE_RENDERER);
-    app = new Hono<AppEnv>();
-    app.use('*', async (c, next) => {
-      c.set('log', log as never);
-      c.set('actor', c.req.header('x-test-user') ? ({ userId: 'u1' } as never) : null);
-      await next();
-    });
-    app.route('/', spaRoutes(deps, path.join(root, 'web'), apiFetch));
+    app = pageServer(root, deps, apiFetch, log, { stylesheet: true });
   });
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
@@ -226,20 +234,7 @@ describe('a visitor’s drawn pages, kept whole (PAGE_CACHE_MS)', () => {
 
   beforeAll(() => {
     root = mkdtempSync(path.join(tmpdir(), 'pv-ssr-cache-'));
-    mkdirSync(path.join(root, 'web'));
-    mkdirSync(path.join(root, 'ssr'));
-    writeFileSync(
-      path.join(root, 'web', 'index.html'),
-      '<!doctype html><html><head><title>Packvault</title><script type="module" crossorigin src="/assets/index-a1.js"></script></head><body><div id="root"></div></body></html>',
-    );
-    writeFileSync(path.join(root, 'ssr', 'entry-server.js'), FAKE_RENDERER);
-    app = new Hono<AppEnv>();
-    app.use('*', async (c, next) => {
-      c.set('log', log as never);
-      c.set('actor', c.req.header('x-test-user') ? ({ userId: 'u1' } as never) : null);
-      await next();
-    });
-    app.route('/', spaRoutes(deps, path.join(root, 'web'), apiFetch));
+    app = pageServer(root, deps, apiFetch, log);
   });
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
