@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gzip as gzipCb } from 'node:zlib';
+import type { Context } from 'hono';
 import { ByteLru } from '../../lib/byte-lru.ts';
 import { SingleFlight } from '../../lib/single-flight.ts';
 
@@ -71,7 +72,7 @@ export class ResponseCache {
       const entry: CachedResponse = {
         body,
         gzip: body.byteLength > GZIP_ABOVE ? await gzip(body) : null,
-        etag: `W/"${createHash('sha1').update(body).digest('base64url')}"`,
+        etag: weakEtag(body),
         storedAt,
       };
       if (current()) this.#entries.set(key, entry);
@@ -86,6 +87,33 @@ export class ResponseCache {
 }
 
 const sizeOf = (e: CachedResponse) => e.body.byteLength + (e.gzip?.byteLength ?? 0);
+
+/** A weak tag of `body`: one tag for its plain and its gzipped representation. */
+export function weakEtag(body: Uint8Array): string {
+  return `W/"${createHash('sha1').update(body).digest('base64url')}"`;
+}
+
+/**
+ * Sends a body kept ready (plain, maybe gzipped, tagged) the way the request asks: 304 when its
+ * If-None-Match holds the tag, the gzip when it takes gzip, else the plain bytes. `headers` go on
+ * every answer (Cache-Control, Vary…); `type` only on one with a body.
+ */
+export function sendPrepared(
+  c: Context,
+  r: { body: Uint8Array<ArrayBuffer>; gzip: Uint8Array<ArrayBuffer> | null; etag: string },
+  status: 200 | 404,
+  type: string,
+  headers: Record<string, string>,
+): Response {
+  const out: Record<string, string> = { ...headers, ETag: r.etag, Vary: 'Accept-Encoding' };
+  if (etagMatches(c.req.header('if-none-match'), r.etag)) return c.body(null, 304, out);
+  out['Content-Type'] = type;
+  if (r.gzip && acceptsGzip(c.req.header('accept-encoding'))) {
+    out['Content-Encoding'] = 'gzip';
+    return c.body(r.gzip, status, out);
+  }
+  return c.body(r.body, status, out);
+}
 
 /** RFC 9110 If-None-Match: weak comparison, a list of tags, or `*`. */
 export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {

@@ -42,7 +42,7 @@ import { approveValueProposal, listValueProposals, rejectValueProposal } from '.
 import { createRouter, errorResponses, jsonContent, z } from '../../http/openapi.ts';
 import type { AppEnv } from '../../http/types.ts';
 import { exportCardsCsv, importCardsCsv } from './csv-import.ts';
-import { acceptsGzip, etagMatches } from './response-cache.ts';
+import { sendPrepared } from './response-cache.ts';
 import { createArchitect, deleteArchitect, getArchitect, listArchitects, setArchitectArchived, updateArchitect } from './architects.ts';
 import { PUBLIC_LIST_MAX_AGE_S, connectCatalogCaches } from './cache.ts';
 import { addCardSlabs, adjustStock, cardSlabs, createCard, removeCardSlab, updateCardSlab, deleteCard, getAdminCard, getCard, listAdminCards, listAllSets, listStockAdjustments, sampleImageKey, setCardArchived, updateCard, type OnDrawable } from './cards.ts';
@@ -484,19 +484,10 @@ export function catalogRoutes(deps: Deps, { onDrawable: wishers }: { onDrawable:
       const page = await publicCardPageResponse(db, c.req.valid('query'));
       // Age makes browsers and shared caches count the time the page already spent in this
       // process against max-age, so no one is served a list older than max-age in total.
-      const headers: Record<string, string> = {
+      return sendPrepared(c, page, 200, 'application/json', {
         'Cache-Control': `public, max-age=${PUBLIC_LIST_MAX_AGE_S}`,
-        ETag: page.etag,
         Age: String(Math.max(0, Math.floor((Date.now() - page.storedAt) / 1000))),
-        Vary: 'Accept-Encoding',
-      };
-      if (etagMatches(c.req.header('if-none-match'), page.etag)) return c.body(null, 304, headers) as never;
-      headers['Content-Type'] = 'application/json';
-      if (page.gzip && acceptsGzip(c.req.header('accept-encoding'))) {
-        headers['Content-Encoding'] = 'gzip';
-        return c.body(page.gzip, 200, headers) as never;
-      }
-      return c.body(page.body, 200, headers) as never;
+      }) as never;
     },
   );
   app.openapi(

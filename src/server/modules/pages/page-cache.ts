@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gzip as gzipCb } from 'node:zlib';
 import { ByteLru } from '../../lib/byte-lru.ts';
 import { SingleFlight } from '../../lib/single-flight.ts';
+import { weakEtag } from '../catalog/response-cache.ts';
 
 const gzip = promisify(gzipCb);
 
@@ -45,9 +45,10 @@ export interface PageCacheOptions {
  * A page the renderer just made is sent to everyone asking for the same address for `freshMs`;
  * after that, the next request has it made again from its reads (which reuse the drawing when the
  * data is unchanged, ssr.ts) while the kept one is still sent, so a page is at most `freshMs`
- * plus one making older than its reads. Unchanged HTML keeps its compressed bytes. `clear()` is for the writers of what the
- * pages show (the catalog, the products: through the invalidation bus, every process), and the
- * stamp drops a page made under other settings or another maintenance state.
+ * plus one making older than its reads. Unchanged HTML keeps its compressed bytes. `clear()` is
+ * for the writers of what the pages show (the catalog, the products: through the invalidation
+ * bus, every process), and the stamp drops a page made under other settings or another
+ * maintenance state.
  */
 export class PageCache {
   readonly #entries: ByteLru<CachedPage>;
@@ -95,7 +96,7 @@ export class PageCache {
         return answer;
       }
       const body = Buffer.from(answer.html);
-      const etag = `W/"${createHash('sha1').update(body).digest('base64url')}"`;
+      const etag = weakEtag(body);
       const entry: CachedPage = {
         status: answer.status,
         body,

@@ -16,7 +16,7 @@ import { bootTag } from '../../http/boot-script.ts';
 import type { AppEnv } from '../../http/types.ts';
 import { webDistDir } from '../../lib/paths.ts';
 import { publicCardPageResponse } from '../catalog/public.ts';
-import { acceptsGzip, etagMatches } from '../catalog/response-cache.ts';
+import { sendPrepared } from '../catalog/response-cache.ts';
 import { firstVaultCards } from '../collection/service.ts';
 import { injectMeta, pullMeta } from '../pulls/meta.ts';
 import { findSharedPull } from '../pulls/service.ts';
@@ -24,7 +24,7 @@ import { maintenanceCache } from '../maintenance/service.ts';
 import { onInvalidate } from '../realtime/invalidation.ts';
 import { publicSettings } from '../settings/registry-service.ts';
 import { settingsVersion } from '../settings/store.ts';
-import { isCachedPage, PageCache, type CachedPage, type PageAnswer } from './page-cache.ts';
+import { isCachedPage, PageCache, type PageAnswer } from './page-cache.ts';
 import { pageDrawer, type ApiFetch, type DrawnPage } from './ssr.ts';
 
 const ROOT_DIV = '<div id="root"></div>';
@@ -167,18 +167,6 @@ const DRAW_FAILED =
 /** Bytes of whole pages kept (plain and gzipped): /cards is ~280 + ~32 KB, most pages far less. */
 const PAGE_CACHE_BYTES = 32 * 1024 * 1024;
 
-/** A kept page: 304 to a browser that has it, gzipped to one that takes it. */
-function sendPage(c: Context<AppEnv>, page: CachedPage) {
-  const headers: Record<string, string> = { 'Cache-Control': 'no-cache', ETag: page.etag, Vary: 'Accept-Encoding' };
-  if (etagMatches(c.req.header('if-none-match'), page.etag)) return c.body(null, 304, headers);
-  headers['Content-Type'] = 'text/html; charset=UTF-8';
-  if (acceptsGzip(c.req.header('accept-encoding'))) {
-    headers['Content-Encoding'] = 'gzip';
-    return c.body(page.gzip, page.status as 200, headers);
-  }
-  return c.body(page.body, page.status as 200, headers);
-}
-
 /**
  * Serves the built SPA: hashed assets with a year of caching, and index.html for every page
  * route — 200 for a route in the table, 404 for the two catch-alls and for a public page whose
@@ -293,7 +281,7 @@ export function spaRoutes(deps: Deps, distDir = webDistDir, apiFetch?: ApiFetch)
     if (pages && !signedIn && drawnOnServer(route, false) && loadIndex()) {
       const url = new URL(c.req.url);
       const page = await pages.get(url.pathname + url.search, () => answer(c, route, false));
-      if (isCachedPage(page)) return sendPage(c, page);
+      if (isCachedPage(page)) return sendPrepared(c, page, page.status === 404 ? 404 : 200, 'text/html; charset=UTF-8', { 'Cache-Control': 'no-cache' });
       return c.html(page.html, page.status as 200);
     }
     const page = await answer(c, route, signedIn);
