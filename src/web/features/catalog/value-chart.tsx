@@ -63,41 +63,47 @@ export default function ValueChart({ cardId, name, sales = [] }: { cardId: strin
           </ResponsiveContainer>
         </div>
       ) : null}
-      <table className="sr-only">
-        <caption>Market value of {name} over time</caption>
-        <thead>
-          <tr>
-            <th scope="col">Date</th>
-            <th scope="col">Value</th>
-          </tr>
-        </thead>
-        <tbody>
-          {points.map((p, i) => (
-            <tr key={`${p.at}-${i}`}>
-              <td>{formatDate(p.at)}</td>
-              <td>{money(p.valueCents)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      {sales.length ? (
-        <table className="sr-only">
-          <caption>Sales of {name} between collectors on the market</caption>
+      {/* In a clipped box: a table is never narrower than its content, so sr-only on the
+          table itself still widened the page (4–7 px on a phone's card dialog). */}
+      <div className="sr-only">
+        <table>
+          <caption>Market value of {name} over time</caption>
           <thead>
             <tr>
               <th scope="col">Date</th>
-              <th scope="col">Price</th>
+              <th scope="col">Value</th>
             </tr>
           </thead>
           <tbody>
-            {sales.map((s, i) => (
-              <tr key={`${s.soldAt}-${i}`}>
-                <td>{formatDate(s.soldAt)}</td>
-                <td>{money(s.priceCents)}</td>
+            {points.map((p, i) => (
+              <tr key={`${p.at}-${i}`}>
+                <td>{formatDate(p.at)}</td>
+                <td>{money(p.valueCents)}</td>
               </tr>
             ))}
           </tbody>
         </table>
+      </div>
+      {sales.length ? (
+        <div className="sr-only">
+          <table>
+            <caption>Sales of {name} between collectors on the market</caption>
+            <thead>
+              <tr>
+                <th scope="col">Date</th>
+                <th scope="col">Price</th>
+              </tr>
+            </thead>
+            <tbody>
+              {sales.map((s, i) => (
+                <tr key={`${s.soldAt}-${i}`}>
+                  <td>{formatDate(s.soldAt)}</td>
+                  <td>{money(s.priceCents)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       ) : null}
       {points.length > 1 || saleDots.length ? (
         <p aria-hidden="true" className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-zinc-400">

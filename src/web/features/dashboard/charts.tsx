@@ -51,29 +51,31 @@ function ChartFrame({ title, summary, series, bucket, columns, children }: Chart
           {children}
         </ResponsiveContainer>
       </div>
-      <table className="sr-only">
-        <caption>{title}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{bucket === 'hour' ? 'Hour (UTC)' : 'Day'}</th>
-            {columns.map((c) => (
-              <th key={c.key} scope="col">
-                {c.label}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {series.map((p) => (
-            <tr key={p.start}>
-              <th scope="row">{bucketLabel(p.start, bucket)}</th>
+      <div className="sr-only">
+        <table>
+          <caption>{title}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{bucket === 'hour' ? 'Hour (UTC)' : 'Day'}</th>
               {columns.map((c) => (
-                <td key={c.key}>{c.fmt(p[c.key])}</td>
+                <th key={c.key} scope="col">
+                  {c.label}
+                </th>
               ))}
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {series.map((p) => (
+              <tr key={p.start}>
+                <th scope="row">{bucketLabel(p.start, bucket)}</th>
+                {columns.map((c) => (
+                  <td key={c.key}>{c.fmt(p[c.key])}</td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </figure>
   );
 }
